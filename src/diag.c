@@ -1,0 +1,151 @@
+/* Diagnostics: source files and located error reports. */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct srcfile *srcfile_new(const char *name, const char *text, size_t len)
+{
+	struct srcfile *f = xcalloc(1, sizeof(*f));
+
+	f->name = xstrdup(name);
+	f->text = xmalloc(len + 1);
+	memcpy(f->text, text, len);
+	f->text[len] = '\0';
+	f->len = len;
+	return f;
+}
+
+struct srcfile *srcfile_read(const char *path, char *errbuf, size_t errlen)
+{
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+	struct srcfile *f;
+
+	if (!fp) {
+		snprintf(errbuf, errlen, "cannot open '%s': %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		strbuf_addn(&sb, chunk, n);
+	if (ferror(fp)) {
+		snprintf(errbuf, errlen, "cannot read '%s': %s", path,
+			 strerror(errno));
+		if (fp != stdin)
+			fclose(fp);
+		strbuf_free(&sb);
+		return NULL;
+	}
+	if (fp != stdin)
+		fclose(fp);
+	f = srcfile_new(strcmp(path, "-") == 0 ? "<input>" : path,
+			sb.buf ? sb.buf : "", sb.len);
+	strbuf_free(&sb);
+	return f;
+}
+
+void srcfile_free(struct srcfile *f)
+{
+	if (!f)
+		return;
+	free(f->name);
+	free(f->text);
+	free(f);
+}
+
+void diag_init(struct diag *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->stream = stderr;
+}
+
+/* Find the start of line `line` (1-based) in f, or NULL. */
+static const char *line_start(const struct srcfile *f, int line)
+{
+	const char *p = f->text, *end = f->text + f->len;
+
+	for (int l = 1; l < line; l++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return NULL;
+		p++;
+	}
+	return p;
+}
+
+void diag_show_line(struct diag *d, const struct srcpos *pos)
+{
+	FILE *out = d->stream;
+	const char *p, *eol, *end;
+
+	if (!pos || !pos->file || pos->line < 1)
+		return;
+	p = line_start(pos->file, pos->line);
+	if (!p)
+		return;
+	end = pos->file->text + pos->file->len;
+	eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end;
+	fputs("    ", out);
+	/* Tabs are kept so that the caret line below lines up with them. */
+	for (const char *c = p; c < eol; c++)
+		fputc(*c == '\r' ? ' ' : *c, out);
+	fputs("\n    ", out);
+	for (int c = 1; c < pos->col && p + c - 1 < eol; c++)
+		fputc(p[c - 1] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
+}
+
+static void report(struct diag *d, const struct srcpos *pos, const char *kind,
+		   const char *fmt, va_list ap)
+{
+	FILE *out = d->stream;
+
+	if (pos && pos->file)
+		fprintf(out, "%s:%d:%d: ", pos->file->name, pos->line, pos->col);
+	fprintf(out, "%s: ", kind);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	diag_show_line(d, pos);
+}
+
+void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
+		 const char *fmt, va_list ap)
+{
+	d->errors++;
+	if (d->max_errors && d->errors > d->max_errors)
+		return;
+	report(d, pos, kind, fmt, ap);
+}
+
+void diag_error(struct diag *d, const struct srcpos *pos, const char *kind,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_verror(d, pos, kind, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(struct diag *d, const struct srcpos *pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (d->warnings_are_errors) {
+		diag_verror(d, pos, "error", fmt, ap);
+	} else if (!d->suppress_warnings) {
+		d->warnings++;
+		report(d, pos, "warning", fmt, ap);
+	}
+	va_end(ap);
+}

@@ -1,0 +1,62 @@
+/* Diagnostics: source files held in memory, positions, and error/warning
+ * reports in the form
+ *
+ *   FILE:LINE:COL: KIND: MESSAGE
+ *       <the source line>
+ *       ^
+ *
+ * Every pass reports through here so that -w, -W and error counting work
+ * the same way everywhere.
+ */
+#ifndef TAPC_DIAG_H
+#define TAPC_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One source text: a script file, a -e/-E argument, stdin or a tapset.
+ * The text is owned and NUL-terminated; `len` excludes the NUL. */
+struct srcfile {
+	char *name;		/* as shown in messages: path, "<input>" */
+	char *text;
+	size_t len;
+	bool privileged;	/* tapset or guru mode: embedded C allowed */
+	struct srcfile *next;	/* all files of a session, for freeing */
+};
+
+/* A position in a source file. line and col are 1-based; col counts bytes. */
+struct srcpos {
+	const struct srcfile *file;
+	int line;
+	int col;
+};
+
+struct diag {
+	int errors;
+	int warnings;
+	bool suppress_warnings;	/* -w */
+	bool warnings_are_errors;	/* -W */
+	int max_errors;		/* stop reporting after this many; 0 = no limit */
+	void *stream;		/* FILE *; stderr by default */
+};
+
+struct srcfile *srcfile_new(const char *name, const char *text, size_t len);
+struct srcfile *srcfile_read(const char *path, char *errbuf, size_t errlen);
+void srcfile_free(struct srcfile *f);
+
+void diag_init(struct diag *d);
+
+/* Report at pos (pos may be NULL for a message without a location).
+ * kind is e.g. "parse error", "semantic error". */
+void diag_error(struct diag *d, const struct srcpos *pos, const char *kind,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
+		 const char *fmt, va_list ap);
+void diag_warning(struct diag *d, const struct srcpos *pos,
+		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Print only the "    line\n    ^\n" context for pos. */
+void diag_show_line(struct diag *d, const struct srcpos *pos);
+
+#endif

@@ -1,0 +1,296 @@
+/* Command-line parsing for tapc. The letters and their meanings follow
+ * stap(1); errors are one line plus a hint, exit status 1. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "version.h"
+
+static const char usage_text[] =
+"Usage: tapc [OPTIONS] FILE [ARGS...]          run a script file\n"
+"   or: tapc [OPTIONS] - [ARGS...]             run a script read from stdin\n"
+"   or: tapc [OPTIONS] -e SCRIPT [ARGS...]     run a script given inline\n"
+"\n"
+"ARGS fill $1..$N (as tokens) and @1..@N (as strings); $# and @# count them.\n"
+"\n"
+"Options:\n"
+"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 translate,\n"
+"                 4 build, 5 run\n"
+"  -v             more verbose; once prints one timing line per pass\n"
+"  -e SCRIPT      run SCRIPT given on the command line\n"
+"  -E SCRIPT      run SCRIPT in addition to the main script\n"
+"  -I DIR         look in DIR for additional tapset scripts\n"
+"  -R DIR         look in DIR for the runtime\n"
+"  -D NAME[=VAL]  pass a -D definition to the module build (limits such as\n"
+"                 MAXMAPENTRIES)\n"
+"  -g             guru mode: allow embedded C (%{ %}) in the script\n"
+"  -k             keep the temporary build directory\n"
+"  -m NAME        name the module NAME\n"
+"  -o FILE        send the script's output to FILE\n"
+"  -c CMD         run CMD and stop when it exits; target() is its pid\n"
+"  -x PID         set target() to PID\n"
+"  -r RELEASE|DIR build for kernel RELEASE, or the kernel build tree DIR\n"
+"  -t             report hits and cycles per probe at exit\n"
+"  -T SECS        stop the script after SECS seconds\n"
+"  -w             suppress warnings\n"
+"  -W             treat warnings as errors\n"
+"  -u             unoptimized: keep unused functions, variables and probes\n"
+"  -O LEVEL       optimisation of the generated code: 0, 1, 2, 3 or s\n"
+"                 (default 0 for -e scripts, 1 for script files)\n"
+"  -l PP          list probe points matching PP\n"
+"  -L PP          list probe points matching PP with their variables\n"
+"  --compatible=VERSION  SystemTap language version for systemtap_v\n"
+"                 (default " TAPC_COMPAT_VERSION ")\n"
+"  --help         show this help and exit\n"
+"  --version      show the version and exit\n"
+"\n"
+"Environment: TAPC_TAPSET (main tapset directory), TAPC_RUNTIME (runtime\n"
+"directory).\n";
+
+static const char *pass_names[] = {
+	NULL, "parse", "elaborate", "translate", "build", "run",
+};
+
+void strlist_add(struct strlist *l, const char *s)
+{
+	l->items = xrealloc(l->items, sizeof(char *) * (size_t)(l->count + 1));
+	l->items[l->count++] = xstrdup(s);
+}
+
+void strlist_free(struct strlist *l)
+{
+	for (int i = 0; i < l->count; i++)
+		free(l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->count = 0;
+}
+
+static void bad_usage(const char *fmt, const char *arg)
+{
+	fputs("tapc: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'tapc --help' for more information.\n", stderr);
+}
+
+/* A whole decimal number in [min, max], or -1 with errno set. */
+static long parse_number(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < min || v > max) {
+		errno = EINVAL;
+		return -1;
+	}
+	return v;
+}
+
+static bool valid_define(const char *d)
+{
+	const char *p = d;
+
+	if (!isalpha((unsigned char)*p) && *p != '_')
+		return false;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	return *p == '\0' || *p == '=';
+}
+
+enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE };
+
+static const struct option long_options[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Handle one option letter; false after reporting an error. */
+static bool take_option(struct tapc_options *o, int c, const char *arg,
+			int bad_letter)
+{
+	switch (c) {
+	case 'p':
+		o->last_pass = (int)parse_number(arg, 1, 5);
+		if (o->last_pass < 0) {
+			bad_usage("invalid pass number '%s' (should be 1-5)", arg);
+			return false;
+		}
+		o->last_pass_given = true;
+		return true;
+	case 'v': o->verbose++; return true;
+	case 'e':
+		if (o->script_text) {
+			bad_usage("%s", "only one -e SCRIPT may be given (use -E for more)");
+			return false;
+		}
+		o->script_text = arg;
+		return true;
+	case 'E': strlist_add(&o->extra_scripts, arg); return true;
+	case 'I': strlist_add(&o->include_dirs, arg); return true;
+	case 'R': o->runtime_dir = arg; return true;
+	case 'D':
+		if (!valid_define(arg)) {
+			bad_usage("invalid -D definition '%s' (expected NAME or NAME=VALUE)", arg);
+			return false;
+		}
+		strlist_add(&o->defines, arg);
+		return true;
+	case 'g': o->guru = true; return true;
+	case 'k': o->keep_tmpdir = true; return true;
+	case 'm':
+		if (!valid_define(arg) || strchr(arg, '=')) {
+			bad_usage("invalid module name '%s' (letters, digits and '_' only)", arg);
+			return false;
+		}
+		o->module_name = arg;
+		return true;
+	case 'o': o->output_file = arg; return true;
+	case 'c': o->command = arg; return true;
+	case 'x':
+		o->target_pid = parse_number(arg, 1, 0x7fffffffL);
+		if (o->target_pid < 0) {
+			bad_usage("invalid process id '%s' for -x", arg);
+			return false;
+		}
+		return true;
+	case 'r': o->release = arg; return true;
+	case 't': o->timing = true; return true;
+	case 'T':
+		o->timeout_secs = parse_number(arg, 1, 0x7fffffffL);
+		if (o->timeout_secs < 0) {
+			bad_usage("invalid timeout '%s' for -T (whole seconds, at least 1)", arg);
+			return false;
+		}
+		return true;
+	case 'w': o->suppress_warnings = true; return true;
+	case 'W': o->warnings_as_errors = true; return true;
+	case 'u': o->unoptimized = true; return true;
+	case 'O':
+		if (strlen(arg) != 1 || !strchr("0123s", arg[0])) {
+			bad_usage("invalid optimisation level '%s' (should be 0, 1, 2, 3 or s)", arg);
+			return false;
+		}
+		o->opt_level = arg[0];
+		return true;
+	case 'l': o->list_probes = arg; return true;
+	case 'L': o->list_probes_vars = arg; return true;
+	case OPT_COMPATIBLE: o->compatible = arg; return true;
+	case ':': {
+		char opt[3] = { '-', (char)bad_letter, '\0' };
+
+		bad_usage("option '%s' requires an argument", opt);
+		return false;
+	}
+	default: {
+		char opt[3] = { '-', (char)bad_letter, '\0' };
+
+		bad_usage("invalid option '%s'", bad_letter ? opt : "--?");
+		return false;
+	}
+	}
+}
+
+/* The pass an option first matters to; 0 for options of every pass. */
+struct option_need {
+	const char *name;
+	bool given;
+	int pass;
+};
+
+/* Refuse options that only a pass this tapc does not have would use. */
+static bool check_passes(const struct tapc_options *o)
+{
+	const struct option_need needs[] = {
+		{ "-l", o->list_probes != NULL, 2 },
+		{ "-L", o->list_probes_vars != NULL, 2 },
+		{ "-u", o->unoptimized, 2 },
+		{ "-D", o->defines.count > 0, 3 },
+		{ "-R", o->runtime_dir != NULL, 3 },
+		{ "-k", o->keep_tmpdir, 3 },
+		{ "-m", o->module_name != NULL, 3 },
+		{ "-O", o->opt_level != 0, 4 },
+		{ "-o", o->output_file != NULL, 5 },
+		{ "-c", o->command != NULL, 5 },
+		{ "-x", o->target_pid != 0, 5 },
+		{ "-t", o->timing, 5 },
+		{ "-T", o->timeout_secs != 0, 5 },
+	};
+
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+		if (needs[i].given && needs[i].pass > TAPC_LAST_PASS) {
+			fprintf(stderr, "tapc: option %s is used by pass %d (%s), "
+				"which this tapc does not have yet; it has "
+				"pass 1 only\n", needs[i].name, needs[i].pass,
+				pass_names[needs[i].pass]);
+			return false;
+		}
+	}
+	if (o->last_pass > TAPC_LAST_PASS) {
+		if (o->last_pass_given)
+			fprintf(stderr, "tapc: pass %d (%s) is not available in "
+				"this tapc yet; it has pass 1 (parse) only\n",
+				o->last_pass, pass_names[o->last_pass]);
+		else
+			fprintf(stderr, "tapc: running a script needs passes "
+				"2-5, which this tapc does not have yet; use -p1 "
+				"to parse and print the script\n");
+		return false;
+	}
+	return true;
+}
+
+enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
+{
+	int c, first_arg;
+
+	memset(o, 0, sizeof(*o));
+	o->last_pass = 5;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:gkm:o:c:x:r:tT:wWuO:l:L:",
+				long_options, NULL)) != -1) {
+		if (c == OPT_HELP) {
+			fputs(usage_text, stdout);
+			return OPTIONS_EXIT_OK;
+		}
+		if (c == OPT_VERSION) {
+			printf("tapc %s (SystemTap language %s)\n", TAPC_VERSION,
+			       TAPC_COMPAT_VERSION);
+			return OPTIONS_EXIT_OK;
+		}
+		if (!take_option(o, c, optarg, optopt))
+			return OPTIONS_EXIT_ERROR;
+	}
+
+	first_arg = optind;
+	if (o->list_probes || o->list_probes_vars) {
+		/* -l/-L take the place of the script. */
+	} else if (!o->script_text) {
+		if (first_arg >= argc) {
+			bad_usage("%s", "no script given: name a FILE, '-' for stdin, or use -e SCRIPT");
+			return OPTIONS_EXIT_ERROR;
+		}
+		o->script_file = argv[first_arg++];
+	}
+	o->argc = argc - first_arg;
+	o->argv = argv + first_arg;
+	if (!check_passes(o))
+		return OPTIONS_EXIT_ERROR;
+	return OPTIONS_RUN;
+}
+
+void options_free(struct tapc_options *o)
+{
+	strlist_free(&o->extra_scripts);
+	strlist_free(&o->include_dirs);
+	strlist_free(&o->defines);
+}

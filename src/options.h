@@ -1,0 +1,58 @@
+/* The tapc command line: SystemTap's option letters and meanings. */
+#ifndef TAPC_OPTIONS_H
+#define TAPC_OPTIONS_H
+
+#include <stdbool.h>
+
+/* The passes this build of tapc has. Options that only matter to a later
+ * pass are refused until that pass exists, rather than silently ignored. */
+#define TAPC_LAST_PASS 1
+
+struct strlist {
+	char **items;
+	int count;
+};
+
+void strlist_add(struct strlist *l, const char *s);
+void strlist_free(struct strlist *l);
+
+struct tapc_options {
+	int last_pass;		/* -p N; 5 when not given */
+	bool last_pass_given;
+	int verbose;		/* number of -v */
+	const char *script_text;	/* -e SCRIPT */
+	const char *script_file;	/* FILE or "-" */
+	struct strlist extra_scripts;	/* -E SCRIPT, each */
+	struct strlist include_dirs;	/* -I DIR */
+	const char *runtime_dir;	/* -R DIR */
+	struct strlist defines;		/* -D NAME[=VALUE] */
+	bool guru;		/* -g */
+	bool keep_tmpdir;	/* -k */
+	const char *module_name;	/* -m NAME */
+	const char *output_file;	/* -o FILE */
+	const char *command;	/* -c CMD */
+	long target_pid;	/* -x PID; 0 when not given */
+	const char *release;	/* -r RELEASE|DIR */
+	bool timing;		/* -t */
+	long timeout_secs;	/* -T SECS; 0 when not given */
+	bool suppress_warnings;	/* -w */
+	bool warnings_as_errors;	/* -W */
+	bool unoptimized;	/* -u */
+	char opt_level;		/* -O: '0' '1' '2' '3' 's', or 0 when not given */
+	const char *list_probes;	/* -l PP */
+	const char *list_probes_vars;	/* -L PP */
+	const char *compatible;	/* --compatible=VERSION */
+	int argc;		/* script arguments: $1..$N */
+	char **argv;
+};
+
+enum options_result {
+	OPTIONS_RUN,		/* go on and run the passes */
+	OPTIONS_EXIT_OK,	/* --help or --version was handled */
+	OPTIONS_EXIT_ERROR,	/* bad command line, already reported */
+};
+
+enum options_result options_parse(struct tapc_options *o, int argc, char **argv);
+void options_free(struct tapc_options *o);
+
+#endif

@@ -1,0 +1,156 @@
+/* Driving pass 1 for one tapc run. */
+#include "session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "paths.h"
+#include "tapsets.h"
+#include "util.h"
+#include "version.h"
+
+bool session_init(struct session *s, struct tapc_options *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	diag_init(&s->diag);
+	s->diag.suppress_warnings = o->suppress_warnings;
+	s->diag.warnings_are_errors = o->warnings_as_errors;
+	if (!target_init(&s->target, o->release))
+		return false;
+
+	s->env.kernel_vr = s->target.release;
+	s->env.kernel_v = s->target.version;
+	s->env.arch = s->target.arch;
+	s->env.runtime = "kernel";
+	s->env.systemtap_v = o->compatible ? o->compatible : TAPC_COMPAT_VERSION;
+	s->env.guru_mode = o->guru;
+	s->env.argc = o->argc;
+	s->env.argv = o->argv;
+	s->env.config = target_config;
+	s->env.config_ctx = &s->target;
+	return true;
+}
+
+/* Keep f for the session's lifetime: ASTs point into it. */
+static void keep_file(struct session *s, struct srcfile *f)
+{
+	f->next = s->files;
+	s->files = f;
+}
+
+static void add_script(struct script ***list, int *n, struct script *sc)
+{
+	*list = xrealloc(*list, sizeof(**list) * (size_t)(*n + 1));
+	(*list)[(*n)++] = sc;
+}
+
+static void parse_into(struct session *s, struct srcfile *f, bool user)
+{
+	struct script *sc;
+
+	keep_file(s, f);
+	sc = parse_script(f, &s->env, &s->diag);
+	if (!sc)
+		return;
+	if (user)
+		add_script(&s->user, &s->n_user, sc);
+	else
+		add_script(&s->library, &s->n_library, sc);
+}
+
+static void parse_user_scripts(struct session *s)
+{
+	const struct tapc_options *o = s->opts;
+	struct srcfile *f;
+	char err[512];
+
+	if (o->script_text) {
+		f = srcfile_new("<input>", o->script_text, strlen(o->script_text));
+		f->privileged = o->guru;
+		parse_into(s, f, true);
+	} else if (o->script_file) {
+		f = srcfile_read(o->script_file, err, sizeof(err));
+		if (!f) {
+			fprintf(stderr, "tapc: %s\n", err);
+			s->diag.errors++;
+			return;
+		}
+		f->privileged = o->guru;
+		parse_into(s, f, true);
+	}
+	for (int i = 0; i < o->extra_scripts.count; i++) {
+		const char *text = o->extra_scripts.items[i];
+
+		f = srcfile_new("<input>", text, strlen(text));
+		f->privileged = o->guru;
+		parse_into(s, f, true);
+	}
+}
+
+/* Tapset files are privileged: they may hold embedded C. */
+static void parse_library_dir(struct session *s, const char *dir, bool must_exist)
+{
+	struct strlist files = { 0 }, macro_files = { 0 };
+	char err[512];
+
+	if (tapset_scan(dir, s->target.arch, &files, &macro_files) < 0) {
+		if (must_exist) {
+			fprintf(stderr, "tapc: cannot read tapset directory '%s'\n", dir);
+			s->diag.errors++;
+		}
+		return;
+	}
+	for (int i = 0; i < files.count; i++) {
+		struct srcfile *f = srcfile_read(files.items[i], err, sizeof(err));
+
+		if (!f) {
+			fprintf(stderr, "tapc: %s\n", err);
+			s->diag.errors++;
+			continue;
+		}
+		f->privileged = true;
+		parse_into(s, f, false);
+	}
+	strlist_free(&files);
+	strlist_free(&macro_files);
+}
+
+int session_pass1(struct session *s)
+{
+	char *main_dir = tapc_data_dir("tapsets");
+
+	parse_user_scripts(s);
+	parse_library_dir(s, main_dir, true);
+	free(main_dir);
+	for (int i = 0; i < s->opts->include_dirs.count; i++)
+		parse_library_dir(s, s->opts->include_dirs.items[i], true);
+	return s->diag.errors;
+}
+
+void session_print_pass1(const struct session *s, FILE *out)
+{
+	fputs("# parse tree dump\n", out);
+	for (int i = 0; i < s->n_user; i++) {
+		fprintf(out, "# file %s\n", s->user[i]->file->name);
+		ast_print(out, s->user[i]);
+	}
+}
+
+void session_free(struct session *s)
+{
+	for (int i = 0; i < s->n_user; i++)
+		script_free(s->user[i]);
+	for (int i = 0; i < s->n_library; i++)
+		script_free(s->library[i]);
+	free(s->user);
+	free(s->library);
+	while (s->files) {
+		struct srcfile *next = s->files->next;
+
+		srcfile_free(s->files);
+		s->files = next;
+	}
+	target_free(&s->target);
+}
