@@ -94,14 +94,20 @@ void diag_show_line(struct diag *d, const struct srcpos *pos)
 	eol = memchr(p, '\n', (size_t)(end - p));
 	if (!eol)
 		eol = end;
-	fputs("    ", out);
-	/* Tabs are kept so that the caret line below lines up with them. */
+	/* Built in memory and written at once: stderr is unbuffered, and a
+	 * long line written byte by byte costs a system call per byte. Tabs
+	 * are kept so that the caret line lines up with them. */
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "    ");
 	for (const char *c = p; c < eol; c++)
-		fputc(*c == '\r' ? ' ' : *c, out);
-	fputs("\n    ", out);
+		strbuf_addc(&sb, *c == '\r' ? ' ' : *c);
+	strbuf_adds(&sb, "\n    ");
 	for (int c = 1; c < pos->col && p + c - 1 < eol; c++)
-		fputc(p[c - 1] == '\t' ? '\t' : ' ', out);
-	fputs("^\n", out);
+		strbuf_addc(&sb, p[c - 1] == '\t' ? '\t' : ' ');
+	strbuf_adds(&sb, "^\n");
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_free(&sb);
 }
 
 static void report(struct diag *d, const struct srcpos *pos, const char *kind,

@@ -89,43 +89,71 @@ static void parse_user_scripts(struct session *s)
 	}
 }
 
-/* Tapset files are privileged: they may hold embedded C. */
-static void parse_library_dir(struct session *s, const char *dir, bool must_exist)
+/* The tapset library: every directory's *.stp and *.stpm files. */
+struct library_files {
+	struct strlist scripts;
+	struct strlist macros;
+};
+
+static void scan_library_dir(struct session *s, struct library_files *lf,
+			     const char *dir)
 {
-	struct strlist files = { 0 }, macro_files = { 0 };
+	if (tapset_scan(dir, s->target.arch, &lf->scripts, &lf->macros) < 0) {
+		fprintf(stderr, "tapc: cannot read tapset directory '%s'\n", dir);
+		s->diag.errors++;
+	}
+}
+
+static struct srcfile *read_library_file(struct session *s, const char *path)
+{
 	char err[512];
+	struct srcfile *f = srcfile_read(path, err, sizeof(err));
 
-	if (tapset_scan(dir, s->target.arch, &files, &macro_files) < 0) {
-		if (must_exist) {
-			fprintf(stderr, "tapc: cannot read tapset directory '%s'\n", dir);
-			s->diag.errors++;
-		}
-		return;
+	if (!f) {
+		fprintf(stderr, "tapc: %s\n", err);
+		s->diag.errors++;
+		return NULL;
 	}
-	for (int i = 0; i < files.count; i++) {
-		struct srcfile *f = srcfile_read(files.items[i], err, sizeof(err));
+	/* Tapset files are privileged: they may hold embedded C. */
+	f->privileged = true;
+	return f;
+}
 
-		if (!f) {
-			fprintf(stderr, "tapc: %s\n", err);
-			s->diag.errors++;
+/* Library macros first: every file, the user's included, may use them. */
+static void load_library_macros(struct session *s, const struct strlist *paths)
+{
+	s->macros = macro_lib_new();
+	s->env.library = s->macros;
+	for (int i = 0; i < paths->count; i++) {
+		struct srcfile *f = read_library_file(s, paths->items[i]);
+
+		if (!f)
 			continue;
-		}
-		f->privileged = true;
-		parse_into(s, f, false);
+		keep_file(s, f);
+		macro_lib_load(s->macros, f, &s->env, &s->diag);
 	}
-	strlist_free(&files);
-	strlist_free(&macro_files);
 }
 
 int session_pass1(struct session *s)
 {
+	struct library_files lf = { { 0 }, { 0 } };
 	char *main_dir = tapc_data_dir("tapsets");
 
-	parse_user_scripts(s);
-	parse_library_dir(s, main_dir, true);
+	scan_library_dir(s, &lf, main_dir);
 	free(main_dir);
 	for (int i = 0; i < s->opts->include_dirs.count; i++)
-		parse_library_dir(s, s->opts->include_dirs.items[i], true);
+		scan_library_dir(s, &lf, s->opts->include_dirs.items[i]);
+	load_library_macros(s, &lf.macros);
+
+	parse_user_scripts(s);
+	for (int i = 0; i < lf.scripts.count; i++) {
+		struct srcfile *f = read_library_file(s, lf.scripts.items[i]);
+
+		if (f)
+			parse_into(s, f, false);
+	}
+	strlist_free(&lf.scripts);
+	strlist_free(&lf.macros);
 	return s->diag.errors;
 }
 
@@ -146,6 +174,7 @@ void session_free(struct session *s)
 		script_free(s->library[i]);
 	free(s->user);
 	free(s->library);
+	macro_lib_free(s->macros);
 	while (s->files) {
 		struct srcfile *next = s->files->next;
 

@@ -20,6 +20,7 @@ struct session {
 	int n_user;
 	struct script **library;	/* parsed tapset files */
 	int n_library;
+	struct macro_lib *macros;	/* from the tapsets' *.stpm files */
 };
 
 /* False after reporting an error (e.g. a bad -r). */

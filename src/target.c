@@ -117,6 +117,7 @@ bool target_init(struct target *t, const char *spec)
 			fprintf(stderr, "tapc: '%s' is not a configured kernel "
 				"build tree (no include/config/kernel.release)\n",
 				spec);
+			target_free(t);
 			return false;
 		}
 		t->build_dir = xstrdup(spec);

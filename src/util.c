@@ -95,10 +95,14 @@ void strbuf_addc(struct strbuf *sb, char c)
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list ap2;
+	char probe[1];
 	int n;
 
+	/* Never true; tells gcc so, which otherwise warns under UBSan. */
+	if (!fmt)
+		return;
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(probe, sizeof(probe), fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		return;
