@@ -64,6 +64,7 @@ void diag_init(struct diag *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->stream = stderr;
+	d->max_errors = DIAG_MAX_ERRORS;
 }
 
 /* Find the start of line `line` (1-based) in f, or NULL. */
@@ -80,10 +81,13 @@ static const char *line_start(const struct srcfile *f, int line)
 	return p;
 }
 
+/* Source lines longer than this are shown as a window around the column. */
+#define LINE_WINDOW 160
+
 void diag_show_line(struct diag *d, const struct srcpos *pos)
 {
-	FILE *out = d->stream;
-	const char *p, *eol, *end;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *eol, *end, *from, *to;
 
 	if (!pos || !pos->file || pos->line < 1)
 		return;
@@ -94,19 +98,29 @@ void diag_show_line(struct diag *d, const struct srcpos *pos)
 	eol = memchr(p, '\n', (size_t)(end - p));
 	if (!eol)
 		eol = end;
-	/* Built in memory and written at once: stderr is unbuffered, and a
-	 * long line written byte by byte costs a system call per byte. Tabs
-	 * are kept so that the caret line lines up with them. */
-	struct strbuf sb = STRBUF_INIT;
+	from = p;
+	to = eol;
+	if (to - from > LINE_WINDOW) {
+		const char *at = p + pos->col - 1;
 
-	strbuf_adds(&sb, "    ");
-	for (const char *c = p; c < eol; c++)
+		if (at > eol)
+			at = eol;
+		from = at - LINE_WINDOW / 2 > p ? at - LINE_WINDOW / 2 : p;
+		to = from + LINE_WINDOW < eol ? from + LINE_WINDOW : eol;
+	}
+	/* Built in memory and written at once: stderr is unbuffered, and a
+	 * line written byte by byte costs a system call per byte. Tabs are
+	 * kept so that the caret line lines up with them. */
+	strbuf_adds(&sb, from > p ? "    ..." : "    ");
+	for (const char *c = from; c < to; c++)
 		strbuf_addc(&sb, *c == '\r' ? ' ' : *c);
-	strbuf_adds(&sb, "\n    ");
-	for (int c = 1; c < pos->col && p + c - 1 < eol; c++)
-		strbuf_addc(&sb, p[c - 1] == '\t' ? '\t' : ' ');
+	strbuf_adds(&sb, to < eol ? "...\n    " : "\n    ");
+	if (from > p)
+		strbuf_adds(&sb, "   ");
+	for (const char *c = from; c < p + pos->col - 1 && c < to; c++)
+		strbuf_addc(&sb, *c == '\t' ? '\t' : ' ');
 	strbuf_adds(&sb, "^\n");
-	fwrite(sb.buf, 1, sb.len, out);
+	fwrite(sb.buf, 1, sb.len, d->stream);
 	strbuf_free(&sb);
 }
 
@@ -127,8 +141,12 @@ void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
 		 const char *fmt, va_list ap)
 {
 	d->errors++;
-	if (d->max_errors && d->errors > d->max_errors)
+	if (d->max_errors && d->errors > d->max_errors) {
+		if (d->errors == d->max_errors + 1)
+			fprintf(d->stream, "tapc: too many errors (more than "
+				"%d); the rest are not shown\n", d->max_errors);
 		return;
+	}
 	report(d, pos, kind, fmt, ap);
 }
 

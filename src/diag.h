@@ -32,6 +32,9 @@ struct srcpos {
 	int col;
 };
 
+/* Errors shown before the rest are only counted (diag_init's default). */
+#define DIAG_MAX_ERRORS 50
+
 struct diag {
 	int errors;
 	int warnings;

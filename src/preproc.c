@@ -1365,7 +1365,7 @@ struct preproc *preproc_new(struct srcfile *f, const struct pass1_env *env,
 	pp->file = f;
 	pp->diag = d;
 	pp->env = env;
-	pp->lib = env->library;
+	pp->lib = env ? env->library : NULL;
 	pp->eof_pos.file = f;
 	pp->eof_pos.line = 1;
 	pp->eof_pos.col = 1;
