@@ -984,14 +984,15 @@ static int eval_version(struct preproc *pp, const struct token *l,
 	return cmp_holds(c, v < 0 ? -1 : v > 0);
 }
 
-/* A kernel config value as a number, as strtoll(..., 0) reads it. */
+/* A kernel config value as a number, as strtoll(..., 0) reads it. As in
+ * SystemTap, an unset option is the empty string, which reads as 0. */
 static bool config_number(const char *s, int64_t *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = (int64_t)strtoll(s, &end, 0);
-	return errno != ERANGE && errno != EINVAL && *end == '\0' && end != s;
+	return errno != ERANGE && errno != EINVAL && *end == '\0';
 }
 
 static const char *config_value(struct preproc *pp, const char *name)
