@@ -200,50 +200,62 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	}
 }
 
-/* The pass an option first matters to; 0 for options of every pass. */
+/* The pass an option first matters to; `what` is set for options whose
+ * pass exists but whose feature does not yet. */
 struct option_need {
 	const char *name;
 	bool given;
 	int pass;
+	const char *what;
 };
 
-/* Refuse options that only a pass this tapc does not have would use. */
+/* Refuse options that this tapc cannot honour yet. */
 static bool check_passes(const struct tapc_options *o)
 {
 	const struct option_need needs[] = {
-		{ "-l", o->list_probes != NULL, 2 },
-		{ "-L", o->list_probes_vars != NULL, 2 },
-		{ "-u", o->unoptimized, 2 },
-		{ "-D", o->defines.count > 0, 3 },
-		{ "-R", o->runtime_dir != NULL, 3 },
-		{ "-k", o->keep_tmpdir, 3 },
-		{ "-m", o->module_name != NULL, 3 },
-		{ "-O", o->opt_level != 0, 4 },
-		{ "-o", o->output_file != NULL, 5 },
-		{ "-c", o->command != NULL, 5 },
-		{ "-x", o->target_pid != 0, 5 },
-		{ "-t", o->timing, 5 },
-		{ "-T", o->timeout_secs != 0, 5 },
+		{ "-l", o->list_probes != NULL, 2, "listing probe points" },
+		{ "-L", o->list_probes_vars != NULL, 2, "listing probe points" },
+		{ "-D", o->defines.count > 0, 3, NULL },
+		{ "-R", o->runtime_dir != NULL, 3, NULL },
+		{ "-k", o->keep_tmpdir, 3, NULL },
+		{ "-m", o->module_name != NULL, 3, NULL },
+		{ "-O", o->opt_level != 0, 4, NULL },
+		{ "-o", o->output_file != NULL, 5, NULL },
+		{ "-c", o->command != NULL, 5, NULL },
+		{ "-x", o->target_pid != 0, 5, NULL },
+		{ "-t", o->timing, 5, NULL },
+		{ "-T", o->timeout_secs != 0, 5, NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
-		if (needs[i].given && needs[i].pass > TAPC_LAST_PASS) {
+		const struct option_need *n = &needs[i];
+
+		if (!n->given)
+			continue;
+		if (n->what) {
+			fprintf(stderr, "tapc: option %s (%s) is not available "
+				"in this tapc yet\n", n->name, n->what);
+			return false;
+		}
+		if (n->pass > TAPC_LAST_PASS) {
 			fprintf(stderr, "tapc: option %s is used by pass %d (%s), "
 				"which this tapc does not have yet; it has "
-				"pass 1 only\n", needs[i].name, needs[i].pass,
-				pass_names[needs[i].pass]);
+				"passes 1-%d\n", n->name, n->pass,
+				pass_names[n->pass], TAPC_LAST_PASS);
 			return false;
 		}
 	}
 	if (o->last_pass > TAPC_LAST_PASS) {
 		if (o->last_pass_given)
 			fprintf(stderr, "tapc: pass %d (%s) is not available in "
-				"this tapc yet; it has pass 1 (parse) only\n",
-				o->last_pass, pass_names[o->last_pass]);
+				"this tapc yet; it has passes 1-%d\n",
+				o->last_pass, pass_names[o->last_pass],
+				TAPC_LAST_PASS);
 		else
 			fprintf(stderr, "tapc: running a script needs passes "
-				"2-5, which this tapc does not have yet; use -p1 "
-				"to parse and print the script\n");
+				"%d-5, which this tapc does not have yet; use -p1 "
+				"to parse and print the script, -p2 to analyse "
+				"it\n", TAPC_LAST_PASS + 1);
 		return false;
 	}
 	return true;

@@ -6,7 +6,7 @@
 
 /* The passes this build of tapc has. Options that only matter to a later
  * pass are refused until that pass exists, rather than silently ignored. */
-#define TAPC_LAST_PASS 1
+#define TAPC_LAST_PASS 2
 
 struct strlist {
 	char **items;

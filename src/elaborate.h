@@ -1,0 +1,154 @@
+/* Pass 2: elaboration.
+ *
+ * elaborate() turns the pass-1 trees of the user scripts and the tapset
+ * library into a resolved program:
+ *
+ *  - every probe point is expanded through aliases (=, +=, wildcards,
+ *    suffixes, ?, !, if conditions) into concrete probe points of the
+ *    families this stage knows (begin, end, error, never, timer.*); each
+ *    derived probe owns a copy of its body with alias prologues and
+ *    epilogues spliced in;
+ *  - names are resolved: locals, function parameters, globals (user and
+ *    library, private ones only from their own file) and functions (user
+ *    first, then library; overloads by arity and priority);
+ *  - types (long, string, stats, arrays with typed keys) are inferred to a
+ *    fixed point and conflicts reported with SystemTap's wording;
+ *  - unless -u, unused functions, globals and locals are dropped, with
+ *    SystemTap's warnings.
+ *
+ * Library declarations are pulled in only when something uses them.
+ */
+#ifndef TAPC_ELABORATE_H
+#define TAPC_ELABORATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "types.h"
+
+struct elab_options {
+	bool unoptimized;	/* -u: keep unused code */
+	bool guru;		/* -g */
+};
+
+/* A variable: global, function parameter or local. */
+struct vardecl {
+	char *name;
+	struct srcpos pos;		/* declaration, or first use of a local */
+	enum sem_type type;
+	struct srcpos type_pos;		/* where the type was first inferred */
+	bool type_declared;		/* written in the source (a:long) */
+	int arity;			/* -1 not known yet, 0 scalar, N keys */
+	struct srcpos arity_pos;
+	enum sem_type *index_types;	/* arity entries */
+	struct srcpos *index_pos;
+	bool global, param;
+	bool library;			/* declared in a tapset */
+	bool is_private;
+	bool wrap;			/* global a% */
+	int64_t maxsize;		/* global a[N] */
+	const struct global *decl;	/* globals: the declaration */
+	int reads, writes;		/* uses seen in kept code */
+	bool elided;			/* dropped as unused (not printed) */
+	bool auto_print;		/* global written but never read: pass 3
+					 * prints it at the end of the run */
+	bool listed;			/* globals: pulled into the program */
+};
+
+/* What one body (probe handler or function) uses: filled by symbol
+ * resolution, summed over the bodies that are kept. */
+struct sem_body {
+	struct vec reads;		/* struct vardecl *, one per read */
+	struct vec writes;		/* struct vardecl *, one per write */
+	struct vec calls;		/* struct sem_function * */
+};
+
+struct sem_function {
+	const struct function *decl;
+	const struct srcfile *file;
+	const char *name;
+	enum sem_type type;		/* SEM_UNKNOWN: returns no value */
+	struct srcpos type_pos;
+	bool type_declared;		/* function f:long () */
+	struct vardecl **params;
+	int n_params;
+	struct vec locals;		/* struct vardecl * */
+	bool library;
+	bool used;			/* reachable from a probe */
+	bool resolved;
+	int order;			/* declaration order, for overloads */
+	/* The overloads of this name and arity in priority order: a call
+	 * runs the first, "next" moves on to the following one. */
+	struct sem_function **group;
+	int n_group;
+	struct sem_body uses;
+};
+
+enum dprobe_kind {
+	DP_BEGIN, DP_END, DP_ERROR, DP_NEVER, DP_TIMER, DP_JIFFIES, DP_HZ,
+};
+
+/* One concrete probe. */
+struct derived_probe {
+	enum dprobe_kind kind;
+	struct probe_point *loc;	/* owned: the concrete point */
+	char *chain;			/* owned: the derivation comment printed
+					 * after loc by -p2: a C comment holding
+					 * "<- " and each step back to the
+					 * user's probe, e.g. "<- a = begin <- a" */
+	struct stmt *body;		/* owned: the whole handler */
+	struct expr *cond;		/* owned: combined condition, or NULL */
+	struct vec locals;		/* struct vardecl * */
+	const struct probe *origin;	/* the user's (or tapset's) probe */
+	int64_t seq;			/* begin/end/error sequence number */
+	int64_t interval;		/* timer: N of the unit below */
+	int64_t ns_per_unit;		/* timer.s ... timer.ns: 1e9 ... 1 */
+	int64_t randomize;		/* timer ... .randomize(M), else 0 */
+	struct sem_body uses;
+};
+
+/* What a name in an expression refers to (see program_ref). */
+struct sem_ref {
+	enum sem_type type;		/* the expression's inferred type */
+	struct vardecl *var;		/* E_SYM, E_INDEX base, foreach vars */
+	struct sem_function *fn;	/* E_CALL: the first overload */
+};
+
+struct ptrmap {
+	const void **keys;
+	struct sem_ref **vals;
+	size_t n, cap;
+};
+
+struct program {
+	struct vec globals;		/* struct vardecl *, kept ones */
+	struct vec functions;		/* struct sem_function *, kept ones,
+					 * sorted by name then priority */
+	struct vec probes;		/* struct derived_probe * */
+	struct vec embeds;		/* const struct embedded *, user files */
+	/* private */
+	struct vec all_vars;		/* every vardecl, for freeing */
+	struct vec all_fns;		/* every sem_function, for freeing */
+	struct ptrmap refs;
+};
+
+/* Elaborate the scripts. Errors and warnings go through d; the result is
+ * NULL when d->errors grew. The scripts must outlive the program (it
+ * points into them). */
+struct program *elaborate(struct script **user, int n_user,
+			  struct script **library, int n_library,
+			  const struct elab_options *o, struct diag *d);
+
+/* -p2 output, in stap -p2's layout. */
+void program_print(FILE *out, const struct program *p);
+
+/* The resolution of an expression or a foreach/catch statement (keyed by
+ * the struct stmt), or NULL. */
+const struct sem_ref *program_ref(const struct program *p, const void *node);
+
+void program_free(struct program *p);
+
+#endif
