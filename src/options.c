@@ -45,6 +45,8 @@ static const char usage_text[] =
 "                 (default 0 for -e scripts, 1 for script files)\n"
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
+"  --remote=vm    build for the test VM's kernel (see tapc-vm(1)); the\n"
+"                 -r release is then the one `tapc-vm release` names\n"
 "  --compatible=VERSION  SystemTap language version for systemtap_v\n"
 "                 (default " TAPC_COMPAT_VERSION ")\n"
 "  --help         show this help and exit\n"
@@ -105,12 +107,13 @@ static bool valid_define(const char *d)
 	return *p == '\0' || *p == '=';
 }
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
+	{ "remote", required_argument, NULL, OPT_REMOTE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -185,6 +188,13 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	case 'l': o->list_probes = arg; return true;
 	case 'L': o->list_probes_vars = arg; return true;
 	case OPT_COMPATIBLE: o->compatible = arg; return true;
+	case OPT_REMOTE:
+		if (strcmp(arg, "vm") != 0) {
+			bad_usage("unsupported remote '%s' (tapc knows --remote=vm, the test VM)", arg);
+			return false;
+		}
+		o->remote = arg;
+		return true;
 	case ':': {
 		char opt[3] = { '-', (char)bad_letter, '\0' };
 
@@ -292,6 +302,10 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 			return OPTIONS_EXIT_ERROR;
 		}
 		o->script_file = argv[first_arg++];
+	}
+	if (o->remote && o->release) {
+		bad_usage("%s", "--remote=vm and -r cannot be combined: the test VM decides the release");
+		return OPTIONS_EXIT_ERROR;
 	}
 	o->argc = argc - first_arg;
 	o->argv = argv + first_arg;

@@ -42,6 +42,7 @@ struct tapc_options {
 	const char *list_probes;	/* -l PP */
 	const char *list_probes_vars;	/* -L PP */
 	const char *compatible;	/* --compatible=VERSION */
+	const char *remote;	/* --remote=vm: build for the test VM */
 	int argc;		/* script arguments: $1..$N */
 	char **argv;
 };

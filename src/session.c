@@ -6,6 +6,7 @@
 
 #include "parse.h"
 #include "paths.h"
+#include "remote.h"
 #include "tapsets.h"
 #include "util.h"
 #include "version.h"
@@ -17,8 +18,16 @@ bool session_init(struct session *s, struct tapc_options *o)
 	diag_init(&s->diag);
 	s->diag.suppress_warnings = o->suppress_warnings;
 	s->diag.warnings_are_errors = o->warnings_as_errors;
-	if (!target_init(&s->target, o->release))
+	if (o->remote) {
+		char *release = remote_vm_release();
+		bool ok = release && target_init(&s->target, release);
+
+		free(release);
+		if (!ok)
+			return false;
+	} else if (!target_init(&s->target, o->release)) {
 		return false;
+	}
 
 	s->env.kernel_vr = s->target.release;
 	s->env.kernel_v = s->target.version;

@@ -1,0 +1,65 @@
+/* Asking the test VM which kernel it boots. */
+#include "remote.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "util.h"
+
+/* The tapc-vm program to run, malloc'ed. */
+static char *find_tapc_vm(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		char *slash, *path;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			if (strcmp(exe, TAPC_BUILD_BINDIR) == 0)
+				path = xasprintf("%s/scripts/tapc-vm", TAPC_SOURCE_DIR);
+			else
+				path = xasprintf("%s/tapc-vm", exe);
+			if (access(path, X_OK) == 0)
+				return path;
+			free(path);
+		}
+	}
+	return xstrdup("tapc-vm");
+}
+
+char *remote_vm_release(void)
+{
+	char *prog = find_tapc_vm();
+	char *cmd = xasprintf("'%s' release", prog);
+	char line[256] = "";
+	FILE *p = popen(cmd, "r");
+	int status;
+
+	free(cmd);
+	if (!p) {
+		fprintf(stderr, "tapc: --remote=vm: cannot run %s\n", prog);
+		free(prog);
+		return NULL;
+	}
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	status = pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	if (status != 0 || !WIFEXITED(status) || line[0] == '\0') {
+		fprintf(stderr, "tapc: --remote=vm: '%s release' found no kernel "
+			"for the test VM (see tapc-vm(1))\n", prog);
+		free(prog);
+		return NULL;
+	}
+	free(prog);
+	return xstrdup(line);
+}
