@@ -945,14 +945,9 @@ simple_stmt:
 		}
 	| BREAK		{ $$ = stmt_new(S_BREAK, &@1.pos); }
 	| CONTINUE	{ $$ = stmt_new(S_CONTINUE, &@1.pos); }
-	| NEXT
-		{
-			if (ps->ctx != CTX_PROBE) {
-				perr(ps, &@1.pos, "found 'next' not in probe context");
-				YYERROR;
-			}
-			$$ = stmt_new(S_NEXT, &@1.pos);
-		}
+	/* Statements only occur in probes and functions; in a function,
+	 * next passes the call on to the next overload. */
+	| NEXT		{ $$ = stmt_new(S_NEXT, &@1.pos); }
 	;
 
 foreach_stmt:
