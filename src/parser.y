@@ -87,6 +87,10 @@ struct pstate {
 	bool have_la;
 
 	bool skipping;		/* after an error: drop tokens up to a sync */
+	/* The lexer or preprocessor reported an error and dropped tokens:
+	 * the syntax error that usually follows is a consequence, not news.
+	 * Cleared at the next top-level declaration. */
+	bool pp_error_pending;
 
 	/* values handed between grammar rules that cannot nest */
 	bool last_wrap;
@@ -1845,8 +1849,14 @@ static void raw_next(struct pstate *ps, struct token *t)
 		ps->have_la = false;
 		return;
 	}
+	int errors = ps->d->errors;
+
 	memset(t, 0, sizeof(*t));
 	preproc_next(ps->pp, t);
+	if (ps->d->errors != errors)
+		ps->pp_error_pending = true;
+	else if (is_sync(t->kind))
+		ps->pp_error_pending = false;
 }
 
 static bool is_keyword(int k)
@@ -2210,9 +2220,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct pstate *ps)
 	struct strbuf sb = STRBUF_INIT;
 	char *saw;
 
-	/* The lexer has already reported a bad token. */
-	if (yypcontext_token(ctx) == YYSYMBOL_ERRTOK)
+	/* The lexer has already reported a bad token, or the preprocessor
+	 * dropped some: what follows would only repeat the problem. */
+	if (yypcontext_token(ctx) == YYSYMBOL_ERRTOK || ps->pp_error_pending) {
+		ps->pp_error_pending = false;
 		return 0;
+	}
 	describe_expected(ctx, &sb);
 	saw = tok_describe(&ps->last);
 	perr(ps, &yypcontext_location(ctx)->pos, "expected %s, saw %s",
