@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module and its session: init and exit, begin/end/error probes in
+ * order of sequence number, timer probes on hrtimers, the per-CPU probe
+ * contexts, errors, skipped probes and exit().
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/hrtimer.h>
+#include <linux/workqueue.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/cpumask.h>
+#include <linux/smp.h>
+#include "tap_internal.h"
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("tapc probe script");
+
+static long tap_target_pid;
+module_param_named(_tap_target, tap_target_pid, long, 0444);
+MODULE_PARM_DESC(_tap_target, "target() of the script (tapc-run -c/-x)");
+
+atomic_t tap_state = ATOMIC_INIT(TAP_LOADED);
+atomic_t tap_state_gen = ATOMIC_INIT(0);
+atomic_t tap_error_count = ATOMIC_INIT(0);
+atomic_t tap_skipped_count = ATOMIC_INIT(0);
+
+static struct tap_cpu **tap_cpus;	/* one per possible CPU */
+static bool tap_session_error;		/* stopped by errors: error probes */
+static bool tap_exit_requested;
+static atomic_t tap_stop_queued = ATOMIC_INIT(0);
+
+struct tap_timer {
+	struct hrtimer timer;
+	const struct tap_probe *probe;
+};
+
+static struct tap_timer *tap_timers;
+static unsigned int tap_ntimers;
+
+long long tap_target(void)
+{
+	return tap_target_pid;
+}
+
+void tap_set_state(int state)
+{
+	atomic_set(&tap_state, state);
+	smp_wmb();
+	atomic_inc(&tap_state_gen);
+	tap_notify();
+}
+
+/*
+ * Ask for the session to end: no new hits once RUNNING is left.  Returns
+ * whether this call made the request.
+ */
+bool tap_request_exit(void)
+{
+	if (READ_ONCE(tap_exit_requested))
+		return false;
+	WRITE_ONCE(tap_exit_requested, true);
+	if (atomic_cmpxchg(&tap_state, TAP_RUNNING, TAP_EXITING) ==
+	    TAP_RUNNING) {
+		smp_wmb();
+		atomic_inc(&tap_state_gen);
+		tap_notify();
+	}
+	return true;
+}
+
+void tap_exit(struct tap_context *c)
+{
+	tap_request_exit();
+}
+
+static void tap_fatal(void)
+{
+	WRITE_ONCE(tap_session_error, true);
+	tap_request_exit();
+}
+
+static void tap_count_skipped(void)
+{
+	if (atomic_inc_return(&tap_skipped_count) > MAXSKIPPED) {
+		if (!READ_ONCE(tap_session_error))
+			tap_errmsg("ERROR: Skipped too many probes, check MAXSKIPPED or try again with tapc -t for more details.\n");
+		tap_fatal();
+	}
+}
+
+static void tap_report_error(struct tap_context *c)
+{
+	if (c->last_stmt)
+		tap_errmsg("ERROR: %s near %s\n", c->last_error, c->last_stmt);
+	else
+		tap_errmsg("ERROR: %s\n", c->last_error);
+	if (atomic_inc_return(&tap_error_count) > MAXERRORS)
+		tap_fatal();
+}
+
+/*
+ * Run one probe hit on this CPU's context.  Interrupts stay off for the
+ * whole hit, so the context cannot be taken from under it; a hit that
+ * finds its CPU's context busy (a probe fired inside a probe) is skipped
+ * and counted.
+ */
+static void tap_run_probe(const struct tap_probe *p)
+{
+	struct tap_context *c;
+	struct tap_cpu *pc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pc = tap_cpus[smp_processor_id()];
+	if (atomic_inc_return(&pc->busy) != 1) {
+		atomic_dec(&pc->busy);
+		local_irq_restore(flags);
+		tap_count_skipped();
+		return;
+	}
+	c = &pc->ctx;
+	c->probe = p;
+	c->last_stmt = NULL;
+	c->last_error = NULL;
+	c->actionremaining = MAXACTION;
+	c->nesting = 0;
+	c->priv = pc;
+	pc->len = 0;
+	p->handler(c);
+	tap_flush(pc);
+	if (c->last_error)
+		tap_report_error(c);
+	atomic_dec(&pc->busy);
+	local_irq_restore(flags);
+}
+
+/* Run the probes of @kind by sequence number, ties in table order. */
+static void tap_run_sequence(int kind)
+{
+	unsigned int i;
+	long long seq, next;
+	bool have;
+
+	/* n is small; a selection by increasing seq keeps table order. */
+	have = false;
+	seq = 0;
+	for (i = 0; i < tap_nprobes; i++)
+		if (tap_probes[i].kind == kind &&
+		    (!have || tap_probes[i].seq < seq)) {
+			seq = tap_probes[i].seq;
+			have = true;
+		}
+	while (have) {
+		have = false;
+		next = 0;
+		for (i = 0; i < tap_nprobes; i++) {
+			const struct tap_probe *p = &tap_probes[i];
+
+			if (p->kind != kind)
+				continue;
+			if (p->seq == seq) {
+				/* begin probes stop after a fatal error */
+				if (kind == TAP_PROBE_BEGIN &&
+				    READ_ONCE(tap_session_error))
+					return;
+				tap_run_probe(p);
+			} else if (p->seq > seq && (!have || p->seq < next)) {
+				next = p->seq;
+				have = true;
+			}
+		}
+		seq = next;
+	}
+}
+
+static enum hrtimer_restart tap_timer_fn(struct hrtimer *t)
+{
+	struct tap_timer *tt = container_of(t, struct tap_timer, timer);
+
+	if (atomic_read(&tap_state) != TAP_RUNNING)
+		return HRTIMER_NORESTART;
+	tap_run_probe(tt->probe);
+	hrtimer_forward_now(t, ns_to_ktime(tt->probe->interval_ns));
+	return HRTIMER_RESTART;
+}
+
+static void tap_start_fn(struct work_struct *w)
+{
+	unsigned int i;
+
+	tap_run_sequence(TAP_PROBE_BEGIN);
+	if (READ_ONCE(tap_exit_requested)) {
+		tap_set_state(TAP_EXITING);
+		return;
+	}
+	tap_set_state(TAP_RUNNING);
+	for (i = 0; i < tap_ntimers; i++)
+		hrtimer_start(&tap_timers[i].timer,
+			      ns_to_ktime(tap_timers[i].probe->interval_ns),
+			      HRTIMER_MODE_REL);
+	/* an exit request that raced with the state change */
+	if (READ_ONCE(tap_exit_requested) &&
+	    atomic_cmpxchg(&tap_state, TAP_RUNNING, TAP_EXITING) ==
+	    TAP_RUNNING) {
+		smp_wmb();
+		atomic_inc(&tap_state_gen);
+		tap_notify();
+	}
+}
+
+static DECLARE_WORK(tap_start_work, tap_start_fn);
+
+static void tap_stop_fn(struct work_struct *w)
+{
+	bool started;
+	unsigned int i;
+
+	flush_work(&tap_start_work);
+	started = atomic_read(&tap_state) != TAP_LOADED;
+	tap_set_state(TAP_STOPPING);
+	for (i = 0; i < tap_ntimers; i++)
+		hrtimer_cancel(&tap_timers[i].timer);
+	if (started)
+		tap_run_sequence(READ_ONCE(tap_session_error) ?
+				 TAP_PROBE_ERROR : TAP_PROBE_END);
+	tap_set_state(TAP_DONE);
+}
+
+static DECLARE_WORK(tap_stop_work, tap_stop_fn);
+
+int tap_ctl_start(void)
+{
+	if (atomic_cmpxchg(&tap_state, TAP_LOADED, TAP_STARTING) != TAP_LOADED)
+		return -EBUSY;
+	smp_wmb();
+	atomic_inc(&tap_state_gen);
+	tap_notify();
+	schedule_work(&tap_start_work);
+	return 0;
+}
+
+int tap_ctl_stop(void)
+{
+	if (atomic_xchg(&tap_stop_queued, 1) == 0)
+		schedule_work(&tap_stop_work);
+	return 0;
+}
+
+static int tap_check_probes(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_nprobes; i++) {
+		const struct tap_probe *p = &tap_probes[i];
+
+		if (!p->handler || p->kind < TAP_PROBE_BEGIN ||
+		    p->kind > TAP_PROBE_TIMER ||
+		    (p->kind == TAP_PROBE_TIMER && p->interval_ns == 0)) {
+			pr_err("%s: bad probe %u (%s)\n", THIS_MODULE->name, i,
+			       p->pp ? p->pp : "?");
+			return -EINVAL;
+		}
+		if (p->kind == TAP_PROBE_TIMER)
+			tap_ntimers++;
+	}
+	return 0;
+}
+
+static void tap_free_cpus(void)
+{
+	unsigned int cpu;
+
+	if (!tap_cpus)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		vfree(tap_cpus[cpu]);
+	kfree(tap_cpus);
+}
+
+static int __init tap_init(void)
+{
+	unsigned int i, n, cpu;
+	int ret;
+
+	ret = tap_check_probes();
+	if (ret)
+		return ret;
+	tap_cpus = kcalloc(nr_cpu_ids, sizeof(*tap_cpus), GFP_KERNEL);
+	if (!tap_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		tap_cpus[cpu] = vzalloc(sizeof(struct tap_cpu));
+		if (!tap_cpus[cpu]) {
+			ret = -ENOMEM;
+			goto err_cpus;
+		}
+	}
+	tap_timers = kcalloc(tap_ntimers ? tap_ntimers : 1,
+			     sizeof(*tap_timers), GFP_KERNEL);
+	if (!tap_timers) {
+		ret = -ENOMEM;
+		goto err_cpus;
+	}
+	for (i = 0, n = 0; i < tap_nprobes; i++) {
+		if (tap_probes[i].kind != TAP_PROBE_TIMER)
+			continue;
+		hrtimer_init(&tap_timers[n].timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL);
+		tap_timers[n].timer.function = tap_timer_fn;
+		tap_timers[n].probe = &tap_probes[i];
+		n++;
+	}
+	ret = tap_transport_init(THIS_MODULE->name);
+	if (ret)
+		goto err_timers;
+	return 0;
+err_timers:
+	kfree(tap_timers);
+err_cpus:
+	tap_free_cpus();
+	return ret;
+}
+
+/*
+ * tapc-run stops the session before it removes the module; if it could not
+ * (it was killed), the session is stopped here, end probes included.
+ */
+static void __exit tap_exit_module(void)
+{
+	tap_ctl_stop();
+	flush_work(&tap_stop_work);
+	tap_transport_exit();
+	kfree(tap_timers);
+	tap_free_cpus();
+}
+
+module_init(tap_init);
+module_exit(tap_exit_module);

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What generated code calls during a hit: output (print, printf, sprintf
+ * through runtime/core/format.c) and tap_error().  A hit's output collects
+ * in its CPU's buffer and goes to the out channel in one piece when the
+ * hit ends (or when the buffer fills), so hits never interleave.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "tap_internal.h"
+#include "format.h"
+
+#define TAP_MAXPRINTARGS 32
+
+void tap_flush(struct tap_cpu *pc)
+{
+	tap_ring_write(&tap_out_ring, pc->out, pc->len);
+	pc->len = 0;
+}
+
+void tap_error(struct tap_context *c, const char *msg)
+{
+	if (c->last_error)
+		return;
+	strscpy(c->error_buf, msg, sizeof(c->error_buf));
+	c->last_error = c->error_buf;
+}
+
+void tap_print_n(struct tap_context *c, const char *s, unsigned long len)
+{
+	struct tap_cpu *pc = c->priv;
+	size_t n;
+
+	while (len) {
+		if (pc->len == sizeof(pc->out))
+			tap_flush(pc);
+		n = min_t(size_t, len, sizeof(pc->out) - pc->len);
+		memcpy(pc->out + pc->len, s, n);
+		pc->len += n;
+		s += n;
+		len -= n;
+	}
+}
+
+void tap_print(struct tap_context *c, const char *s)
+{
+	tap_print_n(c, s, strlen(s));
+}
+
+struct tap_memread {
+	u64 fault_addr;
+	bool user;
+};
+
+static int tap_mem_read(void *priv, void *dst, u64 addr, size_t len,
+			bool user)
+{
+	struct tap_memread *m = priv;
+	long ret;
+
+	if (user)
+		ret = copy_from_user_nofault(dst,
+					     (const void __user *)(uintptr_t)addr,
+					     len);
+	else
+		ret = copy_from_kernel_nofault(dst, (const void *)(uintptr_t)addr,
+					       len);
+	if (ret) {
+		m->fault_addr = addr;
+		m->user = user;
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* Convert the interface's arguments to the core's. */
+static int tap_conv_args(struct tap_context *c, struct tap_arg *out,
+			 int nargs, const struct tap_parg *args)
+{
+	int i;
+
+	if (nargs < 0 || nargs > TAP_MAXPRINTARGS) {
+		tap_error(c, "too many arguments to printf");
+		return -1;
+	}
+	for (i = 0; i < nargs; i++) {
+		if (args[i].is_str) {
+			out[i].kind = TAP_ARG_STRING;
+			out[i].str = args[i].str;
+		} else {
+			out[i].kind = TAP_ARG_LONG;
+			out[i].num = args[i].num;
+		}
+	}
+	return 0;
+}
+
+static void tap_format_error(struct tap_context *c, int ret,
+			     const struct tap_memread *m)
+{
+	char msg[64];
+
+	if (ret == -EFAULT) {
+		snprintf(msg, sizeof(msg), "%s read fault at 0x%llx",
+			 m->user ? "user" : "kernel", m->fault_addr);
+		tap_error(c, msg);
+	} else {
+		tap_error(c, "invalid printf format or arguments");
+	}
+}
+
+int tap_sprintf(struct tap_context *c, char *buf, unsigned long size,
+		const char *fmt, int nargs, const struct tap_parg *args)
+{
+	struct tap_arg a[TAP_MAXPRINTARGS];
+	struct tap_memread m = { 0 };
+	struct tap_mem_ops ops = { .read = tap_mem_read, .priv = &m };
+	int ret;
+
+	if (size)
+		buf[0] = '\0';
+	if (tap_conv_args(c, a, nargs, args))
+		return -1;
+	ret = tap_format(buf, size, fmt, a, nargs, &ops);
+	if (ret < 0) {
+		tap_format_error(c, ret, &m);
+		return -1;
+	}
+	return ret;
+}
+
+int tap_printf(struct tap_context *c, const char *fmt, int nargs,
+	       const struct tap_parg *args)
+{
+	struct tap_cpu *pc = c->priv;
+	struct tap_arg a[TAP_MAXPRINTARGS];
+	struct tap_memread m = { 0 };
+	struct tap_mem_ops ops = { .read = tap_mem_read, .priv = &m };
+	int len, ret;
+
+	if (tap_conv_args(c, a, nargs, args))
+		return -1;
+	len = tap_format_len(fmt, a, nargs, TAP_PRINT_BUFSIZE - 1);
+	if (len < 0) {
+		tap_format_error(c, len, &m);
+		return -1;
+	}
+	len = min_t(int, len, sizeof(pc->out) - 1);
+	if (pc->len + len + 1 > sizeof(pc->out))
+		tap_flush(pc);
+	ret = tap_format(pc->out + pc->len, len + 1, fmt, a, nargs, &ops);
+	if (ret < 0) {
+		tap_format_error(c, ret, &m);
+		return -1;
+	}
+	pc->len += ret;
+	return ret;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by the files of runtime/linux/.  Not for generated
+ * code, which sees only tapc_runtime.h.
+ */
+#ifndef TAPC_LINUX_INTERNAL_H
+#define TAPC_LINUX_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include "tapc_runtime.h"
+
+/*
+ * Session states.  tapc-run writes "start" (LOADED -> STARTING, begin
+ * probes, -> RUNNING) and "stop" (-> STOPPING, end or error probes,
+ * -> DONE).  exit(), too many errors or skipped probes move a STARTING or
+ * RUNNING session to EXITING: no probe hit starts any more and tapc-run,
+ * told through the control file, answers with "stop".
+ */
+enum tap_state {
+	TAP_LOADED,
+	TAP_STARTING,
+	TAP_RUNNING,
+	TAP_EXITING,
+	TAP_STOPPING,
+	TAP_DONE,
+};
+
+/* A bounded byte ring: writers never block; what does not fit is counted. */
+struct tap_ring {
+	char *buf;
+	size_t size;
+	u64 head;		/* bytes ever written */
+	u64 tail;		/* bytes ever read */
+	u64 dropped;		/* bytes that did not fit */
+	spinlock_t lock;
+	wait_queue_head_t wq;
+};
+
+/* The runtime's per-CPU state; tap_context.priv points here. */
+struct tap_cpu {
+	struct tap_context ctx;
+	atomic_t busy;		/* a hit is running on this CPU */
+	size_t len;		/* bytes in out */
+	char out[TAP_PRINT_BUFSIZE];
+};
+
+extern struct tap_ring tap_out_ring, tap_err_ring;
+extern atomic_t tap_state;
+extern atomic_t tap_error_count, tap_skipped_count;
+extern atomic_t tap_state_gen;	/* bumped on every state change */
+
+/* transport.c */
+int tap_transport_init(const char *modname);
+void tap_transport_exit(void);
+void tap_ring_write(struct tap_ring *r, const char *s, size_t len);
+void tap_notify(void);		/* wake readers; safe in any context */
+__printf(1, 2) void tap_errmsg(const char *fmt, ...);
+
+/* control.c */
+int tap_ctl_start(void);
+int tap_ctl_stop(void);
+void tap_set_state(int state);
+bool tap_request_exit(void);
+
+/* print.c */
+void tap_flush(struct tap_cpu *pc);
+
+#endif /* TAPC_LINUX_INTERNAL_H */

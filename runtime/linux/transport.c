@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transport: the files tapc-run reads and writes, in /proc/tapc-MODULE/.
+ *
+ *   out  the script's output, in the order the probe hits committed it
+ *   err  ERROR and WARNING lines, for tapc-run's stderr
+ *   ctl  read: "STATE ERRORS SKIPPED DROPPED\n"; poll says when it changed
+ *        write: "start" (run begin probes, start timers) or "stop"
+ *
+ * out and err are bounded rings.  Probe hits never wait for the reader:
+ * a hit's output that does not fit is dropped whole and counted, and
+ * tapc-run reports the count.  Readers block until there are bytes or the
+ * session is done; at DONE an empty ring reads as end of file.
+ */
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/poll.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include <linux/irq_work.h>
+#include <linux/string.h>
+#include "tap_internal.h"
+
+struct tap_ring tap_out_ring, tap_err_ring;
+static DECLARE_WAIT_QUEUE_HEAD(tap_ctl_wq);
+static DEFINE_MUTEX(tap_read_mutex);
+static struct proc_dir_entry *tap_dir;
+static char tap_dir_name[64];
+
+static void tap_wake(struct irq_work *w)
+{
+	wake_up_interruptible_all(&tap_out_ring.wq);
+	wake_up_interruptible_all(&tap_err_ring.wq);
+	wake_up_interruptible_all(&tap_ctl_wq);
+}
+
+static DEFINE_IRQ_WORK(tap_wake_work, tap_wake);
+
+/* Wake readers from any context: the wake-up itself runs from irq_work. */
+void tap_notify(void)
+{
+	irq_work_queue(&tap_wake_work);
+}
+
+static int tap_ring_init(struct tap_ring *r, size_t size)
+{
+	r->buf = vmalloc(size);
+	if (!r->buf)
+		return -ENOMEM;
+	r->size = size;
+	r->head = r->tail = r->dropped = 0;
+	spin_lock_init(&r->lock);
+	init_waitqueue_head(&r->wq);
+	return 0;
+}
+
+void tap_ring_write(struct tap_ring *r, const char *s, size_t len)
+{
+	unsigned long flags;
+	size_t off, first;
+
+	if (!len)
+		return;
+	spin_lock_irqsave(&r->lock, flags);
+	if (len > r->size - (size_t)(r->head - r->tail)) {
+		r->dropped += len;
+	} else {
+		off = r->head % r->size;
+		first = min(len, r->size - off);
+		memcpy(r->buf + off, s, first);
+		memcpy(r->buf, s + first, len - first);
+		r->head += len;
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	tap_notify();
+}
+
+/* Copy up to @len bytes out of the ring into @dst; returns the count. */
+static size_t tap_ring_take(struct tap_ring *r, char *dst, size_t len)
+{
+	unsigned long flags;
+	size_t n, off, first;
+
+	spin_lock_irqsave(&r->lock, flags);
+	n = min_t(size_t, len, r->head - r->tail);
+	off = r->tail % r->size;
+	first = min(n, r->size - off);
+	memcpy(dst, r->buf + off, first);
+	memcpy(dst + first, r->buf, n - first);
+	r->tail += n;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return n;
+}
+
+static bool tap_ring_empty(struct tap_ring *r)
+{
+	return READ_ONCE(r->head) == READ_ONCE(r->tail);
+}
+
+static bool tap_done(void)
+{
+	return atomic_read(&tap_state) == TAP_DONE;
+}
+
+/* An error or warning line for the err channel (never from NMI). */
+void tap_errmsg(const char *fmt, ...)
+{
+	char line[TAP_ERRMSG_LEN + 256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	tap_ring_write(&tap_err_ring, line, n);
+}
+
+#define TAP_BOUNCE 4096
+
+static ssize_t tap_ring_read(struct tap_ring *r, struct file *file,
+			     char __user *ubuf, size_t count)
+{
+	char *bounce;
+	size_t n;
+	int ret;
+
+	if (!count)
+		return 0;
+	for (;;) {
+		if (!tap_ring_empty(r))
+			break;
+		if (tap_done())
+			return 0;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(r->wq,
+					       !tap_ring_empty(r) || tap_done());
+		if (ret)
+			return ret;
+	}
+	bounce = kmalloc(TAP_BOUNCE, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	mutex_lock(&tap_read_mutex);
+	n = tap_ring_take(r, bounce, min_t(size_t, count, TAP_BOUNCE));
+	mutex_unlock(&tap_read_mutex);
+	if (copy_to_user(ubuf, bounce, n)) {
+		/* the bytes are gone from the ring: count them */
+		spin_lock_irq(&r->lock);
+		r->dropped += n;
+		spin_unlock_irq(&r->lock);
+		kfree(bounce);
+		return -EFAULT;
+	}
+	kfree(bounce);
+	return n;
+}
+
+static __poll_t tap_ring_poll(struct tap_ring *r, struct file *file,
+			      poll_table *wait)
+{
+	poll_wait(file, &r->wq, wait);
+	if (!tap_ring_empty(r) || tap_done())
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static ssize_t tap_out_read(struct file *f, char __user *b, size_t n,
+			    loff_t *pos)
+{
+	return tap_ring_read(&tap_out_ring, f, b, n);
+}
+
+static __poll_t tap_out_poll(struct file *f, poll_table *w)
+{
+	return tap_ring_poll(&tap_out_ring, f, w);
+}
+
+static ssize_t tap_err_read(struct file *f, char __user *b, size_t n,
+			    loff_t *pos)
+{
+	return tap_ring_read(&tap_err_ring, f, b, n);
+}
+
+static __poll_t tap_err_poll(struct file *f, poll_table *w)
+{
+	return tap_ring_poll(&tap_err_ring, f, w);
+}
+
+static const struct proc_ops tap_out_ops = {
+	.proc_read = tap_out_read,
+	.proc_poll = tap_out_poll,
+	.proc_lseek = noop_llseek,
+};
+
+static const struct proc_ops tap_err_ops = {
+	.proc_read = tap_err_read,
+	.proc_poll = tap_err_poll,
+	.proc_lseek = noop_llseek,
+};
+
+static const char *const tap_state_names[] = {
+	[TAP_LOADED] = "loaded",
+	[TAP_STARTING] = "starting",
+	[TAP_RUNNING] = "running",
+	[TAP_EXITING] = "exiting",
+	[TAP_STOPPING] = "stopping",
+	[TAP_DONE] = "done",
+};
+
+/* The ctl file remembers, per open file, the state generation last read. */
+static int tap_ctl_open(struct inode *inode, struct file *file)
+{
+	file->private_data = (void *)(long)-1;
+	return 0;
+}
+
+static ssize_t tap_ctl_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char line[96];
+	int gen, st, n;
+	u64 dropped;
+
+	gen = atomic_read(&tap_state_gen);
+	smp_rmb();
+	st = atomic_read(&tap_state);
+	spin_lock_irq(&tap_out_ring.lock);
+	dropped = tap_out_ring.dropped;
+	spin_unlock_irq(&tap_out_ring.lock);
+	spin_lock_irq(&tap_err_ring.lock);
+	dropped += tap_err_ring.dropped;
+	spin_unlock_irq(&tap_err_ring.lock);
+	n = scnprintf(line, sizeof(line), "%s %d %d %llu\n",
+		      tap_state_names[st], atomic_read(&tap_error_count),
+		      atomic_read(&tap_skipped_count), dropped);
+	file->private_data = (void *)(long)gen;
+	return simple_read_from_buffer(ubuf, count, ppos, line, n);
+}
+
+static __poll_t tap_ctl_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &tap_ctl_wq, wait);
+	if ((long)file->private_data != atomic_read(&tap_state_gen))
+		return EPOLLIN | EPOLLRDNORM | EPOLLPRI;
+	return 0;
+}
+
+static ssize_t tap_ctl_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char cmd[16];
+	size_t n = min(count, sizeof(cmd) - 1);
+	int ret;
+
+	if (copy_from_user(cmd, ubuf, n))
+		return -EFAULT;
+	cmd[n] = '\0';
+	strim(cmd);
+	if (!strcmp(cmd, "start"))
+		ret = tap_ctl_start();
+	else if (!strcmp(cmd, "stop"))
+		ret = tap_ctl_stop();
+	else
+		ret = -EINVAL;
+	return ret ? ret : count;
+}
+
+static const struct proc_ops tap_ctl_ops = {
+	.proc_open = tap_ctl_open,
+	.proc_read = tap_ctl_read,
+	.proc_write = tap_ctl_write,
+	.proc_poll = tap_ctl_poll,
+	.proc_lseek = default_llseek,
+};
+
+int tap_transport_init(const char *modname)
+{
+	int ret;
+
+	ret = tap_ring_init(&tap_out_ring, TAP_BUFFER_SIZE);
+	if (ret)
+		return ret;
+	ret = tap_ring_init(&tap_err_ring, TAP_ERRBUF_SIZE);
+	if (ret)
+		goto err_out;
+	snprintf(tap_dir_name, sizeof(tap_dir_name), "tapc-%s", modname);
+	tap_dir = proc_mkdir(tap_dir_name, NULL);
+	if (!tap_dir) {
+		ret = -EEXIST;
+		goto err_err;
+	}
+	if (!proc_create("out", 0400, tap_dir, &tap_out_ops) ||
+	    !proc_create("err", 0400, tap_dir, &tap_err_ops) ||
+	    !proc_create("ctl", 0600, tap_dir, &tap_ctl_ops)) {
+		ret = -ENOMEM;
+		goto err_dir;
+	}
+	return 0;
+err_dir:
+	proc_remove(tap_dir);
+err_err:
+	vfree(tap_err_ring.buf);
+err_out:
+	vfree(tap_out_ring.buf);
+	return ret;
+}
+
+/* Called once the session is DONE, so blocked readers have returned. */
+void tap_transport_exit(void)
+{
+	tap_wake(NULL);
+	proc_remove(tap_dir);
+	irq_work_sync(&tap_wake_work);
+	vfree(tap_err_ring.buf);
+	vfree(tap_out_ring.buf);
+}

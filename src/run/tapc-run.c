@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tapc-run: load a tapc probe module, relay its output, stop it, unload it.
+ *
+ *   tapc-run [-o FILE] [-c CMD] [-x PID] [-T SECS] [-v] MODULE.ko [NAME=VALUE...]
+ *
+ * The module (runtime/linux/) makes /proc/tapc-NAME/{out,err,ctl}.  We
+ * write "start" to ctl, copy out to stdout (or -o FILE) and err to stderr
+ * as bytes arrive, and write "stop" to ctl when the script called exit()
+ * (ctl's state turns "exiting"), on -T, SIGINT/SIGTERM/SIGHUP, or when the
+ * -c command ends.  The module then runs its end probes and turns "done";
+ * we read out and err to their end, remove the module and print the
+ * closing warnings.  Whatever happens after the module is loaded, it is
+ * removed before we exit.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *prog = "tapc-run";
+static int verbose;
+
+struct session {
+	char name[256];		/* module name */
+	char dir[300];		/* /proc/tapc-NAME */
+	int out_fd, err_fd, ctl_fd;	/* the module's files */
+	int dest_fd;		/* stdout or -o FILE */
+	bool loaded;
+	pid_t child;		/* -c command, or 0 */
+	int go_fd;		/* write end of the child's start pipe */
+	bool child_released;
+	char state[32];		/* from ctl */
+	long errors, skipped;
+	unsigned long long dropped;
+	bool stop_sent;
+	bool out_eof, err_eof;
+};
+
+static void vmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECS] [-v] MODULE.ko [NAME=VALUE...]\n"
+		"  -o FILE   write the script's output to FILE instead of stdout\n"
+		"  -c CMD    run CMD (with /bin/sh) as the target; stop when it ends\n"
+		"  -x PID    set target() to PID\n"
+		"  -T SECS   stop the script after SECS seconds\n"
+		"  -v        tell what happens, on stderr\n"
+		"  -h        this help\n", prog);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* "dir/foo-bar.ko" -> "foo_bar", as kbuild names the module. */
+static int module_name(const char *path, char *name, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t len, i;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && !strcmp(base + len - 3, ".ko"))
+		len -= 3;
+	if (len == 0 || len >= size)
+		return -1;
+	for (i = 0; i < len; i++)
+		name[i] = base[i] == '-' ? '_' : base[i];
+	name[len] = '\0';
+	return 0;
+}
+
+/*
+ * The name the kernel will give the module: "name=" in its .modinfo
+ * section (written by modpost).  0 if found, -1 if the file has none.
+ */
+static int modinfo_name(int fd, char *name, size_t size)
+{
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh, *strsh;
+	struct stat st;
+	char *img;
+	size_t i, len;
+	int ret = -1;
+
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr) ||
+	    st.st_size > (1 << 30))
+		return -1;
+	img = malloc(st.st_size);
+	if (!img)
+		return -1;
+	if (pread(fd, img, st.st_size, 0) != st.st_size)
+		goto out;
+	eh = (const Elf64_Ehdr *)img;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh->e_shoff > (size_t)st.st_size ||
+	    eh->e_shnum > (st.st_size - eh->e_shoff) / sizeof(Elf64_Shdr) ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto out;
+	sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+	strsh = &sh[eh->e_shstrndx];
+	if (strsh->sh_offset > (size_t)st.st_size ||
+	    strsh->sh_size > st.st_size - strsh->sh_offset)
+		goto out;
+	for (i = 0; i < eh->e_shnum; i++) {
+		const char *sec, *p, *end;
+
+		if (sh[i].sh_name >= strsh->sh_size ||
+		    strncmp(img + strsh->sh_offset + sh[i].sh_name, ".modinfo",
+			    strsh->sh_size - sh[i].sh_name) ||
+		    sh[i].sh_offset > (size_t)st.st_size ||
+		    sh[i].sh_size > st.st_size - sh[i].sh_offset)
+			continue;
+		sec = img + sh[i].sh_offset;
+		end = sec + sh[i].sh_size;
+		for (p = sec; p < end; p += strnlen(p, end - p) + 1) {
+			len = strnlen(p, end - p);
+			if (len > 5 && len - 5 < size && p + len < end &&
+			    !strncmp(p, "name=", 5)) {
+				memcpy(name, p + 5, len - 5);
+				name[len - 5] = '\0';
+				ret = 0;
+				goto out;
+			}
+		}
+	}
+out:
+	free(img);
+	return ret;
+}
+
+static int ctl_read(struct session *s)
+{
+	char buf[128];
+	ssize_t n = pread(s->ctl_fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%31s %ld %ld %llu", s->state, &s->errors, &s->skipped,
+		   &s->dropped) != 4)
+		return -1;
+	return 0;
+}
+
+static int ctl_write(struct session *s, const char *cmd)
+{
+	vmsg("asking the module to %s", cmd);
+	if (write(s->ctl_fd, cmd, strlen(cmd)) < 0) {
+		fprintf(stderr, "ERROR: %s: cannot write '%s' to %s/ctl: %s\n",
+			prog, cmd, s->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void request_stop(struct session *s, const char *why)
+{
+	if (s->stop_sent)
+		return;
+	vmsg("stopping: %s", why);
+	s->stop_sent = true;
+	ctl_write(s, "stop");
+}
+
+/* Copy what one channel has; false at its end or on error. */
+static bool relay(int from, int to, bool *eof)
+{
+	char buf[65536];
+	ssize_t n = read(from, buf, sizeof(buf));
+
+	if (n < 0) {
+		if (errno == EINTR || errno == EAGAIN)
+			return true;
+		fprintf(stderr, "ERROR: %s: read error: %s\n", prog,
+			strerror(errno));
+		*eof = true;
+		return false;
+	}
+	if (n == 0) {
+		*eof = true;
+		return true;
+	}
+	if (write_all(to, buf, n) < 0 && to != STDERR_FILENO) {
+		fprintf(stderr, "ERROR: %s: cannot write output: %s\n", prog,
+			strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* The -c command: fork now, exec when released (after begin probes). */
+static pid_t start_child(const char *cmd, const sigset_t *oldmask, int *go_fd)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		/* its own process group, so that all of it can be ended */
+		setpgid(0, 0);
+		sigprocmask(SIG_SETMASK, oldmask, NULL);
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "ERROR: %s: cannot run /bin/sh: %s\n", prog,
+			strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);	/* also here: no race with end_child() */
+	close(p[0]);
+	*go_fd = p[1];
+	return pid;
+}
+
+static void release_child(struct session *s)
+{
+	if (!s->child || s->child_released)
+		return;
+	vmsg("starting the command, pid %d", (int)s->child);
+	if (write(s->go_fd, "g", 1) != 1)
+		fprintf(stderr, "WARNING: %s: cannot start the command\n", prog);
+	close(s->go_fd);
+	s->go_fd = -1;
+	s->child_released = true;
+}
+
+/* End the -c command if it is still there: it never outlives us. */
+static void end_child(struct session *s)
+{
+	int i;
+
+	if (!s->child)
+		return;
+	if (s->go_fd >= 0) {
+		close(s->go_fd);	/* never released: it exits by itself */
+		s->go_fd = -1;
+	} else {
+		kill(-s->child, SIGTERM);
+	}
+	for (i = 0; i < 100; i++) {
+		if (waitpid(s->child, NULL, WNOHANG) != 0)
+			break;
+		usleep(20000);
+	}
+	if (i == 100) {
+		kill(-s->child, SIGKILL);
+		waitpid(s->child, NULL, 0);
+	}
+	s->child = 0;
+}
+
+static int remove_module(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (syscall(SYS_delete_module, s->name, O_NONBLOCK) == 0) {
+			vmsg("removed module %s", s->name);
+			s->loaded = false;
+			return 0;
+		}
+		if (errno != EAGAIN && errno != EBUSY && errno != EINTR)
+			break;
+		usleep(50000);
+	}
+	fprintf(stderr, "ERROR: %s: cannot remove module '%s': %s\n", prog,
+		s->name, strerror(errno));
+	return -1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int open_channel(struct session *s, const char *file, int flags)
+{
+	char path[400];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", s->dir, file);
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		fprintf(stderr, "ERROR: %s: cannot open %s: %s\n", prog, path,
+			strerror(errno));
+	return fd;
+}
+
+/* Relay until the session is done and both channels are drained. */
+static int run_session(struct session *s, int sigfd, double timeout)
+{
+	double deadline = timeout > 0 ? now() + timeout : 0;
+	bool ctl_ok = true;
+
+	if (ctl_write(s, "start") < 0)
+		return -1;
+	while (!(s->out_eof && s->err_eof)) {
+		struct pollfd pfd[4];
+		int n = 0, ms = -1, i_out = -1, i_err = -1, i_ctl = -1;
+
+		if (!s->out_eof) {
+			pfd[n] = (struct pollfd){ .fd = s->out_fd, .events = POLLIN };
+			i_out = n++;
+		}
+		if (!s->err_eof) {
+			pfd[n] = (struct pollfd){ .fd = s->err_fd, .events = POLLIN };
+			i_err = n++;
+		}
+		if (ctl_ok) {
+			pfd[n] = (struct pollfd){ .fd = s->ctl_fd,
+						  .events = POLLIN | POLLPRI };
+			i_ctl = n++;
+		}
+		pfd[n] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		n++;
+		if (deadline && !s->stop_sent) {
+			double left = deadline - now();
+
+			ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+		}
+		if (poll(pfd, n, ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "ERROR: %s: poll: %s\n", prog,
+				strerror(errno));
+			return -1;
+		}
+		if (deadline && !s->stop_sent && now() >= deadline)
+			request_stop(s, "-T time is up");
+		if (pfd[n - 1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGCHLD) {
+					if (s->child &&
+					    waitpid(s->child, NULL, WNOHANG) ==
+						    s->child) {
+						kill(-s->child, SIGTERM);
+						s->child = 0;
+						request_stop(s, "the command ended");
+					}
+				} else {
+					request_stop(s, strsignal(si.ssi_signo));
+				}
+			}
+		}
+		if (i_ctl >= 0 && pfd[i_ctl].revents) {
+			if (ctl_read(s) < 0) {
+				fprintf(stderr,
+					"ERROR: %s: cannot read %s/ctl\n",
+					prog, s->dir);
+				ctl_ok = false;
+				request_stop(s, "control file error");
+			} else {
+				vmsg("module state: %s", s->state);
+				if (!strcmp(s->state, "running"))
+					release_child(s);
+				else if (!strcmp(s->state, "exiting"))
+					request_stop(s, "the script called exit() or failed");
+			}
+		}
+		if (i_out >= 0 && pfd[i_out].revents &&
+		    !relay(s->out_fd, s->dest_fd, &s->out_eof))
+			return -1;
+		if (i_err >= 0 && pfd[i_err].revents &&
+		    !relay(s->err_fd, STDERR_FILENO, &s->err_eof))
+			return -1;
+	}
+	return ctl_read(s);	/* the final counts */
+}
+
+int main(int argc, char **argv)
+{
+	struct session s = { .out_fd = -1, .err_fd = -1, .ctl_fd = -1,
+			     .dest_fd = STDOUT_FILENO, .go_fd = -1 };
+	const char *outfile = NULL, *cmd = NULL;
+	long target = 0;
+	double timeout = 0;
+	char *params = NULL, *end;
+	size_t plen = 1;
+	sigset_t mask, oldmask;
+	int opt, i, fd, sigfd = -1, status = 0;
+
+	while ((opt = getopt(argc, argv, "+o:c:x:T:vh")) != -1) {
+		switch (opt) {
+		case 'o':
+			outfile = optarg;
+			break;
+		case 'c':
+			cmd = optarg;
+			break;
+		case 'x':
+			errno = 0;
+			target = strtol(optarg, &end, 10);
+			if (errno || *end || target <= 0) {
+				fprintf(stderr, "ERROR: %s: bad pid '%s'\n",
+					prog, optarg);
+				return 1;
+			}
+			break;
+		case 'T':
+			timeout = strtod(optarg, &end);
+			if (*end || !(timeout > 0)) {
+				fprintf(stderr, "ERROR: %s: bad -T '%s'\n",
+					prog, optarg);
+				return 1;
+			}
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind >= argc || (cmd && target)) {
+		usage(stderr);
+		return 1;
+	}
+	if (module_name(argv[optind], s.name, sizeof(s.name)) < 0) {
+		fprintf(stderr, "ERROR: %s: bad module name '%s'\n", prog,
+			argv[optind]);
+		return 1;
+	}
+
+	/* module parameters: NAME=VALUE..., and the target pid */
+	for (i = optind + 1; i < argc; i++)
+		plen += strlen(argv[i]) + 1;
+	plen += 64;
+	params = calloc(1, plen);
+	if (!params)
+		return 1;
+	for (i = optind + 1; i < argc; i++) {
+		if (!strchr(argv[i], '=')) {
+			fprintf(stderr,
+				"ERROR: %s: '%s' is not a NAME=VALUE module parameter\n",
+				prog, argv[i]);
+			goto fail;
+		}
+		strcat(params, argv[i]);
+		strcat(params, " ");
+	}
+
+	if (outfile) {
+		s.dest_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				 0666);
+		if (s.dest_fd < 0) {
+			fprintf(stderr, "ERROR: %s: cannot open '%s': %s\n",
+				prog, outfile, strerror(errno));
+			goto fail;
+		}
+	}
+	fd = open(argv[optind], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "ERROR: %s: cannot open module '%s': %s\n",
+			prog, argv[optind], strerror(errno));
+		goto fail;
+	}
+	/* a renamed file keeps the name it was built with */
+	modinfo_name(fd, s.name, sizeof(s.name));
+	snprintf(s.dir, sizeof(s.dir), "/proc/tapc-%s", s.name);
+
+	/* From here on, signals are read from sigfd. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	signal(SIGPIPE, SIG_IGN);
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sigfd < 0) {
+		fprintf(stderr, "ERROR: %s: signalfd: %s\n", prog,
+			strerror(errno));
+		goto fail;
+	}
+
+	if (cmd) {
+		s.child = start_child(cmd, &oldmask, &s.go_fd);
+		if (s.child < 0) {
+			fprintf(stderr, "ERROR: %s: cannot fork: %s\n", prog,
+				strerror(errno));
+			goto fail;
+		}
+		target = s.child;
+	}
+	if (target)
+		snprintf(params + strlen(params), 64, "_tap_target=%ld", target);
+
+	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,
+	     params);
+	if (syscall(SYS_finit_module, fd, params, 0) != 0) {
+		fprintf(stderr, "ERROR: Couldn't insert module '%s': %s\n",
+			argv[optind], strerror(errno));
+		close(fd);
+		end_child(&s);
+		goto fail;
+	}
+	close(fd);
+	s.loaded = true;
+
+	s.ctl_fd = open_channel(&s, "ctl", O_RDWR);
+	s.out_fd = open_channel(&s, "out", O_RDONLY);
+	s.err_fd = open_channel(&s, "err", O_RDONLY);
+	if (s.ctl_fd < 0 || s.out_fd < 0 || s.err_fd < 0 ||
+	    run_session(&s, sigfd, timeout) < 0)
+		status = 1;
+	if (s.ctl_fd >= 0)
+		close(s.ctl_fd);
+	if (s.out_fd >= 0)
+		close(s.out_fd);
+	if (s.err_fd >= 0)
+		close(s.err_fd);
+	end_child(&s);
+	if (remove_module(&s) < 0)
+		status = 1;
+
+	if (s.errors || s.skipped)
+		fprintf(stderr,
+			"WARNING: Number of errors: %ld, skipped probes: %ld\n",
+			s.errors, s.skipped);
+	if (s.dropped)
+		fprintf(stderr,
+			"WARNING: %llu bytes of output were dropped: the module's output buffer was full (enlarge it with -D TAP_BUFFER_SIZE=BYTES)\n",
+			s.dropped);
+	if (s.errors)
+		status = 1;
+	if (outfile && close(s.dest_fd) < 0) {
+		fprintf(stderr, "ERROR: %s: writing '%s': %s\n", prog, outfile,
+			strerror(errno));
+		status = 1;
+	}
+	free(params);
+	return status;
+fail:
+	free(params);
+	return 1;
+}

@@ -1,0 +1,49 @@
+/*
+ * Hand-written as pass 3 will write it:
+ *   global n
+ *   probe begin { while (1) n++ }
+ *   probe end   { println("end probe") }
+ *   probe error { println(sprintf("error probe: n=%d", n)) }
+ * The loop runs out of its MAXACTION budget: the hit is aborted with
+ * "MAXACTION exceeded" after MAXACTION increments.
+ */
+#include "tapc_runtime.h"
+
+static long long g_n;
+
+static void probe_0(struct tap_context *c)
+{
+	for (;;) {
+		TAP_STMT(c, "identifier 'n' at action.stp:2:26");
+		if (TAP_ACTIONS(c, 1))
+			return;
+		g_n++;
+	}
+}
+
+static void probe_1(struct tap_context *c)
+{
+	tap_print(c, "end probe\n");
+}
+
+static void probe_2(struct tap_context *c)
+{
+	struct tap_parg a[1] = { TAP_PNUM(g_n) };
+	char s[MAXSTRINGLEN];
+
+	TAP_STMT(c, "identifier 'sprintf' at action.stp:4:23");
+	if (tap_sprintf(c, s, sizeof(s), "error probe: n=%d", 1, a) < 0)
+		return;
+	tap_print(c, s);
+	tap_print(c, "\n");
+}
+
+const struct tap_probe tap_probes[] = {
+	{ .kind = TAP_PROBE_BEGIN, .handler = probe_0,
+	  .pp = "begin", .loc = "action.stp:2:1" },
+	{ .kind = TAP_PROBE_END, .handler = probe_1,
+	  .pp = "end", .loc = "action.stp:3:1" },
+	{ .kind = TAP_PROBE_ERROR, .handler = probe_2,
+	  .pp = "error", .loc = "action.stp:4:1" },
+};
+const unsigned int tap_nprobes = sizeof(tap_probes) / sizeof(tap_probes[0]);

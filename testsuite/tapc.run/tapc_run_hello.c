@@ -1,0 +1,22 @@
+/*
+ * Hand-written as pass 3 will write it:
+ *   probe begin { println("hello world") exit() }
+ */
+#include "tapc_runtime.h"
+
+static void probe_0(struct tap_context *c)
+{
+	TAP_STMT(c, "identifier 'println' at hello.stp:1:15");
+	if (TAP_ACTIONS(c, 2))
+		return;
+	tap_print(c, "hello world");
+	tap_print(c, "\n");
+	TAP_STMT(c, "identifier 'exit' at hello.stp:1:38");
+	tap_exit(c);
+}
+
+const struct tap_probe tap_probes[] = {
+	{ .kind = TAP_PROBE_BEGIN, .seq = 0, .handler = probe_0,
+	  .pp = "begin", .loc = "hello.stp:1:1" },
+};
+const unsigned int tap_nprobes = sizeof(tap_probes) / sizeof(tap_probes[0]);
