@@ -31,7 +31,10 @@
 #include "util.h"
 
 #define PP_MAX_DEPTH		256
-#define PP_MAX_EXPANDED		(1u << 20)
+/* Tokens that macro expansion may produce in one file. Real tapsets stay
+ * far below it (tens of thousands); an exponential macro hits it fast, and
+ * the parser must not spend seconds on the flood it would produce. */
+#define PP_MAX_EXPANDED		(1u << 17)
 
 #define PARSE_ERROR		"parse error"
 
