@@ -202,39 +202,46 @@ static char *describe_expr(const struct expr *e)
 	}
 }
 
-/* "MSG: WHAT at FILE:LINE:COL" as a semantic error at pos. */
+/* "MSG: WHAT at FILE:LINE:COL", the text of a semantic error or warning. */
+__attribute__((format(printf, 3, 0)))
+static char *sem_message(const struct srcpos *pos, const char *what,
+			 const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	if (what && pos && pos->file)
+		strbuf_addf(&sb, ": %s at %s:%d:%d", what, pos->file->name,
+			    pos->line, pos->col);
+	return strbuf_detach(&sb);
+}
+
 __attribute__((format(printf, 4, 5)))
 static void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 		      const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+	char *msg;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	msg = sem_message(pos, what, fmt, ap);
 	va_end(ap);
-	if (what && pos && pos->file)
-		strbuf_addf(&sb, ": %s at %s:%d:%d", what, pos->file->name,
-			    pos->line, pos->col);
-	diag_error(E->d, pos, "semantic error", "%s", sb.buf);
-	strbuf_free(&sb);
+	diag_error(E->d, pos, "semantic error", "%s", msg);
+	free(msg);
 }
 
 __attribute__((format(printf, 4, 5)))
 static void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,
 		     const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+	char *msg;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	msg = sem_message(pos, what, fmt, ap);
 	va_end(ap);
-	if (what && pos && pos->file)
-		strbuf_addf(&sb, ": %s at %s:%d:%d", what, pos->file->name,
-			    pos->line, pos->col);
-	diag_warning(E->d, pos, "%s", sb.buf);
-	strbuf_free(&sb);
+	diag_warning(E->d, pos, "%s", msg);
+	free(msg);
 }
 
 static void ident_what(char *buf, size_t n, const char *name)

@@ -10,15 +10,14 @@
 #include "config.h"
 #include "util.h"
 
-static int is_dir(const char *path)
+bool path_is_dir(const char *path)
 {
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The directory of the running executable, or NULL. */
-static char *exe_dir(void)
+char *tapc_exe_dir(void)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
@@ -34,6 +33,11 @@ static char *exe_dir(void)
 	return xstrdup(buf);
 }
 
+bool tapc_in_build_tree(const char *dir)
+{
+	return strcmp(dir, TAPC_BUILD_BINDIR) == 0;
+}
+
 static const char *env_name(const char *what)
 {
 	return strcmp(what, "tapsets") == 0 ? "TAPC_TAPSET" : "TAPC_RUNTIME";
@@ -46,8 +50,8 @@ char *tapc_data_dir(const char *what)
 
 	if (env && *env)
 		return xstrdup(env);
-	dir = exe_dir();
-	if (dir && strcmp(dir, TAPC_BUILD_BINDIR) == 0) {
+	dir = tapc_exe_dir();
+	if (dir && tapc_in_build_tree(dir)) {
 		free(dir);
 		return xasprintf("%s/%s", TAPC_SOURCE_DIR, what);
 	}
@@ -57,7 +61,7 @@ char *tapc_data_dir(const char *what)
 		if (slash) {
 			*slash = '\0';
 			path = xasprintf("%s/share/tapc/%s", dir, what);
-			if (is_dir(path)) {
+			if (path_is_dir(path)) {
 				free(dir);
 				return path;
 			}

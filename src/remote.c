@@ -1,7 +1,6 @@
 /* Asking the test VM which kernel it boots. */
 #include "remote.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,29 +8,24 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "paths.h"
 #include "util.h"
 
 /* The tapc-vm program to run, malloc'ed. */
 static char *find_tapc_vm(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *dir = tapc_exe_dir();
+	char *path;
 
-	if (n > 0) {
-		char *slash, *path;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			if (strcmp(exe, TAPC_BUILD_BINDIR) == 0)
-				path = xasprintf("%s/scripts/tapc-vm", TAPC_SOURCE_DIR);
-			else
-				path = xasprintf("%s/tapc-vm", exe);
-			if (access(path, X_OK) == 0)
-				return path;
-			free(path);
-		}
+	if (dir) {
+		if (tapc_in_build_tree(dir))
+			path = xasprintf("%s/scripts/tapc-vm", TAPC_SOURCE_DIR);
+		else
+			path = xasprintf("%s/tapc-vm", dir);
+		free(dir);
+		if (access(path, X_OK) == 0)
+			return path;
+		free(path);
 	}
 	return xstrdup("tapc-vm");
 }

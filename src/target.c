@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "paths.h"
 #include "util.h"
 
 struct config_entry {
@@ -15,13 +15,6 @@ struct config_entry {
 	char *value;		/* "y", "m", or the unquoted string */
 	struct config_entry *next;
 };
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /* The first line of a small file, without its newline; NULL if unreadable. */
 static char *read_first_line(const char *path)
@@ -108,7 +101,7 @@ bool target_init(struct target *t, const char *spec)
 		return false;
 	}
 	t->arch = xstrdup(u.machine);
-	if (spec && (strchr(spec, '/') || is_dir(spec))) {
+	if (spec && (strchr(spec, '/') || path_is_dir(spec))) {
 		char *path = xasprintf("%s/include/config/kernel.release", spec);
 
 		t->release = read_first_line(path);
@@ -126,7 +119,7 @@ bool target_init(struct target *t, const char *spec)
 
 		t->release = xstrdup(spec ? spec : u.release);
 		build = xasprintf("/lib/modules/%s/build", t->release);
-		if (is_dir(build))
+		if (path_is_dir(build))
 			t->build_dir = build;
 		else
 			free(build);
