@@ -12,6 +12,10 @@
  *
  *	const struct tap_probe tap_probes[];
  *	const unsigned int tap_nprobes;
+ *	const struct tap_global tap_globals[];	(at least one element)
+ *	const unsigned int tap_nglobals;	(may be 0)
+ *	const unsigned long tap_locals_size;
+ *	const int tap_timing;
  *
  * and the handlers those entries point to.  The runtime provides the
  * module's init and exit, runs the probes, and provides the functions
@@ -19,6 +23,10 @@
  */
 #ifndef TAPC_RUNTIME_H
 #define TAPC_RUNTIME_H
+
+#ifndef NULL
+#define NULL ((void *)0)
+#endif
 
 /* Limits; each can be overridden with -D (for the runtime and the script). */
 #ifndef MAXERRORS
@@ -51,31 +59,239 @@
 #ifndef TAP_ERRMSG_LEN
 #define TAP_ERRMSG_LEN 128	/* bytes kept of one error message */
 #endif
+#ifndef TRYLOCKDELAY
+#define TRYLOCKDELAY 10		/* microseconds between tries of a global's lock */
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 100		/* tries per hit before it is skipped */
+#endif
 
 /* Kinds of probe the runtime itself provides. */
 enum tap_probe_kind {
 	TAP_PROBE_BEGIN = 1,
 	TAP_PROBE_END = 2,
 	TAP_PROBE_ERROR = 3,
-	TAP_PROBE_TIMER = 4,	/* timer.ns/us/ms/s/hz: an hrtimer */
+	TAP_PROBE_TIMER = 4,	/* timer.ns/us/ms/s/hz/jiffies: an hrtimer */
 };
+
+/* Units of a timer's interval and randomize values. */
+enum tap_timer_unit {
+	TAP_TIMER_NS = 0,	/* interval and randomize are nanoseconds */
+	TAP_TIMER_JIFFIES = 1,	/* timer.jiffies(N): both are jiffies */
+};
+
+#include "tapc_regex.h"
 
 struct tap_context;
 typedef void (*tap_handler_t)(struct tap_context *c);
+
+/*
+ * One global the probe needs, in a probe's lock set.  The runtime takes
+ * the locks of a probe's set, in table order (sorted by global), before it
+ * runs the handler, and releases them after; a lock it cannot get within
+ * its bounded wait (MAXTRYLOCK tries TRYLOCKDELAY us apart, for the whole
+ * set) makes the hit a skipped probe.
+ *
+ * As in SystemTap, "s <<< v" (and "m[k] <<< v") needs only a shared lock:
+ * statistics are collected per CPU.  Every read of a statistic (@count,
+ * @hist_*, print of a histogram, foreach, "in", delete) merges the CPUs'
+ * data and needs the exclusive lock.
+ */
+struct tap_lock_req {
+	unsigned short global;		/* index into tap_globals[] */
+	unsigned char write;		/* 1: exclusive, 0: shared */
+};
 
 /* One probe point, as the translator emits it. */
 struct tap_probe {
 	int kind;			/* enum tap_probe_kind */
 	long long seq;			/* begin/end/error: sequence number */
-	unsigned long long interval_ns;	/* timer: period in ns (> 0) */
+	unsigned long long interval_ns;	/* timer: period (> 0), see unit */
+	unsigned long long randomize;	/* timer: +-random spread, or 0 */
+	int unit;			/* timer: enum tap_timer_unit */
 	tap_handler_t handler;
 	const char *pp;			/* probe point, e.g. "begin(10)" */
 	const char *loc;		/* where it is declared: "FILE:LINE:COL" */
+	const char *derivation;		/* -t: printed as ", from: TEXT" */
+	const struct tap_lock_req *locks;	/* sorted by global */
+	unsigned int nlocks;
 };
 
 /* Defined by the generated code. */
 extern const struct tap_probe tap_probes[];
 extern const unsigned int tap_nprobes;
+
+/*
+ * Bytes of per-CPU scratch memory the handlers need for locals, function
+ * frames and string temporaries (kernel stacks are too small for them).
+ * The runtime allocates this much per CPU, zeroed, and points
+ * tap_context.locals at the current CPU's area before each hit.
+ */
+extern const unsigned long tap_locals_size;
+
+/* -t: nonzero makes the runtime time every hit and print the report. */
+extern const int tap_timing;
+
+/* ---- Globals --------------------------------------------------------- */
+
+enum tap_global_kind {
+	TAP_GLOBAL_LONG = 1,	/* addr: long long * */
+	TAP_GLOBAL_STR = 2,	/* addr: char [MAXSTRINGLEN] */
+	TAP_GLOBAL_STAT = 3,	/* addr: struct tap_map **: a map without keys */
+	TAP_GLOBAL_MAP = 4,	/* addr: struct tap_map ** */
+};
+
+/* Key and value types; the numbers match runtime/core/map.h. */
+enum tap_type {
+	TAP_T_LONG = 1,
+	TAP_T_STR = 2,
+	TAP_T_STAT = 3,		/* values only */
+};
+
+/* Histogram shape of a statistic; the numbers match runtime/core/stat.h. */
+enum tap_hist_type {
+	TAP_H_NONE = 0,
+	TAP_H_LOG = 1,
+	TAP_H_LINEAR = 2,
+};
+
+#define TAP_MAX_KEYS 9
+
+struct tap_hist_decl {
+	int type;			/* enum tap_hist_type */
+	long long start, stop, interval;	/* linear only */
+	int shift;			/* @variance(s, N): N, 0..62 */
+};
+
+/*
+ * One script global.  Scalars (long, string) are plain variables of the
+ * generated file with their initial values; statistics and arrays are
+ * created by the runtime at module load (before any probe runs) and
+ * stored through addr, and destroyed at unload.  A scalar statistic is a
+ * map with no keys, so every statistic goes through the same calls.
+ */
+struct tap_global {
+	const char *name;		/* the script's name, for messages */
+	int kind;			/* enum tap_global_kind */
+	void *addr;
+	unsigned int max_entries;	/* MAP: global a[N]; 0: MAXMAPENTRIES */
+	int wrap;			/* MAP: global a% */
+	int nkeys;			/* MAP: 1..TAP_MAX_KEYS; STAT: 0 */
+	unsigned char key_types[TAP_MAX_KEYS];	/* enum tap_type */
+	int val_type;			/* MAP: enum tap_type; STAT: TAP_T_STAT */
+	struct tap_hist_decl hist;	/* statistics: the histogram kept */
+};
+
+extern const struct tap_global tap_globals[];
+extern const unsigned int tap_nglobals;
+
+/* ---- Arrays and statistics ------------------------------------------- */
+
+struct tap_map;			/* opaque */
+struct tap_map_entry;		/* opaque: one element */
+
+/* One key field of an array access; an array of nkeys of them. */
+union tap_idx {
+	long long l;
+	const char *s;
+};
+
+/*
+ * Reads do not create elements: a missing element reads as 0 or "".
+ * Writes that would need a new element in a full array raise "Array
+ * overflow, check MAXMAPENTRIES" (or the declared size) unless the array
+ * wraps, in which case the oldest element is replaced.  Every call that
+ * returns int returns 0, or nonzero after raising an error in @c.
+ */
+long long tap_map_get_long(struct tap_map *m, const union tap_idx *k);
+/* Copies the value (or "") into @out, MAXSTRINGLEN bytes. */
+void tap_map_get_str(struct tap_map *m, const union tap_idx *k, char *out);
+int tap_map_set_long(struct tap_context *c, struct tap_map *m,
+		     const union tap_idx *k, long long v);
+int tap_map_set_str(struct tap_context *c, struct tap_map *m,
+		    const union tap_idx *k, const char *v);
+/* m[k] <<< v, and s <<< v for a scalar statistic (k unused). */
+int tap_map_add_stat(struct tap_context *c, struct tap_map *m,
+		     const union tap_idx *k, long long v);
+/*
+ * [k] in m.  Bit i of @wild set: key field i is "*" and matches anything
+ * (its k[i] is ignored).
+ */
+int tap_map_exists(struct tap_map *m, const union tap_idx *k,
+		   unsigned int wild);
+/* delete m[k] (with wildcards: every matching element); delete m. */
+void tap_map_delete(struct tap_map *m, const union tap_idx *k,
+		    unsigned int wild);
+void tap_map_clear(struct tap_map *m);
+
+/* Statistic extractors, for @count(s), @sum(s[k]) ... */
+enum tap_stat_op {
+	TAP_STAT_OP_COUNT = 1,
+	TAP_STAT_OP_SUM,
+	TAP_STAT_OP_MIN,
+	TAP_STAT_OP_MAX,
+	TAP_STAT_OP_AVG,
+	TAP_STAT_OP_VARIANCE,
+};
+
+/*
+ * @op(m[k]) into *out.  @count and @sum of a missing or empty statistic
+ * are 0; the others raise "empty aggregate".  @variance uses the bit shift
+ * the global was declared with (tap_hist_decl.shift): the data are kept
+ * scaled by it; @shift is accepted for symmetry and not used.
+ */
+int tap_stat_get(struct tap_context *c, struct tap_map *m,
+		 const union tap_idx *k, int op, int shift, long long *out);
+/*
+ * @hist_*(m[k])[bucket] into *out ("histogram index out of range"; a
+ * missing array element: "aggregate element not found").
+ */
+int tap_hist_get(struct tap_context *c, struct tap_map *m,
+		 const union tap_idx *k, long long bucket, long long *out);
+/*
+ * print(@hist_*(m[k])): SystemTap's ASCII histogram to the output; a
+ * statistic without data prints nothing, a missing array element raises
+ * "aggregate element not found".
+ */
+int tap_hist_print(struct tap_context *c, struct tap_map *m,
+		   const union tap_idx *k);
+/*
+ * sprint(@hist_*(m[k])): the same text into @buf (MAXSTRINGLEN bytes,
+ * truncated); empty for a statistic without data.
+ */
+int tap_hist_sprint(struct tap_context *c, char *buf, struct tap_map *m,
+		    const union tap_idx *k);
+
+/*
+ * foreach: tap_foreach_start() snapshots the order of iteration of @m
+ * (sorted on @column: 0 the value, i the i-th key, 1-based; @dir -1, 0
+ * unsorted in insertion order, +1; @stat_op: the extractor that orders
+ * statistics values; at most @limit elements if @limit >= 0) and returns
+ * how many elements there are, or -1 after raising an error.
+ * tap_foreach_get() returns the i-th of them, or NULL if the body has
+ * deleted it since (skip it).  Elements must not be added while the loop
+ * runs (pass 2 forbids it).  The snapshot is per map and CPU: loops on
+ * several CPUs do not disturb each other, but a foreach nested in another
+ * over the same map is not supported.  For a statistics map the
+ * elements are those of the merged (all-CPU) data, and @stat_op 0 sorts
+ * on @count.
+ */
+long long tap_foreach_start(struct tap_context *c, struct tap_map *m,
+			    int column, int dir, int stat_op, long long limit);
+struct tap_map_entry *tap_foreach_get(struct tap_map *m, long long i);
+/* Key field @i (0-based) and value of an element. */
+long long tap_entry_key_long(struct tap_map *m, struct tap_map_entry *e,
+			     int i);
+const char *tap_entry_key_str(struct tap_map *m, struct tap_map_entry *e,
+			      int i);
+long long tap_entry_long(struct tap_map *m, struct tap_map_entry *e);
+const char *tap_entry_str(struct tap_map *m, struct tap_map_entry *e);
+/* As tap_stat_get() / tap_hist_print() for the element @e. */
+int tap_entry_stat(struct tap_context *c, struct tap_map *m,
+		   struct tap_map_entry *e, int op, int shift,
+		   long long *out);
+int tap_entry_hist_print(struct tap_context *c, struct tap_map *m,
+			 struct tap_map_entry *e);
 
 /*
  * The per-CPU context of one probe hit.  The runtime fills it in before it
@@ -94,6 +310,8 @@ struct tap_context {
 	long long actionremaining;	/* MAXACTION budget left */
 	int nesting;			/* function call depth */
 	char error_buf[TAP_ERRMSG_LEN];	/* storage of a copied message */
+	void *locals;			/* tap_locals_size bytes, this CPU's */
+	struct tap_regmatch regmatch;	/* the last =~ match, for matched() */
 	void *priv;			/* the runtime's per-CPU state */
 };
 
@@ -171,5 +389,64 @@ long long tap_target(void);
 	(++(c)->nesting > MAXNESTING &&					\
 	 ((c)->nesting--, tap_error((c), "MAXNESTING exceeded"), 1))
 #define TAP_NEST_LEAVE(c)	((c)->nesting--)
+
+/* ---- Values and strings --------------------------------------------- */
+
+/*
+ * Arithmetic that can fail: "division by 0" is raised in @c (the result
+ * is then 0).  LLONG_MIN / -1 gives LLONG_MIN and LLONG_MIN % -1 gives 0,
+ * as SystemTap's 64-bit arithmetic does, without trapping.
+ */
+long long tap_div(struct tap_context *c, long long a, long long b);
+long long tap_mod(struct tap_context *c, long long a, long long b);
+
+/* The C library's string basics, kernel-safe. */
+unsigned long tap_strlen(const char *s);
+/* Copy/append, always NUL-terminated within @size; returns strlen(src)
+ * (tap_strlcpy) or the length tried (tap_strlcat), as BSD's do. */
+unsigned long tap_strlcpy(char *dst, const char *src, unsigned long size);
+unsigned long tap_strlcat(char *dst, const char *src, unsigned long size);
+int tap_strcmp(const char *a, const char *b);
+void *tap_memset(void *s, int ch, unsigned long n);
+void *tap_memcpy(void *dst, const void *src, unsigned long n);
+
+/* error() and STAP_ERROR(): format a message (kernel vsnprintf rules, at
+ * most TAP_ERRMSG_LEN - 1 bytes) and raise it as tap_error() does. */
+void tap_errorf(struct tap_context *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- Script functions written in C ------------------------------------ */
+
+/*
+ * Inside the body of a function written as %{ ... %} (in a tapset, or in
+ * a script run with -g) the translator defines:
+ *
+ *	CONTEXT		the struct tap_context * of the hit
+ *	STAP_ARG_name	the parameter: long long, or const char *
+ *	STAP_RETVALUE	the result: a long long lvalue, or a char * to
+ *			MAXSTRINGLEN bytes
+ *	STAP_RETURN(v)	set the result and leave the function
+ *	STAP_ERROR(fmt, ...)	raise an error and leave the function
+ *	STAP_PRINTF(fmt, ...)	print to the script's output (printf
+ *			rules of the kernel's vsnprintf)
+ *	THIS		a pointer to a struct with the parameters by name and
+ *			__retvalue: the older spelling of the above
+ *
+ * and the body may call every function this header declares, and those
+ * of tapc_tapset.h.
+ */
+void tap_cprintf(struct tap_context *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#include "tapc_tapset.h"
+
+
+/* requested by the translator: */
+/*
+ * foreach over @hist_*(m[k]): the number of buckets of that histogram
+ * (what tap_hist_get() accepts: 0 .. n-1), or -1 after raising an error.
+ */
+long long tap_hist_buckets(struct tap_context *c, struct tap_map *m,
+			   const union tap_idx *k);
 
 #endif /* TAPC_RUNTIME_H */

@@ -51,7 +51,7 @@ int tap_map_create(struct tap_map **out, const struct tap_map_spec *spec)
 
 	*out = NULL;
 	if (spec->max_entries == 0 || spec->max_entries > 0x7fffffffU ||
-	    spec->nkeys < 1 || spec->nkeys > TAP_MAP_MAX_KEYS ||
+	    spec->nkeys < 0 || spec->nkeys > TAP_MAP_MAX_KEYS ||
 	    spec->key_strlen > 0xffffU || spec->val_strlen > 0xffffU)
 		return TAP_MAP_EINVAL;
 
@@ -118,7 +118,7 @@ int tap_map_create(struct tap_map **out, const struct tap_map_spec *spec)
 	}
 	for (i = 0; i < nhash; i++)
 		m->hash[i] = NIL;
-	tap_map_clear(m);
+	tap_map_reset(m);
 	*out = m;
 	return 0;
 
@@ -378,7 +378,7 @@ void tap_map_store_str(struct tap_map *m, struct tap_map_entry *e,
 	p[j] = '\0';
 }
 
-int tap_map_set_long(struct tap_map *m, const union tap_key *keys, s64 v)
+int tap_map_put_long(struct tap_map *m, const union tap_key *keys, s64 v)
 {
 	struct tap_map_entry *e;
 	int rc = tap_map_insert(m, keys, &e);
@@ -389,7 +389,7 @@ int tap_map_set_long(struct tap_map *m, const union tap_key *keys, s64 v)
 	return 0;
 }
 
-int tap_map_set_str(struct tap_map *m, const union tap_key *keys,
+int tap_map_put_str(struct tap_map *m, const union tap_key *keys,
 		    const char *v)
 {
 	struct tap_map_entry *e;
@@ -401,7 +401,7 @@ int tap_map_set_str(struct tap_map *m, const union tap_key *keys,
 	return 0;
 }
 
-int tap_map_add_stat(struct tap_map *m, const union tap_key *keys, s64 v)
+int tap_map_put_stat(struct tap_map *m, const union tap_key *keys, s64 v)
 {
 	struct tap_map_entry *e;
 	int rc = tap_map_insert(m, keys, &e);
@@ -422,7 +422,7 @@ void tap_map_delete_entry(struct tap_map *m, struct tap_map_entry *e)
 	m->num--;
 }
 
-int tap_map_delete(struct tap_map *m, const union tap_key *keys)
+int tap_map_remove(struct tap_map *m, const union tap_key *keys)
 {
 	struct tap_map_entry *e = tap_map_lookup(m, keys);
 
@@ -432,7 +432,7 @@ int tap_map_delete(struct tap_map *m, const union tap_key *keys)
 	return 0;
 }
 
-void tap_map_clear(struct tap_map *m)
+void tap_map_reset(struct tap_map *m)
 {
 	u32 i;
 
@@ -451,7 +451,7 @@ void tap_map_clear(struct tap_map *m)
 	m->num = 0;
 }
 
-bool tap_map_exists(struct tap_map *m, const union tap_key *keys, u32 wild)
+bool tap_map_has(struct tap_map *m, const union tap_key *keys, u32 wild)
 {
 	u32 i;
 
@@ -471,7 +471,7 @@ u32 tap_map_delete_slice(struct tap_map *m, const union tap_key *keys,
 
 	wild &= (1U << m->nkeys) - 1;
 	if (!wild)
-		return tap_map_delete(m, keys) == 0;
+		return tap_map_remove(m, keys) == 0;
 	for (i = m->head; i != NIL; i = next) {
 		struct tap_map_entry *e = elem(m, i);
 
@@ -542,15 +542,15 @@ static int cmp_elems(struct tap_map *m, const struct tap_map_order *ord,
 }
 
 /*
- * Bottom-up merge sort of m->order[0..n) using m->scratch: O(n log n),
+ * Bottom-up merge sort of order[0..n) using scratch: O(n log n),
  * no recursion, and stable, which gives SystemTap's creation-order
  * tie-break. Runs alternate between the two arrays; the result is copied
  * back if it ends up in scratch.
  */
 static void sort_order(struct tap_map *m, const struct tap_map_order *ord,
-		       u32 n)
+		       u32 n, u32 *order, u32 *scratch)
 {
-	u32 *src = m->order, *dst = m->scratch, *tmp;
+	u32 *src = order, *dst = scratch, *tmp;
 	u32 width, lo, mid, hi, i, j, k;
 
 	for (width = 1; width < n; width *= 2) {
@@ -576,12 +576,18 @@ static void sort_order(struct tap_map *m, const struct tap_map_order *ord,
 		if (width > n / 2)
 			break;
 	}
-	if (src != m->order)
-		memcpy(m->order, src, (size_t)n * sizeof(u32));
+	if (src != order)
+		memcpy(order, src, (size_t)n * sizeof(u32));
 }
 
 int tap_map_sort(struct tap_map *m, const struct tap_map_order *ord,
 		 s64 limit)
+{
+	return tap_map_sort_to(m, ord, limit, m->order, m->scratch);
+}
+
+int tap_map_sort_to(struct tap_map *m, const struct tap_map_order *ord,
+		    s64 limit, u32 *order, u32 *scratch)
 {
 	u32 n = 0, i;
 
@@ -594,22 +600,28 @@ int tap_map_sort(struct tap_map *m, const struct tap_map_order *ord,
 		return TAP_MAP_EINVAL;
 
 	for (i = m->head; i != NIL; i = elem(m, i)->next)
-		m->order[n++] = i;
+		order[n++] = i;
 	if (ord->dir != 0)
-		sort_order(m, ord, n);
+		sort_order(m, ord, n, order, scratch);
 	if (limit >= 0 && (u64)limit < n)
 		n = (u32)limit;
 	return (int)n;
 }
 
-/* NULL if that element has been deleted since the sort. */
 struct tap_map_entry *tap_map_sorted(struct tap_map *m, u32 i)
+{
+	return tap_map_sorted_in(m, m->order, i);
+}
+
+/* NULL if that element has been deleted since the sort. */
+struct tap_map_entry *tap_map_sorted_in(struct tap_map *m, const u32 *order,
+					u32 i)
 {
 	struct tap_map_entry *e;
 
 	if (i >= m->max_entries)
 		return NULL;
-	e = elem(m, m->order[i]);
+	e = elem(m, order[i]);
 	return e->live ? e : NULL;
 }
 

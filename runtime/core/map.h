@@ -7,8 +7,10 @@
  * proportional to anything but the map's own size. Locking is the
  * caller's business.
  *
- * Keys have 1..TAP_MAP_MAX_KEYS fields, each a 64-bit long or a string;
- * values are a long, a string or a statistics aggregate (stat.h).
+ * Keys have 0..TAP_MAP_MAX_KEYS fields, each a 64-bit long or a string;
+ * values are a long, a string or a statistics aggregate (stat.h).  A map
+ * with no key fields holds at most one element (the keys pointer is then
+ * never read and may be NULL): that is how a scalar statistic is kept.
  * Strings longer than the limits given at creation are truncated, both
  * when stored and when looked up, as SystemTap does, so two keys that
  * differ only beyond the limit are the same key.
@@ -89,6 +91,7 @@ struct tap_map {
 	char *slab;		/* max_entries elements */
 	u32 *order;		/* result of the last tap_map_sort() */
 	u32 *scratch;		/* merge sort workspace */
+	void *owner;		/* the caller's, untouched by the core */
 };
 
 int tap_map_create(struct tap_map **out, const struct tap_map_spec *spec);
@@ -121,27 +124,27 @@ const char *tap_map_key_str(struct tap_map *m, struct tap_map_entry *e,
 			    int i);
 
 /* Value helpers: each returns 0 or TAP_MAP_EFULL. */
-int tap_map_set_long(struct tap_map *m, const union tap_key *keys, s64 v);
-int tap_map_set_str(struct tap_map *m, const union tap_key *keys,
+int tap_map_put_long(struct tap_map *m, const union tap_key *keys, s64 v);
+int tap_map_put_str(struct tap_map *m, const union tap_key *keys,
 		    const char *v);
 /* s[keys] <<< v */
-int tap_map_add_stat(struct tap_map *m, const union tap_key *keys, s64 v);
+int tap_map_put_stat(struct tap_map *m, const union tap_key *keys, s64 v);
 /* Store a string value into an element, truncated to val_strlen. */
 void tap_map_store_str(struct tap_map *m, struct tap_map_entry *e,
 		       const char *v);
 
 /* delete a[keys]: 0 or TAP_MAP_ENOENT. */
-int tap_map_delete(struct tap_map *m, const union tap_key *keys);
+int tap_map_remove(struct tap_map *m, const union tap_key *keys);
 void tap_map_delete_entry(struct tap_map *m, struct tap_map_entry *e);
 /* delete a */
-void tap_map_clear(struct tap_map *m);
+void tap_map_reset(struct tap_map *m);
 
 /*
  * Slices: bit i of @wild set means key field i matches anything
- * (`a[*, 3]`). tap_map_exists() is `[keys] in a`; tap_map_delete_slice()
+ * (`a[*, 3]`). tap_map_has() is `[keys] in a`; tap_map_delete_slice()
  * is `delete a[*, 3]` and returns the number of elements removed.
  */
-bool tap_map_exists(struct tap_map *m, const union tap_key *keys, u32 wild);
+bool tap_map_has(struct tap_map *m, const union tap_key *keys, u32 wild);
 u32 tap_map_delete_slice(struct tap_map *m, const union tap_key *keys,
 			 u32 wild);
 
@@ -178,9 +181,19 @@ int tap_map_sort(struct tap_map *m, const struct tap_map_order *ord,
 struct tap_map_entry *tap_map_sorted(struct tap_map *m, u32 i);
 
 /*
+ * The same with the caller's index: @order and @scratch hold max_entries
+ * u32 each, so that concurrent iterations (one per CPU) do not share the
+ * map's own index.
+ */
+int tap_map_sort_to(struct tap_map *m, const struct tap_map_order *ord,
+		    s64 limit, u32 *order, u32 *scratch);
+struct tap_map_entry *tap_map_sorted_in(struct tap_map *m, const u32 *order,
+					u32 i);
+
+/*
  * Aggregate a per-CPU partial statistics map into @dst (same shape),
  * element by element with tap_stat_merge(): call it for each CPU's map
- * in CPU order after tap_map_clear(dst). Elements new to @dst are
+ * in CPU order after tap_map_reset(dst). Elements new to @dst are
  * created in @src's creation order. Returns 0 or TAP_MAP_EFULL.
  */
 int tap_map_merge_stats(struct tap_map *dst, struct tap_map *src);

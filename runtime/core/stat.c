@@ -298,7 +298,7 @@ void tap_stat_merge(const struct tap_hist *h, struct tap_stat *dst,
 		dst->histogram[j] = wadd(dst->histogram[j], src->histogram[j]);
 }
 
-int tap_stat_get(const struct tap_hist *h, const struct tap_stat *sd,
+int tap_stat_extract(const struct tap_hist *h, const struct tap_stat *sd,
 		 enum tap_stat_field field, s64 *out)
 {
 	(void)h;
@@ -445,14 +445,14 @@ static bool row_elided(const struct tap_hist *h, const struct tap_stat *sd,
 	return true;
 }
 
-int tap_hist_print(const struct tap_hist *h, const struct tap_stat *sd,
+int tap_hist_format(const struct tap_hist *h, const struct tap_stat *sd,
 		   char *buf, size_t size)
 {
-	return tap_hist_print_opts(h, sd, buf, size, TAP_HIST_WIDTH,
+	return tap_hist_format_opts(h, sd, buf, size, TAP_HIST_WIDTH,
 				   TAP_HIST_ELISION);
 }
 
-int tap_hist_print_opts(const struct tap_hist *h, const struct tap_stat *sd,
+int tap_hist_format_opts(const struct tap_hist *h, const struct tap_stat *sd,
 			char *buf, size_t size, int width, int elision)
 {
 	struct outbuf o = { buf, size, 0 };

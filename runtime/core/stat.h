@@ -68,14 +68,14 @@
 
 #define TAP_STAT_MAX_SHIFT	62
 
-enum tap_hist_type {
+enum tap_hist_shape {
 	TAP_HIST_NONE,
 	TAP_HIST_LOG,
 	TAP_HIST_LINEAR,
 };
 
 struct tap_hist {
-	enum tap_hist_type type;
+	enum tap_hist_shape type;
 	int buckets;		/* 0 for TAP_HIST_NONE */
 	int shift;		/* variance scaling, 0..TAP_STAT_MAX_SHIFT */
 	s64 start;		/* linear only */
@@ -143,14 +143,14 @@ static inline s64 tap_stat_sum(const struct tap_stat *sd)
 }
 
 /* @min/@max/@avg/@variance: 0 or TAP_STAT_EEMPTY. */
-int tap_stat_get(const struct tap_hist *h, const struct tap_stat *sd,
+int tap_stat_extract(const struct tap_hist *h, const struct tap_stat *sd,
 		 enum tap_stat_field field, s64 *out);
 int tap_stat_variance(const struct tap_hist *h, const struct tap_stat *sd,
 		      s64 *out);
 
 /*
  * Value used when sorting arrays by a statistics field. Unlike
- * tap_stat_get() it never fails: SystemTap sorts empty elements as 0.
+ * tap_stat_extract() it never fails: SystemTap sorts empty elements as 0.
  */
 s64 tap_stat_sort_key(const struct tap_stat *sd, enum tap_stat_field field);
 
@@ -169,10 +169,10 @@ int tap_hist_bucket(const struct tap_hist *h, const struct tap_stat *sd,
  * TAP_STAT_ENOHIST, or TAP_STAT_EEMPTY when no value was ever added (stap
  * has no defined output for that case; the caller chooses).
  */
-int tap_hist_print(const struct tap_hist *h, const struct tap_stat *sd,
+int tap_hist_format(const struct tap_hist *h, const struct tap_stat *sd,
 		   char *buf, size_t size);
 /* The same with HIST_WIDTH and HIST_ELISION given at run time. */
-int tap_hist_print_opts(const struct tap_hist *h, const struct tap_stat *sd,
+int tap_hist_format_opts(const struct tap_hist *h, const struct tap_stat *sd,
 			char *buf, size_t size, int width, int elision);
 
 /*

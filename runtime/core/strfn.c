@@ -20,7 +20,7 @@ static size_t str_copy(char *out, size_t size, const char *s, size_t n)
 	return n;
 }
 
-s64 tap_strlen(const char *s, size_t size)
+s64 tap_str_length(const char *s, size_t size)
 {
 	return (s64)strnlen(s, size);
 }
@@ -30,7 +30,7 @@ size_t tap_substr(char *out, size_t size, const char *str, s64 start,
 {
 	/* SystemTap: strlcpy(out, str + start, clamp(length + 1, 0, size)). */
 	s64 n = (s64)((u64)length + 1);
-	s64 len = tap_strlen(str, size);
+	s64 len = tap_str_length(str, size);
 
 	if (size)
 		out[0] = '\0';

@@ -19,9 +19,9 @@
 #define TAP_STR_ERR_POSITION	"Position out of bounds"
 
 /**
- * tap_strlen() - strlen(s): the length in bytes, at most @size.
+ * tap_str_length() - strlen(s): the length in bytes, at most @size.
  */
-s64 tap_strlen(const char *s, size_t size);
+s64 tap_str_length(const char *s, size_t size);
 
 /**
  * tap_substr() - substr(str, start, length).

@@ -12,6 +12,9 @@
 #include <linux/vmalloc.h>
 #include <linux/cpumask.h>
 #include <linux/smp.h>
+#include <linux/jiffies.h>
+#include <linux/random.h>
+#include <linux/math64.h>
 #include "tap_internal.h"
 
 MODULE_LICENSE("GPL");
@@ -34,6 +37,8 @@ static atomic_t tap_stop_queued = ATOMIC_INIT(0);
 struct tap_timer {
 	struct hrtimer timer;
 	const struct tap_probe *probe;
+	u64 period_ns;		/* the interval, converted from its unit */
+	u64 spread_ns;		/* randomize: each period is +- up to this */
 };
 
 static struct tap_timer *tap_timers;
@@ -81,7 +86,7 @@ static void tap_fatal(void)
 	tap_request_exit();
 }
 
-static void tap_count_skipped(void)
+void tap_count_skipped(void)
 {
 	if (atomic_inc_return(&tap_skipped_count) > MAXSKIPPED) {
 		if (!READ_ONCE(tap_session_error))
@@ -100,17 +105,34 @@ static void tap_report_error(struct tap_context *c)
 		tap_fatal();
 }
 
+static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
+{
+	struct tap_context *c = &pc->ctx;
+
+	c->probe = p;
+	c->last_stmt = NULL;
+	c->last_error = NULL;
+	c->actionremaining = MAXACTION;
+	c->nesting = 0;
+	c->locals = pc->locals;
+	c->regmatch.valid = 0;
+	c->priv = pc;
+	pc->len = 0;
+}
+
 /*
  * Run one probe hit on this CPU's context.  Interrupts stay off for the
  * whole hit, so the context cannot be taken from under it; a hit that
- * finds its CPU's context busy (a probe fired inside a probe) is skipped
- * and counted.
+ * finds its CPU's context busy (a probe fired inside a probe), or that
+ * cannot get the locks of its globals, is skipped and counted.  With -t
+ * the hit is timed, lock waits included, as SystemTap times it.
  */
 static void tap_run_probe(const struct tap_probe *p)
 {
-	struct tap_context *c;
 	struct tap_cpu *pc;
 	unsigned long flags;
+	bool skipped = false;
+	u64 start;
 
 	local_irq_save(flags);
 	pc = tap_cpus[smp_processor_id()];
@@ -120,20 +142,22 @@ static void tap_run_probe(const struct tap_probe *p)
 		tap_count_skipped();
 		return;
 	}
-	c = &pc->ctx;
-	c->probe = p;
-	c->last_stmt = NULL;
-	c->last_error = NULL;
-	c->actionremaining = MAXACTION;
-	c->nesting = 0;
-	c->priv = pc;
-	pc->len = 0;
-	p->handler(c);
-	tap_flush(pc);
-	if (c->last_error)
-		tap_report_error(c);
+	start = tap_timing_start();
+	tap_init_context(pc, p);
+	if (tap_lock_probe(p)) {
+		p->handler(&pc->ctx);
+		tap_unlock_probe(p);
+		tap_flush(pc);
+		if (pc->ctx.last_error)
+			tap_report_error(&pc->ctx);
+	} else {
+		skipped = true;
+	}
+	tap_timing_add(pc, p, start);
 	atomic_dec(&pc->busy);
 	local_irq_restore(flags);
+	if (skipped)
+		tap_count_skipped();
 }
 
 /* Run the probes of @kind by sequence number, ties in table order. */
@@ -161,9 +185,13 @@ static void tap_run_sequence(int kind)
 			if (p->kind != kind)
 				continue;
 			if (p->seq == seq) {
-				/* begin probes stop after a fatal error */
+				/*
+				 * Begin probes run only while the session is
+				 * starting: a fatal error or exit() ends that.
+				 */
 				if (kind == TAP_PROBE_BEGIN &&
-				    READ_ONCE(tap_session_error))
+				    (READ_ONCE(tap_session_error) ||
+				     READ_ONCE(tap_exit_requested)))
 					return;
 				tap_run_probe(p);
 			} else if (p->seq > seq && (!have || p->seq < next)) {
@@ -175,6 +203,22 @@ static void tap_run_sequence(int kind)
 	}
 }
 
+/*
+ * The next period of a timer: its interval, or with randomize(R) the
+ * interval plus a uniformly random offset in [-R, R], as SystemTap's
+ * timer.*.randomize draws one for every period.
+ */
+static ktime_t tap_timer_period(const struct tap_timer *tt)
+{
+	u64 period = tt->period_ns, off;
+
+	if (tt->spread_ns) {
+		div64_u64_rem(get_random_u64(), 2 * tt->spread_ns + 1, &off);
+		period = period + off - tt->spread_ns;
+	}
+	return ns_to_ktime(max_t(u64, period, 1));
+}
+
 static enum hrtimer_restart tap_timer_fn(struct hrtimer *t)
 {
 	struct tap_timer *tt = container_of(t, struct tap_timer, timer);
@@ -182,7 +226,7 @@ static enum hrtimer_restart tap_timer_fn(struct hrtimer *t)
 	if (atomic_read(&tap_state) != TAP_RUNNING)
 		return HRTIMER_NORESTART;
 	tap_run_probe(tt->probe);
-	hrtimer_forward_now(t, ns_to_ktime(tt->probe->interval_ns));
+	hrtimer_forward_now(t, tap_timer_period(tt));
 	return HRTIMER_RESTART;
 }
 
@@ -198,7 +242,7 @@ static void tap_start_fn(struct work_struct *w)
 	tap_set_state(TAP_RUNNING);
 	for (i = 0; i < tap_ntimers; i++)
 		hrtimer_start(&tap_timers[i].timer,
-			      ns_to_ktime(tap_timers[i].probe->interval_ns),
+			      tap_timer_period(&tap_timers[i]),
 			      HRTIMER_MODE_REL);
 	/* an exit request that raced with the state change */
 	if (READ_ONCE(tap_exit_requested) &&
@@ -222,9 +266,11 @@ static void tap_stop_fn(struct work_struct *w)
 	tap_set_state(TAP_STOPPING);
 	for (i = 0; i < tap_ntimers; i++)
 		hrtimer_cancel(&tap_timers[i].timer);
-	if (started)
+	if (started) {
 		tap_run_sequence(READ_ONCE(tap_session_error) ?
 				 TAP_PROBE_ERROR : TAP_PROBE_END);
+		tap_timing_report(tap_cpus);
+	}
 	tap_set_state(TAP_DONE);
 }
 
@@ -248,6 +294,14 @@ int tap_ctl_stop(void)
 	return 0;
 }
 
+/* A timer needs a period larger than its random spread, in a known unit. */
+static bool tap_bad_timer(const struct tap_probe *p)
+{
+	return p->interval_ns == 0 || p->randomize > p->interval_ns ||
+	       (p->unit != TAP_TIMER_NS && p->unit != TAP_TIMER_JIFFIES) ||
+	       (p->unit == TAP_TIMER_JIFFIES && p->interval_ns > ULONG_MAX);
+}
+
 static int tap_check_probes(void)
 {
 	unsigned int i;
@@ -257,7 +311,8 @@ static int tap_check_probes(void)
 
 		if (!p->handler || p->kind < TAP_PROBE_BEGIN ||
 		    p->kind > TAP_PROBE_TIMER ||
-		    (p->kind == TAP_PROBE_TIMER && p->interval_ns == 0)) {
+		    (p->kind == TAP_PROBE_TIMER && tap_bad_timer(p)) ||
+		    tap_check_locks(p)) {
 			pr_err("%s: bad probe %u (%s)\n", THIS_MODULE->name, i,
 			       p->pp ? p->pp : "?");
 			return -EINVAL;
@@ -274,52 +329,110 @@ static void tap_free_cpus(void)
 
 	if (!tap_cpus)
 		return;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!tap_cpus[cpu])
+			continue;
+		vfree(tap_cpus[cpu]->locals);
+		tap_timing_free(tap_cpus[cpu]);
 		vfree(tap_cpus[cpu]);
+	}
 	kfree(tap_cpus);
+	tap_cpus = NULL;
 }
 
-static int __init tap_init(void)
+/* One CPU's state: context, print buffer, locals, -t counters. */
+static int tap_alloc_cpu(unsigned int cpu)
 {
-	unsigned int i, n, cpu;
+	struct tap_cpu *pc = vzalloc(sizeof(*pc));
+
+	tap_cpus[cpu] = pc;
+	if (!pc)
+		return -ENOMEM;
+	if (tap_locals_size) {
+		pc->locals = vzalloc(tap_locals_size);
+		if (!pc->locals)
+			return -ENOMEM;
+	}
+	return tap_timing_init(pc);
+}
+
+static int tap_alloc_cpus(void)
+{
+	unsigned int cpu;
 	int ret;
 
-	ret = tap_check_probes();
-	if (ret)
-		return ret;
 	tap_cpus = kcalloc(nr_cpu_ids, sizeof(*tap_cpus), GFP_KERNEL);
 	if (!tap_cpus)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		tap_cpus[cpu] = vzalloc(sizeof(struct tap_cpu));
-		if (!tap_cpus[cpu]) {
-			ret = -ENOMEM;
-			goto err_cpus;
-		}
+		ret = tap_alloc_cpu(cpu);
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+static u64 tap_to_ns(const struct tap_probe *p, u64 v)
+{
+	return p->unit == TAP_TIMER_JIFFIES ?
+		jiffies_to_nsecs((unsigned long)v) : v;
+}
+
+static int tap_init_timers(void)
+{
+	unsigned int i, n;
+
 	tap_timers = kcalloc(tap_ntimers ? tap_ntimers : 1,
 			     sizeof(*tap_timers), GFP_KERNEL);
-	if (!tap_timers) {
-		ret = -ENOMEM;
-		goto err_cpus;
-	}
+	if (!tap_timers)
+		return -ENOMEM;
 	for (i = 0, n = 0; i < tap_nprobes; i++) {
-		if (tap_probes[i].kind != TAP_PROBE_TIMER)
+		const struct tap_probe *p = &tap_probes[i];
+
+		if (p->kind != TAP_PROBE_TIMER)
 			continue;
 		hrtimer_init(&tap_timers[n].timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL);
 		tap_timers[n].timer.function = tap_timer_fn;
-		tap_timers[n].probe = &tap_probes[i];
+		tap_timers[n].probe = p;
+		tap_timers[n].period_ns = tap_to_ns(p, p->interval_ns);
+		tap_timers[n].spread_ns = tap_to_ns(p, p->randomize);
 		n++;
 	}
+	return 0;
+}
+
+static int __init tap_init(void)
+{
+	int ret;
+
+	ret = tap_locks_init();
+	if (ret)
+		return ret;
+	ret = tap_check_probes();
+	if (ret)
+		goto err_locks;
+	ret = tap_alloc_cpus();
+	if (ret)
+		goto err_cpus;
+	ret = tap_globals_init();
+	if (ret)
+		goto err_cpus;
+	ret = tap_init_timers();
+	if (ret)
+		goto err_globals;
 	ret = tap_transport_init(THIS_MODULE->name);
 	if (ret)
 		goto err_timers;
 	return 0;
 err_timers:
 	kfree(tap_timers);
+err_globals:
+	tap_globals_exit();
 err_cpus:
 	tap_free_cpus();
+err_locks:
+	tap_locks_exit();
 	return ret;
 }
 
@@ -333,7 +446,9 @@ static void __exit tap_exit_module(void)
 	flush_work(&tap_stop_work);
 	tap_transport_exit();
 	kfree(tap_timers);
+	tap_globals_exit();
 	tap_free_cpus();
+	tap_locks_exit();
 }
 
 module_init(tap_init);

@@ -27,6 +27,18 @@ void tap_error(struct tap_context *c, const char *msg)
 	c->last_error = c->error_buf;
 }
 
+void tap_errorf(struct tap_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->last_error)
+		return;
+	va_start(ap, fmt);
+	vscnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+}
+
 void tap_print_n(struct tap_context *c, const char *s, unsigned long len)
 {
 	struct tap_cpu *pc = c->priv;
@@ -156,4 +168,32 @@ int tap_printf(struct tap_context *c, const char *fmt, int nargs,
 	}
 	pc->len += ret;
 	return ret;
+}
+
+/*
+ * printf() of embedded C (STAP_PRINTF): the kernel's vsnprintf into the
+ * hit's buffer; a text longer than the whole buffer is cut to its size.
+ */
+void tap_cprintf(struct tap_context *c, const char *fmt, ...)
+{
+	struct tap_cpu *pc = c->priv;
+	size_t room = sizeof(pc->out) - pc->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(pc->out + pc->len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < room) {
+		pc->len += n;
+		return;
+	}
+	/* it did not fit: send what was there, format again from the start */
+	tap_flush(pc);
+	va_start(ap, fmt);
+	n = vscnprintf(pc->out, sizeof(pc->out), fmt, ap);
+	va_end(ap);
+	pc->len = n;
 }

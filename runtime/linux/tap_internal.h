@@ -11,6 +11,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include "tapc_runtime.h"
+#include "stat.h"
 
 /*
  * Session states.  tapc-run writes "start" (LOADED -> STARTING, begin
@@ -39,12 +40,26 @@ struct tap_ring {
 	wait_queue_head_t wq;
 };
 
+/* Bytes of one statistic with the largest histogram. */
+#define TAP_STAT_MAX_SIZE						\
+	(sizeof(struct tap_stat) + sizeof(s64) *			\
+	 (TAP_HIST_MAX_BUCKETS > TAP_HIST_LOG_BUCKETS ?			\
+	  TAP_HIST_MAX_BUCKETS : TAP_HIST_LOG_BUCKETS))
+
+/* Room for the text of the largest histogram print(@hist_*(s)) makes. */
+#define TAP_HIST_TEXT_SIZE (24 * 1024)
+
 /* The runtime's per-CPU state; tap_context.priv points here. */
 struct tap_cpu {
 	struct tap_context ctx;
 	atomic_t busy;		/* a hit is running on this CPU */
 	size_t len;		/* bytes in out */
 	char out[TAP_PRINT_BUFSIZE];
+	void *locals;		/* tap_locals_size bytes, or NULL */
+	struct tap_stat *timing;	/* -t: one (no histogram) per probe */
+	/* one statistic merged from all CPUs, for extractors */
+	u64 stat_scratch[TAP_STAT_MAX_SIZE / sizeof(u64) + 1];
+	char hist_text[TAP_HIST_TEXT_SIZE];
 };
 
 extern struct tap_ring tap_out_ring, tap_err_ring;
@@ -58,8 +73,29 @@ void tap_transport_exit(void);
 void tap_ring_write(struct tap_ring *r, const char *s, size_t len);
 void tap_notify(void);		/* wake readers; safe in any context */
 __printf(1, 2) void tap_errmsg(const char *fmt, ...);
+__printf(1, 2) void tap_outmsg(const char *fmt, ...);
+
+/* maps.c: tap_globals[] statistics and arrays */
+int tap_globals_init(void);
+void tap_globals_exit(void);
+
+/* locks.c: one rwlock per global, the probes' lock sets */
+int tap_locks_init(void);
+void tap_locks_exit(void);
+int tap_check_locks(const struct tap_probe *p);
+bool tap_lock_probe(const struct tap_probe *p);
+void tap_unlock_probe(const struct tap_probe *p);
+void tap_locks_report(void);
+
+/* timing.c: -t */
+int tap_timing_init(struct tap_cpu *pc);
+void tap_timing_free(struct tap_cpu *pc);
+u64 tap_timing_start(void);
+void tap_timing_add(struct tap_cpu *pc, const struct tap_probe *p, u64 start);
+void tap_timing_report(struct tap_cpu *const *cpus);
 
 /* control.c */
+void tap_count_skipped(void);
 int tap_ctl_start(void);
 int tap_ctl_stop(void);
 void tap_set_state(int state);

@@ -117,6 +117,19 @@ void tap_errmsg(const char *fmt, ...)
 	tap_ring_write(&tap_err_ring, line, n);
 }
 
+/* A line of the runtime's own for the out channel (-t reports). */
+void tap_outmsg(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	tap_ring_write(&tap_out_ring, line, n);
+}
+
 #define TAP_BOUNCE 4096
 
 static ssize_t tap_ring_read(struct tap_ring *r, struct file *file,

@@ -40,3 +40,8 @@ const struct tap_probe tap_probes[] = {
 	  .pp = "end", .loc = "forever.stp:4:1" },
 };
 const unsigned int tap_nprobes = sizeof(tap_probes) / sizeof(tap_probes[0]);
+/* No globals that need the runtime, no locals area, no -t. */
+const struct tap_global tap_globals[1];
+const unsigned int tap_nglobals;
+const unsigned long tap_locals_size;
+const int tap_timing;

@@ -2,8 +2,8 @@
 #
 # The modules here are written by hand the way pass 3 will generate them:
 # one C file that includes only tapc_runtime.h, compiled at -O0, linked
-# with the runtime (runtime/linux/*.c and the printf engine of
-# runtime/core/) compiled at kbuild's -O2.
+# with the whole runtime (runtime/linux/*.c and runtime/core/*.c)
+# compiled at kbuild's -O2.
 
 set tapc_run_rtdir [file normalize [file join $srcdir .. runtime]]
 
@@ -19,7 +19,7 @@ proc tapc_run_build {name source {defs ""}} {
     set dir [tapc_mktemp]
     set rtobjs {}
     foreach f [concat [glob $tapc_run_rtdir/linux/*.c] \
-                   [list $tapc_run_rtdir/core/format.c $tapc_run_rtdir/core/strfn.c]] {
+                   [glob $tapc_run_rtdir/core/*.c]] {
         file copy -force $f $dir
         lappend rtobjs "[file rootname [file tail $f]].o"
     }

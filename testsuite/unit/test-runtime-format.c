@@ -524,9 +524,9 @@ static void test_basic_strings(void)
 	const char *err;
 	size_t n;
 
-	CHECK(tap_strlen("hello", MAXSTRINGLEN) == 5, "strlen");
-	CHECK(tap_strlen("", MAXSTRINGLEN) == 0, "strlen empty");
-	CHECK(tap_strlen("hello", 3) == 3, "strlen bounded");
+	CHECK(tap_str_length("hello", MAXSTRINGLEN) == 5, "strlen");
+	CHECK(tap_str_length("", MAXSTRINGLEN) == 0, "strlen empty");
+	CHECK(tap_str_length("hello", 3) == 3, "strlen bounded");
 
 	n = tap_substr(out, MAXSTRINGLEN, "hello", 1, 3);
 	STREQ(out, "ell");

@@ -692,7 +692,7 @@ static void hist_append(const struct tap_hist *h, const struct tap_stat *sd,
 			int elision)
 {
 	size_t len = strlen(out);
-	int n = tap_hist_print_opts(h, sd, out + len, sizeof(out) - len, 50,
+	int n = tap_hist_format_opts(h, sd, out + len, sizeof(out) - len, 50,
 				    elision);
 
 	CHECK(n > 0 && (size_t)n < sizeof(out) - len);
@@ -736,11 +736,11 @@ static void check_linear_stats(const struct tap_hist *h,
 
 	CHECK_EQ(tap_stat_count(agg), 1600);
 	CHECK_EQ(tap_stat_sum(agg), 653400);
-	CHECK_EQ(tap_stat_get(h, agg, TAP_STAT_MIN, &v), 0);
+	CHECK_EQ(tap_stat_extract(h, agg, TAP_STAT_MIN, &v), 0);
 	CHECK_EQ(v, 0);
-	CHECK_EQ(tap_stat_get(h, agg, TAP_STAT_MAX, &v), 0);
+	CHECK_EQ(tap_stat_extract(h, agg, TAP_STAT_MAX, &v), 0);
 	CHECK_EQ(v, 1485);
-	CHECK_EQ(tap_stat_get(h, agg, TAP_STAT_AVG, &v), 0);
+	CHECK_EQ(tap_stat_extract(h, agg, TAP_STAT_AVG, &v), 0);
 	CHECK_EQ(v, 408);
 	/* @variance(agg): default shift 0; stap prints 450768. */
 	CHECK_EQ(tap_stat_variance(h, agg, &v), 0);
@@ -804,11 +804,11 @@ static void test_linear_nearlyempty(void)
 	agg = scalar_agg(&h, sd);
 	CHECK_EQ(tap_stat_count(agg), 2);
 	CHECK_EQ(tap_stat_sum(agg), 1443);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_MIN, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_MIN, &v), 0);
 	CHECK_EQ(v, 444);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_MAX, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_MAX, &v), 0);
 	CHECK_EQ(v, 999);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_AVG, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_AVG, &v), 0);
 	CHECK_EQ(v, 721);
 	CHECK_EQ(tap_stat_variance(&h, agg, &v), 0);
 	CHECK_EQ(v, 154012);
@@ -927,9 +927,9 @@ static void test_foreach_limit_agg(void)
 	agg = scalar_agg(&h, sd);
 	CHECK_EQ(tap_stat_count(agg), 150);
 	CHECK_EQ(tap_stat_sum(agg), 21360);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_MIN, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_MIN, &v), 0);
 	CHECK_EQ(v, 4);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_MAX, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_MAX, &v), 0);
 	CHECK_EQ(v, 600);
 	out[0] = '\0';
 	hist_append(&h, agg, 2);
@@ -1006,7 +1006,7 @@ static void test_foreach_limit_array(void)
 
 	for (i = 0; i < 10; i++) {
 		k.l = limit_keys[i];
-		CHECK_EQ(tap_map_set_long(m, &k, limit_vals[i]), 0);
+		CHECK_EQ(tap_map_put_long(m, &k, limit_vals[i]), 0);
 	}
 	CHECK_EQ(tap_map_size(m), 10);
 	CHECK_EQ(tap_map_sort(m, &unsorted, -1), 10);
@@ -1042,7 +1042,7 @@ static void test_wrap(void)
 	m = new_map(5, true, 1, K_L, TAP_VAL_LONG, NULL);
 	for (i = 0; i < 10; i++) {
 		k.l = i;
-		CHECK_EQ(tap_map_set_long(m, &k, i), 0);
+		CHECK_EQ(tap_map_put_long(m, &k, i), 0);
 	}
 	CHECK_EQ(tap_map_size(m), 5);
 	n = tap_map_sort(m, &key_desc, -1);
@@ -1053,9 +1053,9 @@ static void test_wrap(void)
 	 * updated: touching 5 does not save it.
 	 */
 	k.l = 5;
-	CHECK_EQ(tap_map_set_long(m, &k, 55), 0);
+	CHECK_EQ(tap_map_put_long(m, &k, 55), 0);
 	k.l = 100;
-	CHECK_EQ(tap_map_set_long(m, &k, 1), 0);
+	CHECK_EQ(tap_map_put_long(m, &k, 1), 0);
 	n = tap_map_sort(m, &key_asc, -1);
 	CHECK_STR(visit_keys(m, n), "6,7,8,9,100");
 	tap_map_destroy(m);
@@ -1064,7 +1064,7 @@ static void test_wrap(void)
 	m = new_map(5, true, 1, K_L, TAP_VAL_STAT, &h);
 	for (i = 0; i < 10; i++) {
 		k.l = i;
-		CHECK_EQ(tap_map_add_stat(m, &k, i), 0);
+		CHECK_EQ(tap_map_put_stat(m, &k, i), 0);
 	}
 	n = tap_map_sort(m, &key_asc, -1);
 	CHECK_STR(visit_keys(m, n), "5,6,7,8,9");
@@ -1073,7 +1073,7 @@ static void test_wrap(void)
 
 		CHECK_EQ(tap_stat_count(sd), 1);
 		CHECK_EQ(tap_stat_sum(sd), 5 + i);
-		CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_AVG, &v), 0);
+		CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_AVG, &v), 0);
 		CHECK_EQ(v, 5 + i);
 	}
 	tap_map_destroy(m);
@@ -1094,7 +1094,7 @@ static void test_overflow(void)
 	k.l = 7;
 	CHECK_EQ(tap_map_insert(m, &k, &e), TAP_MAP_EFULL);
 	CHECK(e == NULL);
-	CHECK_EQ(tap_map_set_long(m, &k, 1), TAP_MAP_EFULL);
+	CHECK_EQ(tap_map_put_long(m, &k, 1), TAP_MAP_EFULL);
 	CHECK_EQ(tap_map_size(m), 4);
 	/* Existing keys can still be updated when full. */
 	k.l = 300;
@@ -1102,8 +1102,8 @@ static void test_overflow(void)
 	CHECK_EQ(*tap_map_val_long(m, e), 3);
 	/* Deleting makes room again; the new element starts at 0. */
 	k.l = 100;
-	CHECK_EQ(tap_map_delete(m, &k), 0);
-	CHECK_EQ(tap_map_delete(m, &k), TAP_MAP_ENOENT);
+	CHECK_EQ(tap_map_remove(m, &k), 0);
+	CHECK_EQ(tap_map_remove(m, &k), TAP_MAP_ENOENT);
 	CHECK(tap_map_lookup(m, &k) == NULL);
 	k.l = 7;
 	CHECK_EQ(tap_map_insert(m, &k, &e), 1);
@@ -1111,16 +1111,16 @@ static void test_overflow(void)
 	k.l = 8;
 	CHECK_EQ(tap_map_insert(m, &k, &e), TAP_MAP_EFULL);
 	/* delete a; then the full capacity is available again. */
-	tap_map_clear(m);
+	tap_map_reset(m);
 	CHECK_EQ(tap_map_size(m), 0);
 	CHECK(tap_map_first(m) == NULL);
 	for (i = 0; i < 4; i++) {
 		k.l = -i;
-		CHECK_EQ(tap_map_set_long(m, &k, i), 0);
+		CHECK_EQ(tap_map_put_long(m, &k, i), 0);
 	}
 	k.l = 300;
 	CHECK(tap_map_lookup(m, &k) == NULL);
-	CHECK_EQ(tap_map_set_long(m, &k, 1), TAP_MAP_EFULL);
+	CHECK_EQ(tap_map_put_long(m, &k, 1), TAP_MAP_EFULL);
 	tap_map_destroy(m);
 }
 
@@ -1134,15 +1134,15 @@ static void test_capacity_stress(void)
 
 	for (i = 0; i < 1000; i++) {
 		k.l = (s64)i * 7919 - 5000;
-		if (tap_map_set_long(m, &k, i))
+		if (tap_map_put_long(m, &k, i))
 			ok = 0;
 	}
 	CHECK(ok);
 	k.l = 123456789;
-	CHECK_EQ(tap_map_set_long(m, &k, 1), TAP_MAP_EFULL);
+	CHECK_EQ(tap_map_put_long(m, &k, 1), TAP_MAP_EFULL);
 	for (i = 0; i < 1000; i += 2) {
 		k.l = (s64)i * 7919 - 5000;
-		if (tap_map_delete(m, &k))
+		if (tap_map_remove(m, &k))
 			ok = 0;
 	}
 	CHECK(ok);
@@ -1176,7 +1176,7 @@ static void set_sl(struct tap_map *m, const char *s, s64 l, s64 v)
 
 	k[0].s = s;
 	k[1].l = l;
-	CHECK_EQ(tap_map_set_long(m, k, v), 0);
+	CHECK_EQ(tap_map_put_long(m, k, v), 0);
 }
 
 /* Elements visited, as "s:l=v ...". */
@@ -1211,19 +1211,19 @@ static void test_slices(void)
 
 	k[0].s = "b";
 	k[1].l = 2;
-	CHECK(tap_map_exists(m, k, 0));
+	CHECK(tap_map_has(m, k, 0));
 	k[1].l = 3;
-	CHECK(!tap_map_exists(m, k, 0));
+	CHECK(!tap_map_has(m, k, 0));
 	/* [k, *] in a */
-	CHECK(tap_map_exists(m, k, 1U << 1));
+	CHECK(tap_map_has(m, k, 1U << 1));
 	k[0].s = "d";
-	CHECK(!tap_map_exists(m, k, 1U << 1));
+	CHECK(!tap_map_has(m, k, 1U << 1));
 	/* [*, 3] in a */
-	CHECK(tap_map_exists(m, k, 1U << 0));
+	CHECK(tap_map_has(m, k, 1U << 0));
 	k[1].l = 4;
-	CHECK(!tap_map_exists(m, k, 1U << 0));
+	CHECK(!tap_map_has(m, k, 1U << 0));
 	/* [*, *] in a */
-	CHECK(tap_map_exists(m, k, 3));
+	CHECK(tap_map_has(m, k, 3));
 
 	/* delete a[*, 1] */
 	k[1].l = 1;
@@ -1324,7 +1324,7 @@ static void test_sort_extremes(void)
 
 	for (i = 0; i < 5; i++) {
 		k.l = i;
-		tap_map_set_long(m, &k, vals[i]);
+		tap_map_put_long(m, &k, vals[i]);
 	}
 	n = tap_map_sort(m, &o, -1);
 	CHECK_STR(visit_keys(m, n), "1,4,2,0,3");
@@ -1344,12 +1344,12 @@ static void test_string_values(void)
 	int n;
 
 	k.l = 1;
-	CHECK_EQ(tap_map_set_str(m, &k, "pear"), 0);
+	CHECK_EQ(tap_map_put_str(m, &k, "pear"), 0);
 	k.l = 2;
-	CHECK_EQ(tap_map_set_str(m, &k, "apple"), 0);
+	CHECK_EQ(tap_map_put_str(m, &k, "apple"), 0);
 	k.l = 3;
 	/* val_strlen is 8: longer values are cut. */
-	CHECK_EQ(tap_map_set_str(m, &k, "bananasplit"), 0);
+	CHECK_EQ(tap_map_put_str(m, &k, "bananasplit"), 0);
 	CHECK_STR(tap_map_val_str(m, tap_map_lookup(m, &k)), "bananasp");
 	k.l = 4;
 	CHECK_EQ(tap_map_insert(m, &k, &e), 1);
@@ -1371,7 +1371,7 @@ static void test_string_key_truncation(void)
 	union tap_key k;
 
 	k.s = "abcdefghXYZ";
-	CHECK_EQ(tap_map_set_long(m, &k, 1), 0);
+	CHECK_EQ(tap_map_put_long(m, &k, 1), 0);
 	k.s = "abcdefgh";
 	e = tap_map_lookup(m, &k);
 	CHECK(e != NULL);
@@ -1406,16 +1406,105 @@ static void test_nine_keys(void)
 			k[i].l = i * 1000;
 	}
 	m = new_map(4, false, 9, kt, TAP_VAL_LONG, NULL);
-	CHECK_EQ(tap_map_set_long(m, k, 99), 0);
+	CHECK_EQ(tap_map_put_long(m, k, 99), 0);
 	k[8].l = 1;
 	CHECK(tap_map_lookup(m, k) == NULL);
-	CHECK(tap_map_exists(m, k, 1U << 8));
+	CHECK(tap_map_has(m, k, 1U << 8));
 	k[8].l = 8000;
 	e = tap_map_lookup(m, k);
 	CHECK(e != NULL);
 	CHECK_EQ(*tap_map_val_long(m, e), 99);
 	CHECK_STR(tap_map_key_str(m, e, 7), "k7");
 	CHECK_EQ(tap_map_key_long(m, e, 6), 6000);
+	tap_map_destroy(m);
+}
+
+/*
+ * A map without keys is a scalar statistic: one element, found by any
+ * (even a NULL) key pointer, with the same aggregate results as a plain
+ * struct tap_stat fed the same values.
+ */
+static void test_no_keys(void)
+{
+	struct tap_hist h;
+	struct tap_map *m;
+	struct tap_map_entry *e;
+	struct tap_stat *sd;
+	s64 v;
+	int i;
+
+	CHECK_EQ(tap_hist_init_log(&h, 0), 0);
+	m = new_map(1, false, 0, NULL, TAP_VAL_STAT, &h);
+	if (!m)
+		return;
+	CHECK(tap_map_lookup(m, NULL) == NULL);
+	CHECK(!tap_map_has(m, NULL, 0));
+	for (i = 1; i <= 10; i++)
+		CHECK_EQ(tap_map_put_stat(m, NULL, i * i), 0);
+	CHECK_EQ(tap_map_size(m), 1);
+	e = tap_map_lookup(m, NULL);
+	CHECK(e != NULL);
+	if (!e)
+		return;
+	sd = tap_map_val_stat(m, e);
+	CHECK_EQ(tap_stat_count(sd), 10);
+	CHECK_EQ(tap_stat_sum(sd), 385);
+	CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_MAX, &v), 0);
+	CHECK_EQ(v, 100);
+	CHECK(tap_map_has(m, NULL, 0));
+	CHECK_EQ(tap_map_sort(m, &(struct tap_map_order){ 0, 1,
+						       TAP_STAT_SUM }, -1), 1);
+	CHECK(tap_map_sorted(m, 0) == e);
+	CHECK_EQ(tap_map_remove(m, NULL), 0);
+	CHECK_EQ(tap_map_size(m), 0);
+	CHECK_EQ(tap_map_remove(m, NULL), TAP_MAP_ENOENT);
+	tap_map_destroy(m);
+
+	m = new_map(1, false, 0, NULL, TAP_VAL_LONG, NULL);
+	if (!m)
+		return;
+	CHECK_EQ(tap_map_put_long(m, NULL, 7), 0);
+	CHECK_EQ(tap_map_put_long(m, NULL, 8), 0);
+	CHECK_EQ(tap_map_size(m), 1);
+	CHECK_EQ(*tap_map_val_long(m, tap_map_first(m)), 8);
+	tap_map_reset(m);
+	CHECK(tap_map_first(m) == NULL);
+	tap_map_destroy(m);
+}
+
+/*
+ * Two iterations over one map with their own indexes (one per CPU in the
+ * kernel): sorting the second leaves the first one's order intact.
+ */
+static void test_sort_to(void)
+{
+	struct tap_map *m = new_map(8, false, 1, K_L, TAP_VAL_LONG, NULL);
+	struct tap_map_order up = { 1, 1, TAP_STAT_COUNT };
+	struct tap_map_order down = { 1, -1, TAP_STAT_COUNT };
+	u32 o1[8], s1[8], o2[8], s2[8];
+	union tap_key k;
+	int n1, n2, i;
+
+	if (!m)
+		return;
+	for (i = 0; i < 5; i++) {
+		k.l = (i * 3) % 5;
+		CHECK_EQ(tap_map_put_long(m, &k, i), 0);
+	}
+	n1 = tap_map_sort_to(m, &up, -1, o1, s1);
+	n2 = tap_map_sort_to(m, &down, 2, o2, s2);
+	CHECK_EQ(n1, 5);
+	CHECK_EQ(n2, 2);
+	for (i = 0; i < n1; i++)
+		CHECK_EQ(tap_map_key_long(m, tap_map_sorted_in(m, o1, i), 0), i);
+	CHECK_EQ(tap_map_key_long(m, tap_map_sorted_in(m, o2, 0), 0), 4);
+	CHECK_EQ(tap_map_key_long(m, tap_map_sorted_in(m, o2, 1), 0), 3);
+	k.l = 2;
+	CHECK_EQ(tap_map_remove(m, &k), 0);
+	CHECK(tap_map_sorted_in(m, o1, 2) == NULL);
+	CHECK(tap_map_sorted_in(m, o1, 8) == NULL);
+	CHECK_EQ(tap_map_sort_to(m, &(struct tap_map_order){ 3, 1, 0 }, -1,
+				 o1, s1), TAP_MAP_EINVAL);
 	tap_map_destroy(m);
 }
 
@@ -1426,7 +1515,7 @@ static void test_bad_specs(void)
 
 	memset(&spec, 0, sizeof(spec));
 	spec.max_entries = 4;
-	spec.nkeys = 0;
+	spec.nkeys = -1;
 	spec.val_type = TAP_VAL_LONG;
 	CHECK_EQ(tap_map_create(&m, &spec), TAP_MAP_EINVAL);
 	CHECK(m == NULL);
@@ -1457,7 +1546,7 @@ static void test_delete_during_iteration(void)
 
 	for (i = 0; i < 6; i++) {
 		k.l = 6 - i;
-		tap_map_set_long(m, &k, i);
+		tap_map_put_long(m, &k, i);
 	}
 	n = tap_map_sort(m, &o, -1);
 	for (i = 0; i < n; i++) {
@@ -1468,7 +1557,7 @@ static void test_delete_during_iteration(void)
 		seen++;
 		if (tap_map_key_long(m, e, 0) == 2) {
 			k.l = 5;
-			tap_map_delete(m, &k);
+			tap_map_remove(m, &k);
 		}
 		tap_map_delete_entry(m, e);
 	}
@@ -1519,11 +1608,11 @@ static void test_partial_aggregates(void)
 	}
 	CHECK_EQ(tap_stat_count(agg), 5);
 	CHECK_EQ(tap_stat_sum(agg), 36);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_MIN, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_MIN, &v), 0);
 	CHECK_EQ(v, 1);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_MAX, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_MAX, &v), 0);
 	CHECK_EQ(v, 20);
-	CHECK_EQ(tap_stat_get(&h, agg, TAP_STAT_AVG, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, agg, TAP_STAT_AVG, &v), 0);
 	CHECK_EQ(v, 7);
 	CHECK_EQ(tap_stat_variance(&h, agg, &v), 0);
 	CHECK_EQ(v, 72);
@@ -1545,14 +1634,14 @@ static void test_partial_aggregates(void)
 	m1 = new_map(4, false, 1, K_L, TAP_VAL_STAT, &h);
 	magg = new_map(4, false, 1, K_L, TAP_VAL_STAT, &h);
 	k.l = 42;
-	tap_map_add_stat(m0, &k, 1);
-	tap_map_add_stat(m0, &k, 2);
-	tap_map_add_stat(m0, &k, 3);
+	tap_map_put_stat(m0, &k, 1);
+	tap_map_put_stat(m0, &k, 2);
+	tap_map_put_stat(m0, &k, 3);
 	k.l = 7;
-	tap_map_add_stat(m1, &k, 5);
+	tap_map_put_stat(m1, &k, 5);
 	k.l = 42;
-	tap_map_add_stat(m1, &k, 10);
-	tap_map_add_stat(m1, &k, 20);
+	tap_map_put_stat(m1, &k, 10);
+	tap_map_put_stat(m1, &k, 20);
 
 	CHECK_EQ(tap_map_merge_stats(magg, m0), 0);
 	{
@@ -1570,9 +1659,9 @@ static void test_partial_aggregates(void)
 
 		CHECK_EQ(tap_stat_count(sd), 5);
 		CHECK_EQ(tap_stat_sum(sd), 36);
-		CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_MIN, &v), 0);
+		CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_MIN, &v), 0);
 		CHECK_EQ(v, 1);
-		CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_MAX, &v), 0);
+		CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_MAX, &v), 0);
 		CHECK_EQ(v, 20);
 		CHECK_EQ(tap_stat_variance(&h, sd, &v), 0);
 		CHECK_EQ(v, 72);
@@ -1612,22 +1701,22 @@ static void test_sort_stats(void)
 	m = new_map(8, false, 1, K_L, TAP_VAL_STAT, &h);
 	/* key 1: 5, 5, 5      count 3 sum 15 min 5  max 5  avg 5 */
 	k.l = 1;
-	tap_map_add_stat(m, &k, 5);
-	tap_map_add_stat(m, &k, 5);
-	tap_map_add_stat(m, &k, 5);
+	tap_map_put_stat(m, &k, 5);
+	tap_map_put_stat(m, &k, 5);
+	tap_map_put_stat(m, &k, 5);
 	/* key 2: -4, 30       count 2 sum 26 min -4 max 30 avg 13 */
 	k.l = 2;
-	tap_map_add_stat(m, &k, -4);
-	tap_map_add_stat(m, &k, 30);
+	tap_map_put_stat(m, &k, -4);
+	tap_map_put_stat(m, &k, 30);
 	/* key 3: 9            count 1 sum 9  min 9  max 9  avg 9 */
 	k.l = 3;
-	tap_map_add_stat(m, &k, 9);
+	tap_map_put_stat(m, &k, 9);
 	/* key 4: 1, 2, 3, -1  count 4 sum 5  min -1 max 3  avg 1 */
 	k.l = 4;
-	tap_map_add_stat(m, &k, 1);
-	tap_map_add_stat(m, &k, 2);
-	tap_map_add_stat(m, &k, 3);
-	tap_map_add_stat(m, &k, -1);
+	tap_map_put_stat(m, &k, 1);
+	tap_map_put_stat(m, &k, 2);
+	tap_map_put_stat(m, &k, 3);
+	tap_map_put_stat(m, &k, -1);
 
 	n = tap_map_sort(m, &o, -1);
 	CHECK_STR(visit_keys(m, n), "3,2,1,4");
@@ -1674,15 +1763,15 @@ static void test_stat_errors(void)
 	tap_hist_init_log(&h, 0);
 	sd = stat_new(&h);
 	/* Empty: @count and @sum are 0, the others are errors. */
-	CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_COUNT, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_COUNT, &v), 0);
 	CHECK_EQ(v, 0);
-	CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_SUM, &v), 0);
+	CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_SUM, &v), 0);
 	CHECK_EQ(v, 0);
-	CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_MIN, &v), TAP_STAT_EEMPTY);
-	CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_MAX, &v), TAP_STAT_EEMPTY);
-	CHECK_EQ(tap_stat_get(&h, sd, TAP_STAT_AVG, &v), TAP_STAT_EEMPTY);
+	CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_MIN, &v), TAP_STAT_EEMPTY);
+	CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_MAX, &v), TAP_STAT_EEMPTY);
+	CHECK_EQ(tap_stat_extract(&h, sd, TAP_STAT_AVG, &v), TAP_STAT_EEMPTY);
 	CHECK_EQ(tap_stat_variance(&h, sd, &v), TAP_STAT_EEMPTY);
-	CHECK_EQ(tap_hist_print(&h, sd, out, sizeof(out)), TAP_STAT_EEMPTY);
+	CHECK_EQ(tap_hist_format(&h, sd, out, sizeof(out)), TAP_STAT_EEMPTY);
 	/* One value: variance 0 (stap divides by count - 1 = 0 as 0). */
 	tap_stat_add(&h, sd, 3);
 	{
@@ -1694,21 +1783,21 @@ static void test_stat_errors(void)
 	}
 	/* Truncated output: snprintf-like length, NUL-terminated prefix. */
 	{
-		int full = tap_hist_print(&h, sd, out, sizeof(out));
-		int n = tap_hist_print(&h, sd, buf, sizeof(buf));
+		int full = tap_hist_format(&h, sd, out, sizeof(out));
+		int n = tap_hist_format(&h, sd, buf, sizeof(buf));
 
 		CHECK(full > (int)sizeof(buf));
 		CHECK_EQ(n, full);
 		CHECK_EQ(strlen(buf), sizeof(buf) - 1);
 		CHECK(!strncmp(buf, out, sizeof(buf) - 1));
-		CHECK_EQ(tap_hist_print(&h, sd, NULL, 0), full);
+		CHECK_EQ(tap_hist_format(&h, sd, NULL, 0), full);
 	}
 	free(sd);
 
 	tap_hist_init_none(&h, 0);
 	sd = stat_new(&h);
 	tap_stat_add(&h, sd, 1);
-	CHECK_EQ(tap_hist_print(&h, sd, out, sizeof(out)), TAP_STAT_ENOHIST);
+	CHECK_EQ(tap_hist_format(&h, sd, out, sizeof(out)), TAP_STAT_ENOHIST);
 	CHECK_EQ(tap_hist_bucket(&h, sd, 0, &v), TAP_STAT_ENOHIST);
 	free(sd);
 
@@ -1772,6 +1861,8 @@ int main(void)
 	test_string_values();
 	test_string_key_truncation();
 	test_nine_keys();
+	test_no_keys();
+	test_sort_to();
 	test_bad_specs();
 	test_delete_during_iteration();
 
