@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The logging tapset's kernel side: warn() and printk().  exit(),
+ * error() and log() need nothing beyond tapc_runtime.h.
+ */
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+#include "tap_internal.h"
+
+#define TAPSET_WARN_PREFIX "WARNING: "
+
+/*
+ * One write to the error channel, so that concurrent warnings never
+ * interleave; a newline is added unless the message has one, as
+ * SystemTap's warnings do.
+ */
+void tapset_warn(const char *msg)
+{
+	char line[sizeof(TAPSET_WARN_PREFIX) + MAXSTRINGLEN];
+	size_t len = sizeof(TAPSET_WARN_PREFIX) - 1;
+	size_t n = strnlen(msg, MAXSTRINGLEN - 1);
+
+	memcpy(line, TAPSET_WARN_PREFIX, len);
+	memcpy(line + len, msg, n);
+	len += n;
+	if (line[len - 1] != '\n')
+		line[len++] = '\n';
+	tap_ring_write(&tap_err_ring, line, len);
+}
+
+void tapset_printk(long long level, const char *msg)
+{
+	switch (level) {
+	case 0:
+		pr_emerg("%s\n", msg);
+		break;
+	case 1:
+		pr_alert("%s\n", msg);
+		break;
+	case 2:
+		pr_crit("%s\n", msg);
+		break;
+	case 3:
+		pr_err("%s\n", msg);
+		break;
+	case 4:
+		pr_warn("%s\n", msg);
+		break;
+	case 5:
+		pr_notice("%s\n", msg);
+		break;
+	case 6:
+		pr_info("%s\n", msg);
+		break;
+	case 7:
+		printk(KERN_DEBUG "%s\n", msg);
+		break;
+	default:
+		printk(KERN_DEFAULT "%s\n", msg);
+		break;
+	}
+}
