@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "regcomp.h"
 #include "util.h"
 
 #define MAX_ALIAS_DEPTH 32
@@ -1173,7 +1174,8 @@ static void res_expr(struct rctx *R, struct expr *e)
 			/* s <<< v: a scalar statistic */
 			res_lvalue(R, e->a, false);
 		} else {
-			res_lvalue(R, e->a, e->op != TK_ASSIGN);
+			/* m[k] <<< v adds to the element: no read */
+			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
 		}
 		return;
 	case E_PREINC: case E_POSTINC:
@@ -1635,6 +1637,20 @@ static enum sem_type tpair(struct tctx *T, const struct expr *op, struct expr *a
 	return ta != SEM_UNKNOWN ? ta : tb;
 }
 
+/* A bad pattern literal of =~ is a pass-2 error at the literal, as in
+ * SystemTap (pass 3 compiles the good ones). */
+static void check_regex(struct tctx *T, const struct expr *pat)
+{
+	char err[256];
+	char *what;
+
+	if (!T->report || pat->kind != E_STR || regex_check(pat->str, err, sizeof(err)))
+		return;
+	what = describe_expr(pat);
+	sem_error(T->E, &pat->pos, what, "%s", err);
+	free(what);
+}
+
 static bool is_sprint(const char *name)
 {
 	return !strncmp(name, "sprint", 6);
@@ -1645,6 +1661,20 @@ static void tprint(struct tctx *T, struct expr *e)
 	bool unresolved = false;
 	bool formatted = !strcmp(e->name, "printf") || !strcmp(e->name, "sprintf");
 
+	if (!strcmp(e->name, "print_char")) {
+		/* print_char(c): one number, printed as a character */
+		if ((e->a || e->args.n != 1) && T->report) {
+			char *what = describe_expr(e);
+
+			sem_error(T->E, &e->pos, what, "print_char takes one numeric argument");
+			free(what);
+		}
+		if (e->a)
+			texpr(T, e->a, SEM_UNKNOWN, NULL);
+		for (size_t i = 0; i < e->args.n; i++)
+			texpr(T, e->args.v[i], SEM_LONG, NULL);
+		return;
+	}
 	if (e->a) {
 		texpr(T, e->a, SEM_UNKNOWN, NULL);
 		return;
@@ -1799,6 +1829,7 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		case TK_MATCH: case TK_NMATCH:
 			texpr(T, e->a, SEM_STRING, NULL);
 			texpr(T, e->b, SEM_STRING, NULL);
+			check_regex(T, e->b);
 			return settle(T, e, SEM_LONG, want, want_pos);
 		default:
 			texpr(T, e->a, SEM_LONG, NULL);

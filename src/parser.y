@@ -328,6 +328,7 @@ static int print_class(const char *s)
 		{ "sprintd", PRINT_DELIM }, { "sprintdln", PRINT_DELIM },
 		{ "print", PRINT_PLAIN }, { "sprint", PRINT_PLAIN },
 		{ "println", PRINT_LN }, { "sprintln", PRINT_LN },
+		{ "print_char", PRINT_PLAIN },
 	};
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)

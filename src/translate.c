@@ -1,0 +1,1103 @@
+/* Pass 3: the module's layout (see translate.h and translate_int.h).
+ *
+ * main_c is written in this order: the script's top-level %{ %} blocks,
+ * the globals, the frames of every body and the per-CPU locals area they
+ * make up, the bodies (script functions, then probe handlers, then the
+ * end-of-run display of globals written but never read), and last the
+ * tables the runtime reads.
+ */
+#include "translate.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/provider.h"
+#include "translate_int.h"
+
+/* ---- small helpers ----------------------------------------------------- */
+
+void tr_line(struct tr *T, const char *fmt, ...)
+{
+	va_list ap;
+
+	for (int i = 0; i < T->indent; i++)
+		strbuf_addc(&T->body, '\t');
+	va_start(ap, fmt);
+	strbuf_vaddf(&T->body, fmt, ap);
+	va_end(ap);
+	strbuf_addc(&T->body, '\n');
+}
+
+void tr_error(struct tr *T, const struct srcpos *pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_verror(T->d, pos, "semantic error", fmt, ap);
+	va_end(ap);
+	T->failed = true;
+}
+
+char *tr_label(struct tr *T, const char *what)
+{
+	return xasprintf("%s_%d", what, T->nlabel++);
+}
+
+char *tr_fixed(struct tr *T, const char *ctype, const char *suffix)
+{
+	int n = T->n_fixed++;
+
+	strbuf_addf(&T->frame, "\t%s f%d%s;\n", ctype, n, suffix);
+	return xasprintf("l->f%d", n);
+}
+
+char *tr_cstr(const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addc(&sb, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			strbuf_addf(&sb, "\\%c", ch);
+		else if (ch == '\n')
+			strbuf_adds(&sb, "\\n");
+		else if (ch == '\t')
+			strbuf_adds(&sb, "\\t");
+		else if (ch < 32 || ch >= 127 || ch == '?')
+			/* octal escapes cannot run into the next character
+			 * the way hex ones do; '?' avoids trigraphs */
+			strbuf_addf(&sb, "\\%03o", ch);
+		else
+			strbuf_addc(&sb, (char)ch);
+	}
+	strbuf_addc(&sb, '"');
+	return strbuf_detach(&sb);
+}
+
+/* A C identifier fragment from a script name (tapset names are plain
+ * identifiers already; this keeps generated names readable). */
+static char *cident(const char *prefix, int index, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s%d_", prefix, index);
+	for (const char *s = name; *s; s++)
+		strbuf_addc(&sb, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			    (*s >= '0' && *s <= '9') ? *s : '_');
+	return strbuf_detach(&sb);
+}
+
+const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v)
+{
+	for (int i = 0; i < T->nglobals; i++)
+		if (T->globals[i].v == v)
+			return &T->globals[i];
+	return NULL;
+}
+
+static int global_index(const struct tr *T, const struct vardecl *v)
+{
+	const struct tr_global *g = tr_global_of(T, v);
+
+	return g ? (int)(g - T->globals) : -1;
+}
+
+/* Locals and parameters are frame fields named after their vardecl. */
+static char *local_field(const struct vardecl *v)
+{
+	return cident("v", 0, v->name);
+}
+
+/* Parameters of %{ %} functions keep their own names: the C body reads
+ * them as THIS->name. */
+static char *param_field(const struct sem_function *f, int i)
+{
+	if (f->decl->embedded)
+		return xstrdup(f->params[i]->name);
+	return local_field(f->params[i]);
+}
+
+char *tr_var(struct tr *T, const struct vardecl *v)
+{
+	if (v->global) {
+		const struct tr_global *g = tr_global_of(T, v);
+
+		return xstrdup(g ? g->cname : "0");
+	}
+	char *f = local_field(v);
+	char *r = xasprintf("l->%s", f);
+
+	free(f);
+	return r;
+}
+
+/* ---- globals ------------------------------------------------------------ */
+
+struct walk {
+	void (*expr)(struct tr *T, const struct expr *e);
+};
+
+static void walk_expr(struct tr *T, const struct expr *e, const struct walk *w)
+{
+	if (!e)
+		return;
+	w->expr(T, e);
+	walk_expr(T, e->a, w);
+	walk_expr(T, e->b, w);
+	walk_expr(T, e->c, w);
+	for (size_t i = 0; i < e->args.n; i++)
+		walk_expr(T, e->args.v[i], w);
+}
+
+static void walk_stmt(struct tr *T, const struct stmt *s, const struct walk *w)
+{
+	if (!s)
+		return;
+	walk_expr(T, s->e1, w);
+	walk_expr(T, s->e2, w);
+	walk_expr(T, s->e3, w);
+	walk_expr(T, s->base, w);
+	walk_expr(T, s->limit, w);
+	for (size_t i = 0; i < s->slice.n; i++)
+		walk_expr(T, s->slice.v[i], w);
+	for (size_t i = 0; i < s->stmts.n; i++)
+		walk_stmt(T, s->stmts.v[i], w);
+	walk_stmt(T, s->body, w);
+	walk_stmt(T, s->els, w);
+}
+
+static void walk_program(struct tr *T, const struct walk *w)
+{
+	for (size_t i = 0; i < T->p->functions.n; i++) {
+		const struct sem_function *f = T->p->functions.v[i];
+
+		walk_stmt(T, f->decl->body, w);
+	}
+	for (size_t i = 0; i < T->p->probes.n; i++) {
+		const struct derived_probe *dp = T->p->probes.v[i];
+
+		walk_stmt(T, dp->body, w);
+		walk_expr(T, dp->cond, w);
+	}
+}
+
+static struct vardecl *stat_var(const struct tr *T, const struct expr *a)
+{
+	const struct sem_ref *r = program_ref(T->p, a->kind == E_INDEX ? a->a : a);
+
+	return r ? r->var : NULL;
+}
+
+/* @hist_linear/@hist_log uses decide the histogram each statistic keeps. */
+static void note_hist(struct tr *T, const struct expr *e)
+{
+	struct vardecl *v;
+	struct tr_global *g;
+	int kind;
+	int64_t args[3] = { 0, 0, 0 };
+
+	if (e->kind != E_HIST)
+		return;
+	v = stat_var(T, e->a);
+	g = v ? (struct tr_global *)tr_global_of(T, v) : NULL;
+	if (!g)
+		return;
+	kind = e->op == HIST_LOG ? 1 : 2;
+	for (size_t i = 0; i < 3 && i < e->args.n; i++) {
+		const struct expr *x = e->args.v[i];
+
+		args[i] = x ? x->num : 0;
+	}
+	if (!g->hist) {
+		g->hist = kind;
+		memcpy(g->hist_args, args, sizeof(args));
+		g->hist_at = e;
+		return;
+	}
+	if (g->hist != kind || (kind == 2 && memcmp(g->hist_args, args, sizeof(args)))) {
+		char *w = tr_where_at(NULL, &e->pos);
+
+		tr_error(T, &e->pos, "multiple histogram types declared on '%s'",
+			 v->name);
+		free(w);
+	}
+}
+
+static void collect_globals(struct tr *T)
+{
+	static const struct walk hist_walk = { note_hist };
+
+	T->nglobals = (int)T->p->globals.n;
+	T->globals = xcalloc((size_t)T->nglobals + 1, sizeof(*T->globals));
+	for (int i = 0; i < T->nglobals; i++) {
+		const struct vardecl *v = T->p->globals.v[i];
+
+		T->globals[i].v = v;
+		T->globals[i].cname = cident("tapg", i, v->name);
+	}
+	walk_program(T, &hist_walk);
+}
+
+static bool global_is_scalar(const struct vardecl *v)
+{
+	return v->arity <= 0 && v->type != SEM_STATS;
+}
+
+static void emit_global_vars(struct tr *T, FILE *out)
+{
+	for (int i = 0; i < T->nglobals; i++) {
+		const struct tr_global *g = &T->globals[i];
+		const struct vardecl *v = g->v;
+		const struct expr *init = v->decl ? v->decl->init : NULL;
+
+		if (!global_is_scalar(v)) {
+			fprintf(out, "static struct tap_map *%s;\n", g->cname);
+		} else if (v->type == SEM_STRING) {
+			char *lit = init && init->kind == E_STR ?
+				tr_cstr(init->str, init->len) : xstrdup("\"\"");
+
+			fprintf(out, "char %s[MAXSTRINGLEN] = %s;\n", g->cname, lit);
+			free(lit);
+		} else {
+			int64_t n = init && init->kind == E_NUM ? init->num : 0;
+
+			/* -2^63 has no literal of its own in C */
+			if (n == INT64_MIN)
+				fprintf(out, "long long %s = -9223372036854775807LL - 1;\n",
+					g->cname);
+			else
+				fprintf(out, "long long %s = %" PRId64 "LL;\n", g->cname, n);
+		}
+	}
+	if (T->nglobals)
+		fputc('\n', out);
+}
+
+static const char *tap_type_of(enum sem_type t)
+{
+	return t == SEM_STRING ? "TAP_T_STR" : t == SEM_STATS ? "TAP_T_STAT" :
+		"TAP_T_LONG";
+}
+
+static void emit_global_table(struct tr *T, FILE *out)
+{
+	fputs("const struct tap_global tap_globals[] = {\n", out);
+	for (int i = 0; i < T->nglobals; i++) {
+		const struct tr_global *g = &T->globals[i];
+		const struct vardecl *v = g->v;
+
+		fprintf(out, "\t{ .name = \"%s\", ", v->name);
+		if (global_is_scalar(v)) {
+			fprintf(out, ".kind = %s, .addr = %s%s },\n",
+				v->type == SEM_STRING ? "TAP_GLOBAL_STR" : "TAP_GLOBAL_LONG",
+				v->type == SEM_STRING ? "" : "&", g->cname);
+			continue;
+		}
+		if (v->arity <= 0) {
+			fprintf(out, ".kind = TAP_GLOBAL_STAT, .addr = &%s, "
+				".val_type = TAP_T_STAT, ", g->cname);
+		} else {
+			fprintf(out, ".kind = TAP_GLOBAL_MAP, .addr = &%s, "
+				".max_entries = %" PRId64 ", .wrap = %d, .nkeys = %d, "
+				".key_types = { ", g->cname, v->maxsize, v->wrap ? 1 : 0,
+				v->arity);
+			for (int k = 0; k < v->arity; k++)
+				fprintf(out, "%s%s", k ? ", " : "",
+					tap_type_of(v->index_types[k]));
+			fprintf(out, " }, .val_type = %s, ", tap_type_of(v->type));
+		}
+		if (g->hist == 1)
+			fputs(".hist = { .type = TAP_H_LOG }", out);
+		else if (g->hist == 2)
+			fprintf(out, ".hist = { .type = TAP_H_LINEAR, .start = %" PRId64
+				"LL, .stop = %" PRId64 "LL, .interval = %" PRId64 "LL }",
+				g->hist_args[0], g->hist_args[1], g->hist_args[2]);
+		else
+			fputs(".hist = { .type = TAP_H_NONE }", out);
+		fputs(" },\n", out);
+	}
+	if (!T->nglobals)
+		fputs("\t{ .name = 0 }\n", out);
+	fputs("};\n", out);
+	fprintf(out, "const unsigned int tap_nglobals = %d;\n\n", T->nglobals);
+}
+
+/* ---- bodies ------------------------------------------------------------- */
+
+/* One generated body: its frame struct and its code. */
+struct body_out {
+	char *frame;		/* struct fields */
+	char *code;		/* the whole C function */
+	char *member;		/* member name in the locals union */
+};
+
+static void body_begin(struct tr *T, struct sem_function *fn)
+{
+	strbuf_free(&T->body);
+	strbuf_free(&T->frame);
+	T->fn = fn;
+	T->indent = 1;
+	T->n_ltmp = T->max_ltmp = 0;
+	T->n_stmp = T->max_stmp = 0;
+	T->n_fixed = 0;
+	T->nlabel = 0;
+	T->err_label = "out";
+	T->brk_label = T->cont_label = NULL;
+}
+
+/* The temporaries the body needed go at the end of its frame. */
+static char *body_frame(struct tr *T)
+{
+	for (int i = 0; i < T->max_ltmp; i++)
+		strbuf_addf(&T->frame, "\tlong long t%d;\n", i);
+	for (int i = 0; i < T->max_stmp; i++)
+		strbuf_addf(&T->frame, "\tchar s%d[MAXSTRINGLEN];\n", i);
+	strbuf_adds(&T->frame, "\tchar unused_;\n");
+	return strbuf_detach(&T->frame);
+}
+
+static void frame_var(struct tr *T, const struct vardecl *v)
+{
+	char *f = local_field(v);
+
+	if (v->type == SEM_STRING)
+		strbuf_addf(&T->frame, "\tchar %s[MAXSTRINGLEN];\n", f);
+	else
+		strbuf_addf(&T->frame, "\tlong long %s;\n", f);
+	free(f);
+}
+
+/* Locals start as 0 and "" at each entry. */
+static void init_locals(struct tr *T, const struct vec *locals)
+{
+	for (size_t i = 0; i < locals->n; i++) {
+		const struct vardecl *v = locals->v[i];
+		char *f;
+
+		if (v->elided || v->type == SEM_UNKNOWN || v->type == SEM_STATS)
+			continue;
+		frame_var(T, v);
+		f = local_field(v);
+		if (v->type == SEM_STRING)
+			tr_line(T, "l->%s[0] = '\\0';", f);
+		else
+			tr_line(T, "l->%s = 0;", f);
+		free(f);
+	}
+}
+
+static const char *ret_ctype(const struct sem_function *f)
+{
+	return f->type == SEM_STRING ? "char *ret" : f->type == SEM_LONG ?
+		"long long *ret" : "void *ret";
+}
+
+static char *fn_cname(const struct tr *T, const struct sem_function *f)
+{
+	for (size_t i = 0; i < T->p->functions.n; i++)
+		if (T->p->functions.v[i] == f)
+			return cident("tapf", (int)i, f->name);
+	return xstrdup("tapf_missing");
+}
+
+static void fn_signature(struct tr *T, struct strbuf *sb, const struct sem_function *f)
+{
+	char *name = fn_cname(T, f);
+
+	strbuf_addf(sb, "static int %s(struct tap_context *c, %s", name, ret_ctype(f));
+	for (int i = 0; i < f->n_params; i++) {
+		char *pf = local_field(f->params[i]);
+
+		strbuf_addf(sb, ", %s a_%s", f->params[i]->type == SEM_STRING ?
+			    "const char *" : "long long", pf);
+		free(pf);
+	}
+	strbuf_addc(sb, ')');
+	free(name);
+}
+
+/* The bodies of %{ %} functions see SystemTap's embedded-C names. */
+static void embedded_body(struct tr *T, const struct sem_function *f)
+{
+	bool str = f->type == SEM_STRING;
+
+	tr_line(T, "{");
+	tr_line(T, "#define CONTEXT c");
+	tr_line(T, "#define THIS l");
+	for (int i = 0; i < f->n_params; i++)
+		tr_line(T, "#define STAP_ARG_%s (l->%s)", f->params[i]->name,
+			f->params[i]->name);
+	tr_line(T, "#define STAP_RETVALUE (l->__retvalue)");
+	if (str)
+		tr_line(T, "#define STAP_RETURN(v) do { tap_strlcpy(l->__retvalue, (v), "
+			"MAXSTRINGLEN); goto out; } while (0)");
+	else
+		tr_line(T, "#define STAP_RETURN(v) do { l->__retvalue = (v); goto out; } "
+			"while (0)");
+	tr_line(T, "#define STAP_ERROR(...) do { tap_errorf(c, __VA_ARGS__); goto out; } "
+		"while (0)");
+	tr_line(T, "#define STAP_PRINTF(...) tap_cprintf(c, __VA_ARGS__)");
+	/* tapset C written for SystemTap calls the kernel's string basics */
+	tr_line(T, "#define strlcpy tap_strlcpy");
+	tr_line(T, "#define strlcat tap_strlcat");
+	tr_line(T, "#define strlen tap_strlen");
+	strbuf_adds(&T->body, f->decl->embedded);
+	strbuf_addc(&T->body, '\n');
+	tr_line(T, "#undef CONTEXT");
+	tr_line(T, "#undef THIS");
+	for (int i = 0; i < f->n_params; i++)
+		tr_line(T, "#undef STAP_ARG_%s", f->params[i]->name);
+	tr_line(T, "#undef STAP_RETVALUE");
+	tr_line(T, "#undef STAP_RETURN");
+	tr_line(T, "#undef STAP_ERROR");
+	tr_line(T, "#undef STAP_PRINTF");
+	tr_line(T, "#undef strlcpy");
+	tr_line(T, "#undef strlcat");
+	tr_line(T, "#undef strlen");
+	tr_line(T, "}");
+}
+
+static struct body_out gen_function(struct tr *T, size_t index)
+{
+	struct sem_function *f = T->p->functions.v[index];
+	struct body_out b = { 0 };
+	struct strbuf head = STRBUF_INIT;
+	char *member = cident("tapf", (int)index, f->name);
+
+	body_begin(T, f);
+	tr_line(T, "struct %s_frame *l;", member);
+	tr_line(T, "int next_ = 0;");
+	tr_line(T, "%s", "");
+	tr_line(T, "if (TAP_NEST_ENTER(c))");
+	tr_line(T, "\treturn 0;");
+	tr_line(T, "l = &((struct tap_locals *)c->locals)->fn[c->nesting - 1].%s;", member);
+	tr_line(T, "(void)l;");
+	for (int i = 0; i < f->n_params; i++) {
+		const struct vardecl *v = f->params[i];
+		char *pf = param_field(f, i), *arg = local_field(v);
+
+		strbuf_addf(&T->frame, v->type == SEM_STRING ? "\tchar %s[MAXSTRINGLEN];\n" :
+			    "\tlong long %s;\n", pf);
+		if (v->type == SEM_STRING)
+			tr_line(T, "tap_strlcpy(l->%s, a_%s, MAXSTRINGLEN);", pf, arg);
+		else
+			tr_line(T, "l->%s = a_%s;", pf, arg);
+		free(pf);
+		free(arg);
+	}
+	if (f->type == SEM_STRING) {
+		strbuf_adds(&T->frame, "\tchar __retvalue[MAXSTRINGLEN];\n");
+		tr_line(T, "l->__retvalue[0] = '\\0';");
+	} else if (f->type == SEM_LONG) {
+		strbuf_adds(&T->frame, "\tlong long __retvalue;\n");
+		tr_line(T, "l->__retvalue = 0;");
+	}
+	init_locals(T, &f->locals);
+	if (f->decl->embedded)
+		embedded_body(T, f);
+	else
+		tr_stmt(T, f->decl->body);
+	T->indent = 0;
+	tr_line(T, "out: __attribute__((unused));");
+	T->indent = 1;
+	if (f->type == SEM_STRING)
+		tr_line(T, "tap_strlcpy(ret, l->__retvalue, MAXSTRINGLEN);");
+	else if (f->type == SEM_LONG)
+		tr_line(T, "*ret = l->__retvalue;");
+	else
+		tr_line(T, "(void)ret;");
+	tr_line(T, "TAP_NEST_LEAVE(c);");
+	tr_line(T, "return next_;");
+
+	fn_signature(T, &head, f);
+	strbuf_addf(&head, "\n{\n%s}\n\n", T->body.buf ? T->body.buf : "");
+	b.code = strbuf_detach(&head);
+	b.frame = body_frame(T);
+	b.member = member;
+	return b;
+}
+
+/* "begin", "timer.ms(100)": the probe point without condition. */
+static char *pp_text(const struct probe_point *pp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < pp->comps.n; i++) {
+		const struct pp_comp *c = pp->comps.v[i];
+
+		if (i)
+			strbuf_addc(&sb, '.');
+		strbuf_adds(&sb, c->name);
+		if (c->arg && c->arg->kind == E_NUM)
+			strbuf_addf(&sb, "(%" PRId64 ")", c->arg->num);
+		else if (c->arg && c->arg->kind == E_STR)
+			strbuf_addf(&sb, "(\"%s\")", c->arg->str);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* -t's "from:" text: the derivation chain back to the user's probe. */
+static char *derivation_text(const struct derived_probe *dp)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = dp->chain ? strstr(dp->chain, "<- ") : NULL;
+	const char *end = dp->chain ? strstr(dp->chain, " */") : NULL;
+
+	if (!s || !end || end < s)
+		return pp_text(dp->loc);
+	s += 3;
+	while (s < end) {
+		const char *arrow = strstr(s, " <- ");
+
+		if (!arrow || arrow > end) {
+			strbuf_addn(&sb, s, (size_t)(end - s));
+			break;
+		}
+		strbuf_addn(&sb, s, (size_t)(arrow - s));
+		strbuf_adds(&sb, " from: ");
+		s = arrow + 4;
+	}
+	return strbuf_detach(&sb);
+}
+
+static struct body_out gen_probe(struct tr *T, size_t index)
+{
+	struct derived_probe *dp = T->p->probes.v[index];
+	struct body_out b = { 0 };
+	struct strbuf head = STRBUF_INIT;
+
+	body_begin(T, NULL);
+	b.member = xasprintf("probe_%zu", index);
+	tr_line(T, "struct %s_frame *l = &((struct tap_locals *)c->locals)->probe.%s;",
+		b.member, b.member);
+	tr_line(T, "(void)l;");
+	init_locals(T, &dp->locals);
+	if (dp->cond) {
+		char *cond = tr_expr(T, dp->cond);
+
+		tr_line(T, "if (!tap_op_true(%s))", cond);
+		tr_line(T, "\treturn;");
+		free(cond);
+		T->n_ltmp = T->n_stmp = 0;
+	}
+	tr_stmt(T, dp->body);
+	T->indent = 0;
+	tr_line(T, "out: __attribute__((unused));");
+	T->indent = 1;
+	tr_line(T, "return;");
+	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
+		    T->body.buf ? T->body.buf : "");
+	b.code = strbuf_detach(&head);
+	b.frame = body_frame(T);
+	return b;
+}
+
+/* ---- lock sets ---------------------------------------------------------- */
+
+static void lock_body(struct tr *T, const struct sem_body *u, int *mode,
+		      const struct sem_function **seen, size_t *nseen)
+{
+	for (size_t i = 0; i < u->reads.n; i++) {
+		int g = global_index(T, u->reads.v[i]);
+
+		if (g >= 0 && mode[g] < 1)
+			mode[g] = 1;
+	}
+	for (size_t i = 0; i < u->writes.n; i++) {
+		int g = global_index(T, u->writes.v[i]);
+
+		if (g >= 0)
+			mode[g] = 2;
+	}
+	for (size_t i = 0; i < u->calls.n; i++) {
+		const struct sem_function *f = u->calls.v[i];
+		bool done = false;
+
+		for (size_t j = 0; j < *nseen && !done; j++)
+			done = seen[j] == f;
+		if (done)
+			continue;
+		seen[(*nseen)++] = f;
+		lock_body(T, &f->uses, mode, seen, nseen);
+	}
+}
+
+/* The globals a probe and the functions it calls use: 1 read, 2 write. */
+static int *lock_modes(struct tr *T, const struct derived_probe *dp)
+{
+	int *mode = xcalloc((size_t)T->nglobals + 1, sizeof(int));
+	const struct sem_function **seen =
+		xcalloc(T->p->functions.n + 1, sizeof(*seen));
+	size_t nseen = 0;
+
+	lock_body(T, &dp->uses, mode, seen, &nseen);
+	free(seen);
+	return mode;
+}
+
+static int emit_locks(struct tr *T, FILE *out, const char *name, const int *mode)
+{
+	int n = 0;
+
+	for (int g = 0; g < T->nglobals; g++)
+		n += mode[g] > 0;
+	if (!n)
+		return 0;
+	fprintf(out, "static const struct tap_lock_req %s_locks[] = {", name);
+	for (int g = 0; g < T->nglobals; g++)
+		if (mode[g])
+			fprintf(out, " { %d, %d },", g, mode[g] == 2);
+	fputs(" };\n", out);
+	return n;
+}
+
+/* ---- auto-printing of globals written but never read ------------------- */
+
+static bool any_auto_print(const struct tr *T)
+{
+	if (!T->o->global_var_display)
+		return false;
+	for (int i = 0; i < T->nglobals; i++)
+		if (T->globals[i].v->auto_print)
+			return true;
+	return false;
+}
+
+/* printf text that prints one key of a foreach element. */
+static void display_array(struct tr *T, const struct tr_global *g)
+{
+	const struct vardecl *v = g->v;
+	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
+	int nargs = 0;
+
+	tr_line(T, "{");
+	T->indent++;
+	tr_line(T, "long long i, n;");
+	/* SystemTap's display sorts on the value, decreasing */
+	tr_line(T, "n = tap_foreach_start(c, %s, 0, -1, %s, -1);", g->cname,
+		v->type == SEM_STATS ? "TAP_STAT_OP_COUNT" : "0");
+	tr_line(T, "if (n < 0)");
+	tr_line(T, "\tgoto out;");
+	tr_line(T, "for (i = 0; i < n; i++) {");
+	T->indent++;
+	tr_line(T, "struct tap_map_entry *e = tap_foreach_get(%s, i);", g->cname);
+	strbuf_addf(&fmt, "%s[", v->name);
+	for (int k = 0; k < v->arity; k++) {
+		bool s = v->index_types[k] == SEM_STRING;
+
+		strbuf_adds(&fmt, k ? (s ? ",\\\"%#s\\\"" : ",%#d") : (s ? "\\\"%#s\\\"" : "%#d"));
+		strbuf_addf(&args, "%s%s(tap_entry_key_%s(%s, e, %d))", nargs ? ", " : "",
+			    s ? "TAP_PSTR" : "TAP_PNUM", s ? "str" : "long", g->cname, k);
+		nargs++;
+	}
+	strbuf_adds(&fmt, "]");
+	if (v->type == SEM_STATS) {
+		static const char *const ops[] = { "COUNT", "MIN", "MAX", "SUM", "AVG" };
+
+		tr_line(T, "long long a[5];");
+		for (int k = 0; k < 5; k++) {
+			tr_line(T, "if (tap_entry_stat(c, %s, e, TAP_STAT_OP_%s, 0, &a[%d]))",
+				g->cname, ops[k], k);
+			tr_line(T, "\tgoto out;");
+		}
+		strbuf_adds(&fmt, " @count=%#d @min=%#d @max=%#d @sum=%#d @avg=%#d\\n");
+		for (int k = 0; k < 5; k++)
+			strbuf_addf(&args, ", TAP_PNUM(a[%d])", k);
+		nargs += 5;
+	} else if (v->type == SEM_STRING) {
+		strbuf_adds(&fmt, "=\\\"%#s\\\"\\n");
+		strbuf_addf(&args, ", TAP_PSTR(tap_entry_str(%s, e))", g->cname);
+		nargs++;
+	} else {
+		strbuf_adds(&fmt, "=%#x\\n");
+		strbuf_addf(&args, ", TAP_PNUM(tap_entry_long(%s, e))", g->cname);
+		nargs++;
+	}
+	tr_line(T, "const struct tap_parg pa[] = { %s };", args.buf);
+	tr_line(T, "if (tap_printf(c, \"%s\", %d, pa) < 0)", fmt.buf, nargs);
+	tr_line(T, "\tgoto out;");
+	T->indent--;
+	tr_line(T, "}");
+	T->indent--;
+	tr_line(T, "}");
+	strbuf_free(&fmt);
+	strbuf_free(&args);
+}
+
+static void display_scalar_stat(struct tr *T, const struct tr_global *g)
+{
+	static const char *const ops[] = { "COUNT", "MIN", "MAX", "SUM", "AVG" };
+	const char *name = g->v->name;
+
+	/* an empty statistic shows only its count, as SystemTap's does */
+	tr_line(T, "{");
+	T->indent++;
+	tr_line(T, "long long a[5] = { 0, 0, 0, 0, 0 };");
+	tr_line(T, "if (tap_stat_get(c, %s, 0, TAP_STAT_OP_COUNT, 0, &a[0]))", g->cname);
+	tr_line(T, "\tgoto out;");
+	tr_line(T, "if (a[0] > 0) {");
+	for (int k = 1; k < 5; k++) {
+		tr_line(T, "\tif (tap_stat_get(c, %s, 0, TAP_STAT_OP_%s, 0, &a[%d]))",
+			g->cname, ops[k], k);
+		tr_line(T, "\t\tgoto out;");
+	}
+	tr_line(T, "\tconst struct tap_parg pa[] = { TAP_PNUM(a[0]), TAP_PNUM(a[1]), "
+		"TAP_PNUM(a[2]), TAP_PNUM(a[3]), TAP_PNUM(a[4]) };");
+	tr_line(T, "\tif (tap_printf(c, \"%s @count=%%#d @min=%%#d @max=%%#d @sum=%%#d "
+		"@avg=%%#d\\n\", 5, pa) < 0)", name);
+	tr_line(T, "\t\tgoto out;");
+	tr_line(T, "} else {");
+	tr_line(T, "\ttap_print(c, \"%s @count=0x0\\n\");", name);
+	tr_line(T, "}");
+	T->indent--;
+	tr_line(T, "}");
+}
+
+static struct body_out gen_display(struct tr *T)
+{
+	struct body_out b = { 0 };
+	struct strbuf head = STRBUF_INIT;
+
+	body_begin(T, NULL);
+	b.member = xstrdup("probe_display");
+	tr_line(T, "TAP_STMT(c, 0);");
+	for (int i = 0; i < T->nglobals; i++) {
+		const struct tr_global *g = &T->globals[i];
+		const struct vardecl *v = g->v;
+
+		if (!v->auto_print)
+			continue;
+		if (v->arity > 0) {
+			display_array(T, g);
+		} else if (v->type == SEM_STATS) {
+			display_scalar_stat(T, g);
+		} else if (v->type == SEM_STRING) {
+			tr_line(T, "{");
+			tr_line(T, "\tconst struct tap_parg pa[] = { TAP_PSTR(%s) };", g->cname);
+			tr_line(T, "\tif (tap_printf(c, \"%s=\\\"%%#s\\\"\\n\", 1, pa) < 0)", v->name);
+			tr_line(T, "\t\tgoto out;");
+			tr_line(T, "}");
+		} else {
+			tr_line(T, "{");
+			tr_line(T, "\tconst struct tap_parg pa[] = { TAP_PNUM(%s) };", g->cname);
+			tr_line(T, "\tif (tap_printf(c, \"%s=%%#x\\n\", 1, pa) < 0)", v->name);
+			tr_line(T, "\t\tgoto out;");
+			tr_line(T, "}");
+		}
+	}
+	T->indent = 0;
+	tr_line(T, "out: __attribute__((unused));");
+	T->indent = 1;
+	tr_line(T, "return;");
+	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
+		    T->body.buf ? T->body.buf : "");
+	b.code = strbuf_detach(&head);
+	b.frame = body_frame(T);
+	return b;
+}
+
+/* ---- module parameters --------------------------------------------------- */
+
+static void emit_params(struct tr *T, FILE *out)
+{
+	fputs("/* Generated by tapc: module parameters that set script globals. */\n"
+	      "#include <linux/module.h>\n#include <linux/moduleparam.h>\n"
+	      "#include \"tapc_runtime.h\"\n\n", out);
+	for (int i = 0; i < T->nglobals; i++) {
+		const struct tr_global *g = &T->globals[i];
+		const struct vardecl *v = g->v;
+
+		/* private globals cannot be named from outside their file */
+		if (!global_is_scalar(v) || v->is_private)
+			continue;
+		if (v->type == SEM_STRING) {
+			fprintf(out, "extern char %s[MAXSTRINGLEN];\n", g->cname);
+			fprintf(out, "module_param_string(%s, %s, MAXSTRINGLEN, 0);\n",
+				v->name, g->cname);
+		} else {
+			/* long long is the kernel's long on the 64-bit targets */
+			fprintf(out, "extern long long %s;\n", g->cname);
+			fprintf(out, "module_param_cb(%s, &param_ops_long, &%s, 0);\n",
+				v->name, g->cname);
+		}
+	}
+}
+
+/* ---- the whole module ------------------------------------------------------ */
+
+static void emit_embeds(struct tr *T, FILE *out)
+{
+	for (size_t i = 0; i < T->p->embeds.n; i++) {
+		const struct embedded *e = T->p->embeds.v[i];
+
+		if (!T->o->guru && !(e->pos.file && e->pos.file->privileged)) {
+			tr_error(T, &e->pos, "embedded code in unprivileged script; "
+				 "need stap -g");
+			continue;
+		}
+		fprintf(out, "%s\n", e->code);
+	}
+}
+
+static bool any_embedded(const struct program *p)
+{
+	for (size_t i = 0; i < p->functions.n; i++)
+		if (((const struct sem_function *)p->functions.v[i])->decl->embedded)
+			return true;
+	return p->embeds.n > 0;
+}
+
+/* Embedded C written for SystemTap calls the kernel's C library; main_c
+ * includes no kernel header, so declare the exported functions it uses
+ * most (the same prototypes as <linux/kernel.h> and <linux/string.h>). */
+/* Operators go through these functions so that gcc's front end does not
+ * see the script's constant or self comparisons, comparisons used as
+ * numbers, or arithmetic used as a truth value: all legal in the script
+ * language, all rejected by -Wall -Wextra -Werror when spelled inline.
+ * Shift counts outside 0..63 leave the value unchanged, as SystemTap's
+ * shifts behave on x86-64 (counts are clamped to 0..64 and the hardware
+ * masks 64 to 0); in C they would be undefined. */
+static void emit_operator_helpers(FILE *out)
+{
+	static const char *const cmps[][2] = {
+		{ "lt", "<" }, { "gt", ">" }, { "le", "<=" },
+		{ "ge", ">=" }, { "eq", "==" }, { "ne", "!=" },
+	};
+
+	for (size_t i = 0; i < sizeof(cmps) / sizeof(cmps[0]); i++)
+		fprintf(out, "static inline long long tap_op_%s(long long a, long long b)\n"
+			"{\n\treturn a %s b;\n}\n", cmps[i][0], cmps[i][1]);
+	fputs("static inline long long tap_op_scmp(int r)\n{\n\treturn r;\n}\n"
+	      "static inline int tap_op_true(long long a)\n{\n\treturn a != 0;\n}\n"
+	      "static inline long long tap_op_not(long long a)\n{\n\treturn a == 0;\n}\n"
+	      "static inline int tap_op_count(long long n)\n"
+	      "{\n\treturn n >= 0 && n < 64 ? (int)n : 0;\n}\n"
+	      "static inline long long tap_op_shl(long long a, long long n)\n"
+	      "{\n\treturn (long long)((unsigned long long)a << tap_op_count(n));\n}\n"
+	      "static inline long long tap_op_shr(long long a, long long n)\n"
+	      "{\n\treturn a >> tap_op_count(n);\n}\n"
+	      "static inline long long tap_op_ushr(long long a, long long n)\n"
+	      "{\n\treturn (long long)((unsigned long long)a >> tap_op_count(n));\n}\n\n",
+	      out);
+}
+
+static void emit_kernel_decls(FILE *out)
+{
+	fputs("int snprintf(char *buf, unsigned long size, const char *fmt, ...)\n"
+	      "\t__attribute__((format(printf, 3, 4)));\n"
+	      "int scnprintf(char *buf, unsigned long size, const char *fmt, ...)\n"
+	      "\t__attribute__((format(printf, 3, 4)));\n"
+	      "int sprintf(char *buf, const char *fmt, ...)\n"
+	      "\t__attribute__((format(printf, 2, 3)));\n"
+	      "char *strncpy(char *dst, const char *src, unsigned long n);\n"
+	      "int strcmp(const char *a, const char *b);\n"
+	      "int strncmp(const char *a, const char *b, unsigned long n);\n"
+	      "char *strchr(const char *s, int c);\n"
+	      "void *memcpy(void *dst, const void *src, unsigned long n);\n"
+	      "void *memset(void *s, int c, unsigned long n);\n"
+	      "int memcmp(const void *a, const void *b, unsigned long n);\n\n", out);
+}
+
+static void emit_frames(FILE *out, struct body_out *fns, size_t nfns,
+			struct body_out *probes, size_t nprobes)
+{
+	for (size_t i = 0; i < nfns; i++)
+		fprintf(out, "struct %s_frame {\n%s};\n", fns[i].member, fns[i].frame);
+	for (size_t i = 0; i < nprobes; i++)
+		if (probes[i].member)
+			fprintf(out, "struct %s_frame {\n%s};\n", probes[i].member,
+				probes[i].frame);
+	fputs("\n/* This CPU's scratch area: the running probe's frame, then one\n"
+	      " * function frame per nesting depth. */\nstruct tap_locals {\n"
+	      "\tunion {\n\t\tchar none_;\n", out);
+	for (size_t i = 0; i < nprobes; i++)
+		if (probes[i].member)
+			fprintf(out, "\t\tstruct %s_frame %s;\n", probes[i].member,
+				probes[i].member);
+	fputs("\t} probe;\n\tunion {\n\t\tchar none_;\n", out);
+	for (size_t i = 0; i < nfns; i++)
+		fprintf(out, "\t\tstruct %s_frame %s;\n", fns[i].member, fns[i].member);
+	fputs("\t} fn[MAXNESTING];\n};\n\n"
+	      "const unsigned long tap_locals_size = sizeof(struct tap_locals);\n\n", out);
+}
+
+struct probe_row {
+	const struct derived_probe *dp;
+	const struct probe_provider *prov;
+	bool runs;
+};
+
+static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
+			     size_t n, bool display)
+{
+	for (size_t i = 0; i < n; i++) {
+		int *mode;
+		char *name;
+
+		if (!rows[i].runs)
+			continue;
+		mode = lock_modes(T, rows[i].dp);
+		name = xasprintf("probe_%zu", i);
+		emit_locks(T, out, name, mode);
+		free(mode);
+		free(name);
+	}
+	if (display) {
+		int *mode = xcalloc((size_t)T->nglobals + 1, sizeof(int));
+
+		for (int g = 0; g < T->nglobals; g++)
+			if (T->globals[g].v->auto_print)
+				mode[g] = 1;
+		emit_locks(T, out, "probe_display", mode);
+		free(mode);
+	}
+	fputs("\nconst struct tap_probe tap_probes[] = {\n", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct derived_probe *dp = rows[i].dp;
+		char *pp, *pps, *deriv, *loc;
+		int *mode;
+		int nl = 0;
+
+		if (!rows[i].runs)
+			continue;
+		mode = lock_modes(T, dp);
+		for (int g = 0; g < T->nglobals; g++)
+			nl += mode[g] > 0;
+		free(mode);
+		pp = pp_text(dp->loc);
+		pps = tr_cstr(pp, strlen(pp));
+		deriv = derivation_text(dp);
+		loc = xasprintf("%s:%d:%d", dp->origin && dp->origin->pos.file ?
+				dp->origin->pos.file->name : "?",
+				dp->origin ? dp->origin->pos.line : 0,
+				dp->origin ? dp->origin->pos.col : 0);
+		fputs("\t{ ", out);
+		rows[i].prov->emit_entry(out, dp);
+		{
+			char *ls = tr_cstr(loc, strlen(loc));
+			char *ds = tr_cstr(deriv, strlen(deriv));
+
+			fprintf(out, ".handler = probe_%zu, .pp = %s, .loc = %s, "
+				".derivation = %s, ", i, pps, ls, ds);
+			free(ls);
+			free(ds);
+		}
+		if (nl)
+			fprintf(out, ".locks = probe_%zu_locks, .nlocks = %d },\n", i, nl);
+		else
+			fputs(".locks = 0, .nlocks = 0 },\n", out);
+		free(pp);
+		free(pps);
+		free(deriv);
+		free(loc);
+	}
+	if (display) {
+		int nl = 0;
+
+		for (int g = 0; g < T->nglobals; g++)
+			nl += T->globals[g].v->auto_print;
+		/* SystemTap adds plain end probes after the script's */
+		fprintf(out, "\t{ .kind = TAP_PROBE_END, .seq = 0, "
+			".handler = probe_display, .pp = \"end\", .loc = \"<global display>\", "
+			".derivation = \"end\", .locks = %s, .nlocks = %d },\n",
+			nl ? "probe_display_locks" : "0", nl);
+	}
+	fputs("};\nconst unsigned int tap_nprobes = sizeof(tap_probes) / "
+	      "sizeof(tap_probes[0]);\n", out);
+}
+
+bool translate(const struct program *p, const struct translate_options *o,
+	       FILE *main_c, FILE *params_c, struct diag *d)
+{
+	struct tr T = { .p = p, .o = o, .d = d };
+	size_t nfns = p->functions.n, nprobes = p->probes.n;
+	struct body_out *fns = xcalloc(nfns + 1, sizeof(*fns));
+	struct body_out *probes = xcalloc(nprobes + 2, sizeof(*probes));
+	struct probe_row *rows = xcalloc(nprobes + 1, sizeof(*rows));
+	bool display = false;
+	size_t nruns = 0;
+
+	collect_globals(&T);
+	for (size_t i = 0; i < nprobes; i++) {
+		rows[i].dp = p->probes.v[i];
+		rows[i].prov = probe_provider_for(rows[i].dp);
+		if (!rows[i].prov) {
+			tr_error(&T, &rows[i].dp->loc->pos, "no provider for this probe point");
+			continue;
+		}
+		{
+			/* ask the provider whether it runs, writing nowhere */
+			FILE *null = tmpfile();
+
+			rows[i].runs = null && rows[i].prov->emit_entry(null, rows[i].dp);
+			if (null)
+				fclose(null);
+		}
+		nruns += rows[i].runs;
+	}
+	for (size_t i = 0; i < nfns; i++)
+		fns[i] = gen_function(&T, i);
+	for (size_t i = 0; i < nprobes; i++)
+		if (rows[i].runs)
+			probes[i] = gen_probe(&T, i);
+	display = any_auto_print(&T);
+	if (display)
+		probes[nprobes] = gen_display(&T);
+
+	fprintf(main_c, "/* Generated by tapc (pass 3) for module %s. */\n"
+		"#include \"tapc_runtime.h\"\n\n", o->module_name ? o->module_name : "?");
+	emit_operator_helpers(main_c);
+	if (o->guru || any_embedded(p))
+		emit_kernel_decls(main_c);
+	emit_embeds(&T, main_c);
+	emit_global_vars(&T, main_c);
+	if (T.decls.buf)
+		fprintf(main_c, "%s\n", T.decls.buf);
+	emit_frames(main_c, fns, nfns, probes, nprobes + (display ? 1 : 0));
+	for (size_t i = 0; i < nfns; i++) {
+		struct strbuf sig = STRBUF_INIT;
+
+		fn_signature(&T, &sig, p->functions.v[i]);
+		/* with -u a function may be kept without callers */
+		fprintf(main_c, "%s __attribute__((unused));\n", sig.buf);
+		strbuf_free(&sig);
+	}
+	fputc('\n', main_c);
+	for (size_t i = 0; i < nfns; i++)
+		fputs(fns[i].code, main_c);
+	for (size_t i = 0; i < nprobes + 1; i++)
+		if (probes[i].code)
+			fputs(probes[i].code, main_c);
+	emit_global_table(&T, main_c);
+	fprintf(main_c, "const int tap_timing = %d;\n", o->timing ? 1 : 0);
+	if (!nruns && !display)
+		fputs("/* no probe runs: the table holds only a placeholder */\n", main_c);
+	emit_probe_table(&T, main_c, rows, nprobes, display);
+	if (params_c)
+		emit_params(&T, params_c);
+
+	for (size_t i = 0; i < nfns; i++) {
+		free(fns[i].code);
+		free(fns[i].frame);
+		free(fns[i].member);
+	}
+	for (size_t i = 0; i < nprobes + 1; i++) {
+		free(probes[i].code);
+		free(probes[i].frame);
+		free(probes[i].member);
+	}
+	for (int i = 0; i < T.nglobals; i++)
+		free(T.globals[i].cname);
+	free(T.globals);
+	free(fns);
+	free(probes);
+	free(rows);
+	strbuf_free(&T.body);
+	strbuf_free(&T.frame);
+	strbuf_free(&T.decls);
+	return !T.failed;
+}

@@ -1,0 +1,36 @@
+/* Pass 3: translation of an elaborated program into C.
+ *
+ * translate() writes the module's C in two parts:
+ *
+ *  - main_c: the probe handlers, script functions, globals and the tables
+ *    the runtime reads (tap_probes[], tap_globals[], tap_locals_size,
+ *    tap_timing).  It includes only "tapc_runtime.h" (plus the script's
+ *    own top-level %{ %} blocks, with -g), so it compiles at any -O level;
+ *  - params_c: the small part that needs kernel headers, compiled at
+ *    kbuild's own level: module_param() declarations that let
+ *    `tapc-run MODULE.ko NAME=VALUE` (and tapc -G NAME=VALUE) set the
+ *    initial value of a long or string global.
+ *
+ * The generated code follows doc/RUNTIME.md.  -p3 prints main_c.
+ */
+#ifndef TAPC_TRANSLATE_H
+#define TAPC_TRANSLATE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "elaborate.h"
+
+struct translate_options {
+	const char *module_name;	/* -m, or the generated name */
+	bool timing;			/* -t: hit and cycle report */
+	bool guru;			/* -g */
+	bool global_var_display;	/* not --no-global-var-display */
+};
+
+/* False after errors reported through d (nothing usable was written). */
+bool translate(const struct program *p, const struct translate_options *o,
+	       FILE *main_c, FILE *params_c, struct diag *d);
+
+#endif

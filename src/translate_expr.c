@@ -1,0 +1,969 @@
+/* Pass 3: expressions.
+ *
+ * tr_expr() emits the statements an expression needs (calls that can
+ * fail, temporaries) and returns a C expression without side effects
+ * that yields its value: long long for numbers, const char * for
+ * strings.  Arithmetic is done in unsigned 64 bits, which wraps as
+ * SystemTap's does without C's undefined behaviour.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regcomp.h"
+#include "translate_int.h"
+
+enum sem_type tr_type(const struct tr *T, const struct expr *e)
+{
+	const struct sem_ref *r = e ? program_ref(T->p, e) : NULL;
+
+	return r ? r->type : SEM_UNKNOWN;
+}
+
+char *tr_ltmp(struct tr *T)
+{
+	int n = T->n_ltmp++;
+
+	if (T->n_ltmp > T->max_ltmp)
+		T->max_ltmp = T->n_ltmp;
+	return xasprintf("l->t%d", n);
+}
+
+char *tr_stmp(struct tr *T)
+{
+	int n = T->n_stmp++;
+
+	if (T->n_stmp > T->max_stmp)
+		T->max_stmp = T->n_stmp;
+	return xasprintf("l->s%d", n);
+}
+
+void tr_check(struct tr *T)
+{
+	tr_line(T, "if (c->last_error)");
+	tr_line(T, "\tgoto %s;", T->err_label);
+}
+
+/* ---- where: SystemTap's "near" text ------------------------------------ */
+
+/* Byte offset of pos in its file, through a cache of line starts. */
+static long pos_offset(const struct srcpos *pos)
+{
+	static const struct srcfile *file;
+	static size_t *lines, nlines;
+
+	if (!pos->file || !pos->file->text || pos->line < 1)
+		return -1;
+	if (file != pos->file) {
+		free(lines);
+		nlines = 0;
+		lines = xmalloc(sizeof(*lines) * (pos->file->len / 8 + 16));
+		size_t cap = pos->file->len / 8 + 16;
+
+		lines[nlines++] = 0;
+		for (size_t i = 0; i < pos->file->len; i++)
+			if (pos->file->text[i] == '\n') {
+				if (nlines == cap) {
+					cap *= 2;
+					lines = xrealloc(lines, sizeof(*lines) * cap);
+				}
+				lines[nlines++] = i + 1;
+			}
+		file = pos->file;
+	}
+	if ((size_t)pos->line > nlines)
+		return -1;
+	return (long)(lines[pos->line - 1] + (size_t)pos->col - 1);
+}
+
+/* The position of a binary operator: the tree keeps only its operands',
+ * so look back from the right operand over blanks and '('. */
+static struct srcpos op_pos(const struct expr *e, const char *spell)
+{
+	struct srcpos p = e->pos;
+	long off = e->b ? pos_offset(&e->b->pos) : -1;
+	size_t n = strlen(spell);
+	const char *text;
+
+	if (off < 0 || !e->b->pos.file || e->b->pos.file != e->pos.file)
+		return p;
+	text = e->pos.file->text;
+	while (off > 0 && strchr(" \t\n(", text[off - 1]))
+		off--;
+	if ((size_t)off < n || memcmp(text + off - n, spell, n))
+		return p;
+	off -= (long)n;
+	p.line = 1;
+	p.col = 1;
+	for (long i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			p.line++;
+			p.col = 1;
+		} else {
+			p.col++;
+		}
+	}
+	return p;
+}
+
+/* The position of a postfix ++/--: the first one after the operand's
+ * start on the same line. */
+static struct srcpos postfix_pos(const struct expr *e, const char *spell)
+{
+	struct srcpos p = e->pos;
+	long off = pos_offset(&e->pos);
+	const char *text, *hit;
+
+	if (off < 0)
+		return p;
+	text = e->pos.file->text + off;
+	hit = strstr(text, spell);
+	if (!hit || memchr(text, '\n', (size_t)(hit - text)))
+		return p;
+	p.col += (int)(hit - text);
+	return p;
+}
+
+char *tr_where_at(const char *what, const struct srcpos *pos)
+{
+	char *s = xasprintf("%s at %s:%d:%d", what ? what : "keyword",
+			    pos->file ? pos->file->name : "<input>", pos->line, pos->col);
+	char *lit = tr_cstr(s, strlen(s));
+
+	free(s);
+	return lit;
+}
+
+static const char *stat_name(int op)
+{
+	static const char *const names[] = { "", "@count", "@sum", "@min", "@max",
+		"@avg", "@variance" };
+
+	return op > 0 && op <= STAT_VARIANCE ? names[op] : "@";
+}
+
+char *tr_where(struct tr *T, const struct expr *e)
+{
+	char *what, *r;
+	struct srcpos pos = e->pos;
+	const char *op;
+
+	(void)T;
+	switch (e->kind) {
+	case E_NUM:
+		what = xasprintf("number '%" PRId64 "'", e->num);
+		break;
+	case E_STR:
+		what = xasprintf("string '%s'", e->str);
+		break;
+	case E_SYM: case E_CALL: case E_PRINT:
+		what = xasprintf("identifier '%s'", e->name);
+		break;
+	case E_INDEX: case E_IN:
+		if (e->a && e->a->kind == E_SYM) {
+			what = xasprintf("identifier '%s'", e->a->name);
+			pos = e->a->pos;
+		} else if (e->a) {
+			return tr_where(T, e->a);
+		} else {
+			what = xstrdup("operator '['");
+		}
+		break;
+	case E_BINARY: case E_ASSIGN:
+		op = tok_spelling((enum tok_kind)e->op);
+		what = xasprintf("operator '%s'", op ? op : "?");
+		if (op)
+			pos = op_pos(e, op);
+		break;
+	case E_UNARY: case E_PREINC: case E_POSTINC:
+		op = tok_spelling((enum tok_kind)e->op);
+		what = xasprintf("operator '%s'", op ? op : "?");
+		if (op && e->kind == E_POSTINC)
+			pos = postfix_pos(e, op);
+		break;
+	case E_TERNARY:
+		what = xstrdup("operator '?'");
+		break;
+	case E_STAT:
+		what = xasprintf("operator '%s'", stat_name(e->op));
+		break;
+	case E_HIST:
+		what = xasprintf("operator '%s'", e->op == HIST_LOG ? "@hist_log" :
+				 "@hist_linear");
+		break;
+	case E_EMBEDDED:
+		what = xstrdup("embedded-code");
+		break;
+	default:
+		what = xstrdup("operator '@'");
+		break;
+	}
+	r = tr_where_at(what, &pos);
+	free(what);
+	return r;
+}
+
+static void set_where(struct tr *T, const struct expr *e)
+{
+	char *w = tr_where(T, e);
+
+	tr_line(T, "TAP_STMT(c, %s);", w);
+	free(w);
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static bool has_side(const struct expr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case E_ASSIGN: case E_PREINC: case E_POSTINC: case E_CALL: case E_PRINT:
+	case E_EMBEDDED:
+		return true;
+	default:
+		break;
+	}
+	if (has_side(e->a) || has_side(e->b) || has_side(e->c))
+		return true;
+	for (size_t i = 0; i < e->args.n; i++)
+		if (has_side(e->args.v[i]))
+			return true;
+	return false;
+}
+
+/* Copy a value into a temporary so that later side effects cannot
+ * change it. */
+static char *keep(struct tr *T, enum sem_type t, char *val)
+{
+	char *tmp;
+
+	if (t == SEM_STRING) {
+		tmp = tr_stmp(T);
+		tr_line(T, "tap_strlcpy(%s, %s, MAXSTRINGLEN);", tmp, val);
+	} else {
+		tmp = tr_ltmp(T);
+		tr_line(T, "%s = %s;", tmp, val);
+	}
+	free(val);
+	return tmp;
+}
+
+/* Evaluate the i-th of a list of expressions, kept stable when one of
+ * the later ones has side effects. */
+static char *list_item(struct tr *T, const struct vec *v, size_t i)
+{
+	char *val = tr_expr(T, v->v[i]);
+
+	for (size_t j = i + 1; j < v->n; j++)
+		if (has_side(v->v[j]))
+			return keep(T, tr_type(T, v->v[i]), val);
+	return val;
+}
+
+static struct vardecl *var_of(const struct tr *T, const struct expr *e)
+{
+	const struct sem_ref *r = program_ref(T->p, e);
+
+	return r ? r->var : NULL;
+}
+
+char *tr_map(struct tr *T, const struct vardecl *v)
+{
+	const struct tr_global *g = v ? tr_global_of(T, v) : NULL;
+
+	return xstrdup(g ? g->cname : "0");
+}
+
+char *tr_keys(struct tr *T, const struct vec *args, unsigned *wild)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	*wild = 0;
+	strbuf_adds(&sb, "(const union tap_idx[]){ ");
+	for (size_t i = 0; i < args->n; i++) {
+		const struct expr *a = args->v[i];
+		char *val;
+
+		if (!a) {
+			*wild |= 1u << i;
+			strbuf_adds(&sb, "{ .l = 0 }, ");
+			continue;
+		}
+		val = list_item(T, args, i);
+		strbuf_addf(&sb, "{ .%c = %s }, ", tr_type(T, a) == SEM_STRING ? 's' : 'l',
+			    val);
+		free(val);
+	}
+	strbuf_adds(&sb, "}");
+	return strbuf_detach(&sb);
+}
+
+void tr_stat_base(struct tr *T, const struct expr *a, char **map, char **keys)
+{
+	unsigned wild;
+
+	if (a->kind == E_INDEX && a->a->kind == E_SYM) {
+		*keys = tr_keys(T, &a->args, &wild);
+		*map = tr_map(T, var_of(T, a->a));
+	} else {
+		*map = tr_map(T, var_of(T, a));
+		*keys = xstrdup("0");
+	}
+}
+
+static char *num_lit(int64_t n)
+{
+	if (n == INT64_MIN)
+		return xstrdup("(-9223372036854775807LL - 1)");
+	return xasprintf("%" PRId64 "LL", n);
+}
+
+/* ---- reading and writing variables and elements ------------------------ */
+
+static bool elided_target(const struct tr *T, const struct expr *lv)
+{
+	const struct vardecl *v = lv->kind == E_SYM ? var_of(T, lv) : NULL;
+
+	return v && !v->global && (v->elided || v->type == SEM_UNKNOWN);
+}
+
+/* The value of an lvalue (variable or array element). */
+static char *lv_read(struct tr *T, const struct expr *lv, const char *keys)
+{
+	enum sem_type t = tr_type(T, lv);
+	char *map, *tmp;
+
+	if (lv->kind == E_SYM)
+		return tr_var(T, var_of(T, lv));
+	map = tr_map(T, var_of(T, lv->a));
+	if (t == SEM_STRING) {
+		tmp = tr_stmp(T);
+		tr_line(T, "tap_map_get_str(%s, %s, %s);", map, keys, tmp);
+	} else {
+		tmp = tr_ltmp(T);
+		tr_line(T, "%s = tap_map_get_long(%s, %s);", tmp, map, keys);
+	}
+	free(map);
+	return tmp;
+}
+
+static void lv_write(struct tr *T, const struct expr *lv, const char *keys,
+		     const char *val)
+{
+	enum sem_type t = tr_type(T, lv);
+	char *map, *var;
+
+	if (lv->kind == E_SYM) {
+		var = tr_var(T, var_of(T, lv));
+		if (t == SEM_STRING)
+			tr_line(T, "tap_strlcpy(%s, %s, MAXSTRINGLEN);", var, val);
+		else
+			tr_line(T, "%s = %s;", var, val);
+		free(var);
+		return;
+	}
+	map = tr_map(T, var_of(T, lv->a));
+	set_where(T, lv);
+	tr_line(T, "if (tap_map_set_%s(c, %s, %s, %s))", t == SEM_STRING ? "str" : "long",
+		map, keys, val);
+	tr_line(T, "\tgoto %s;", T->err_label);
+	free(map);
+}
+
+static char *lv_keys(struct tr *T, const struct expr *lv)
+{
+	unsigned wild;
+
+	if (lv->kind != E_INDEX)
+		return xstrdup("0");
+	return tr_keys(T, &lv->args, &wild);
+}
+
+void tr_store(struct tr *T, const struct expr *lv, const char *val)
+{
+	char *keys = lv_keys(T, lv);
+
+	lv_write(T, lv, keys, val);
+	free(keys);
+}
+
+/* ---- operators ----------------------------------------------------------- */
+
+static char *arith(struct tr *T, const struct expr *where, int op, const char *a,
+		   const char *b)
+{
+	char *tmp;
+
+	switch (op) {
+	case TK_PLUS: case TK_ADD_ASSIGN:
+		return xasprintf("(long long)((unsigned long long)(%s) + "
+				 "(unsigned long long)(%s))", a, b);
+	case TK_MINUS: case TK_SUB_ASSIGN:
+		return xasprintf("(long long)((unsigned long long)(%s) - "
+				 "(unsigned long long)(%s))", a, b);
+	case TK_STAR: case TK_MUL_ASSIGN:
+		return xasprintf("(long long)((unsigned long long)(%s) * "
+				 "(unsigned long long)(%s))", a, b);
+	case TK_SLASH: case TK_DIV_ASSIGN:
+	case TK_PERCENT: case TK_MOD_ASSIGN:
+		tmp = tr_ltmp(T);
+		set_where(T, where);
+		tr_line(T, "%s = tap_%s(c, %s, %s);", tmp,
+			op == TK_SLASH || op == TK_DIV_ASSIGN ? "div" : "mod", a, b);
+		tr_check(T);
+		return tmp;
+	case TK_AMP: case TK_AND_ASSIGN:
+		return xasprintf("((%s) & (%s))", a, b);
+	case TK_PIPE: case TK_OR_ASSIGN:
+		return xasprintf("((%s) | (%s))", a, b);
+	case TK_CARET: case TK_XOR_ASSIGN:
+		return xasprintf("((%s) ^ (%s))", a, b);
+	case TK_SHL: case TK_SHL_ASSIGN:
+		return xasprintf("tap_op_shl(%s, %s)", a, b);
+	case TK_SHR: case TK_SHR_ASSIGN:
+		return xasprintf("tap_op_shr(%s, %s)", a, b);
+	case TK_USHR:
+		return xasprintf("tap_op_ushr(%s, %s)", a, b);
+	default:
+		return xstrdup("0LL");
+	}
+}
+
+/* The tap_op_ helper (see translate.c) and C operator of a comparison. */
+static const char *cmp_name(int op)
+{
+	switch (op) {
+	case TK_LT: return "lt";
+	case TK_GT: return "gt";
+	case TK_LE: return "le";
+	case TK_GE: return "ge";
+	case TK_EQ: return "eq";
+	default: return "ne";
+	}
+}
+
+static const char *cmp_op(int op)
+{
+	switch (op) {
+	case TK_LT: return "<";
+	case TK_GT: return ">";
+	case TK_LE: return "<=";
+	case TK_GE: return ">=";
+	case TK_EQ: return "==";
+	default: return "!=";
+	}
+}
+
+static char *concat(struct tr *T, const char *a, const char *b)
+{
+	char *tmp = tr_stmp(T);
+
+	tr_line(T, "tap_strlcpy(%s, %s, MAXSTRINGLEN);", tmp, a);
+	tr_line(T, "tap_strlcat(%s, %s, MAXSTRINGLEN);", tmp, b);
+	return tmp;
+}
+
+static char *regex_match(struct tr *T, const struct expr *e, const char *subject)
+{
+	char err[256] = "";
+	struct regex_prog *prog;
+	char *name, *tmp;
+
+	if (e->b->kind != E_STR) {
+		char *w = tr_where(T, e);
+
+		tr_error(T, &e->b->pos, "Expected a literal string for regex match: %s",
+			 w);
+		free(w);
+		return xstrdup("0LL");
+	}
+	prog = regex_compile(e->b->str, err, sizeof(err));
+	if (!prog) {
+		tr_error(T, &e->b->pos, "%s", err);
+		return xstrdup("0LL");
+	}
+	name = xasprintf("tap_re_%d", T->nregex++);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+
+		regex_emit_c(mem, name, prog);
+		fclose(mem);
+		strbuf_adds(&T->decls, text);
+		free(text);
+	}
+	regex_free(prog);
+	tmp = tr_ltmp(T);
+	set_where(T, e);
+	tr_line(T, "%s = %stap_regex_match(c, &%s, %s);", tmp,
+		e->op == TK_NMATCH ? "!" : "", name, subject);
+	tr_check(T);
+	free(name);
+	return tmp;
+}
+
+static char *logical(struct tr *T, const struct expr *e)
+{
+	char *tmp, *a, *b;
+
+	a = tr_expr(T, e->a);
+	tmp = tr_ltmp(T);
+	tr_line(T, "if (%stap_op_true(%s)) {", e->op == TK_ANDAND ? "" : "!", a);
+	T->indent++;
+	b = tr_expr(T, e->b);
+	tr_line(T, "%s = tap_op_true(%s);", tmp, b);
+	T->indent--;
+	tr_line(T, "} else {");
+	tr_line(T, "\t%s = %d;", tmp, e->op == TK_ANDAND ? 0 : 1);
+	tr_line(T, "}");
+	free(a);
+	free(b);
+	return tmp;
+}
+
+static char *binary(struct tr *T, const struct expr *e)
+{
+	char *a, *b, *r;
+	bool str;
+
+	if (e->op == TK_ANDAND || e->op == TK_OROR)
+		return logical(T, e);
+	a = tr_expr(T, e->a);
+	if (e->op == TK_MATCH || e->op == TK_NMATCH) {
+		r = regex_match(T, e, a);
+		free(a);
+		return r;
+	}
+	if (has_side(e->b))
+		a = keep(T, tr_type(T, e->a), a);
+	b = tr_expr(T, e->b);
+	str = tr_type(T, e->a) == SEM_STRING;
+	switch (e->op) {
+	case TK_DOT:
+		r = concat(T, a, b);
+		break;
+	case TK_LT: case TK_GT: case TK_LE: case TK_GE: case TK_EQ: case TK_NE:
+		if (str)
+			r = xasprintf("tap_op_scmp(tap_strcmp(%s, %s) %s 0)", a, b,
+				      cmp_op(e->op));
+		else
+			r = xasprintf("tap_op_%s(%s, %s)", cmp_name(e->op), a, b);
+		break;
+	default:
+		r = arith(T, e, e->op, a, b);
+		break;
+	}
+	free(a);
+	free(b);
+	return r;
+}
+
+static char *unary(struct tr *T, const struct expr *e)
+{
+	char *a = tr_expr(T, e->a), *r;
+
+	switch (e->op) {
+	case TK_MINUS:
+		r = xasprintf("(long long)(0ULL - (unsigned long long)(%s))", a);
+		break;
+	case TK_NOT:
+		r = xasprintf("tap_op_not(%s)", a);
+		break;
+	case TK_TILDE:
+		r = xasprintf("(~(%s))", a);
+		break;
+	default:
+		r = xasprintf("(%s)", a);
+		break;
+	}
+	free(a);
+	return r;
+}
+
+static char *ternary(struct tr *T, const struct expr *e)
+{
+	enum sem_type t = tr_type(T, e);
+	char *cond = tr_expr(T, e->a);
+	char *tmp = t == SEM_STRING ? tr_stmp(T) : tr_ltmp(T);
+	const struct expr *arms[2] = { e->b, e->c };
+
+	tr_line(T, "if (tap_op_true(%s)) {", cond);
+	for (int i = 0; i < 2; i++) {
+		char *v;
+
+		T->indent++;
+		v = tr_expr(T, arms[i]);
+		if (t == SEM_STRING)
+			tr_line(T, "tap_strlcpy(%s, %s, MAXSTRINGLEN);", tmp, v);
+		else
+			tr_line(T, "%s = %s;", tmp, v);
+		free(v);
+		T->indent--;
+		tr_line(T, i ? "}" : "} else {");
+	}
+	free(cond);
+	return tmp;
+}
+
+static char *assign(struct tr *T, const struct expr *e)
+{
+	const struct expr *lv = e->a;
+	enum sem_type t = tr_type(T, lv);
+	char *keys, *val, *cur, *r;
+
+	if (e->op != TK_AGG && elided_target(T, lv))
+		return tr_expr(T, e->b);
+	if (e->op == TK_AGG) {
+		char *map, *k;
+
+		tr_stat_base(T, lv, &map, &k);
+		val = tr_expr(T, e->b);
+		set_where(T, e);
+		tr_line(T, "if (tap_map_add_stat(c, %s, %s, %s))", map, k, val);
+		tr_line(T, "\tgoto %s;", T->err_label);
+		free(map);
+		free(k);
+		return val;
+	}
+	keys = lv_keys(T, lv);
+	val = tr_expr(T, e->b);
+	if (e->op == TK_ASSIGN) {
+		r = val;
+	} else {
+		val = keep(T, tr_type(T, e->b), val);
+		cur = lv_read(T, lv, keys);
+		if (e->op == TK_CAT_ASSIGN)
+			r = concat(T, cur, val);
+		else
+			/* SystemTap reports a failing "x /= y" at y */
+			r = arith(T, e->b, e->op, cur, val);
+		free(cur);
+		free(val);
+	}
+	if (t != SEM_STRING && lv->kind == E_INDEX && strchr(r, '(')) {
+		char *tmp = tr_ltmp(T);
+
+		tr_line(T, "%s = %s;", tmp, r);
+		free(r);
+		r = tmp;
+	}
+	lv_write(T, lv, keys, r);
+	free(keys);
+	if (lv->kind == E_SYM) {
+		free(r);
+		return lv_read(T, lv, NULL);
+	}
+	return r;
+}
+
+static char *crement(struct tr *T, const struct expr *e)
+{
+	const struct expr *lv = e->a;
+	char *keys = lv_keys(T, lv);
+	char *cur = lv_read(T, lv, keys);
+	char *old = tr_ltmp(T), *nv = tr_ltmp(T);
+
+	tr_line(T, "%s = %s;", old, cur);
+	tr_line(T, "%s = (long long)((unsigned long long)%s %s 1ULL);", nv, old,
+		e->op == TK_INC ? "+" : "-");
+	lv_write(T, lv, keys, nv);
+	free(keys);
+	free(cur);
+	if (e->kind == E_PREINC) {
+		free(old);
+		return nv;
+	}
+	free(nv);
+	return old;
+}
+
+static const char *stat_op_c(int op)
+{
+	switch (op) {
+	case STAT_SUM: return "TAP_STAT_OP_SUM";
+	case STAT_MIN: return "TAP_STAT_OP_MIN";
+	case STAT_MAX: return "TAP_STAT_OP_MAX";
+	case STAT_AVG: return "TAP_STAT_OP_AVG";
+	case STAT_VARIANCE: return "TAP_STAT_OP_VARIANCE";
+	default: return "TAP_STAT_OP_COUNT";
+	}
+}
+
+static char *stat_extract(struct tr *T, const struct expr *e)
+{
+	char *map, *keys, *tmp = tr_ltmp(T);
+	int shift = 0;
+
+	if (e->op == STAT_VARIANCE && e->args.n > 0 && e->args.v[0])
+		shift = (int)((const struct expr *)e->args.v[0])->num;
+	tr_stat_base(T, e->a, &map, &keys);
+	set_where(T, e);
+	tr_line(T, "if (tap_stat_get(c, %s, %s, %s, %d, &%s))", map, keys,
+		stat_op_c(e->op), shift, tmp);
+	tr_line(T, "\tgoto %s;", T->err_label);
+	free(map);
+	free(keys);
+	return tmp;
+}
+
+static char *index_read(struct tr *T, const struct expr *e)
+{
+	char *keys, *map, *tmp, *bucket;
+	unsigned wild;
+
+	if (e->a->kind != E_HIST) {
+		keys = tr_keys(T, &e->args, &wild);
+		tmp = lv_read(T, e, keys);
+		free(keys);
+		return tmp;
+	}
+	tr_stat_base(T, e->a->a, &map, &keys);
+	bucket = e->args.n ? tr_expr(T, e->args.v[0]) : xstrdup("0LL");
+	tmp = tr_ltmp(T);
+	set_where(T, e->a);
+	tr_line(T, "if (tap_hist_get(c, %s, %s, %s, &%s))", map, keys, bucket, tmp);
+	tr_line(T, "\tgoto %s;", T->err_label);
+	free(map);
+	free(keys);
+	free(bucket);
+	return tmp;
+}
+
+static char *in_expr(struct tr *T, const struct expr *e)
+{
+	unsigned wild;
+	char *keys, *map, *tmp;
+
+	if (e->a->kind != E_SYM) {
+		tr_error(T, &e->pos, "histogram membership is not supported");
+		return xstrdup("0LL");
+	}
+	keys = tr_keys(T, &e->args, &wild);
+	map = tr_map(T, var_of(T, e->a));
+	tmp = tr_ltmp(T);
+	tr_line(T, "%s = tap_map_exists(%s, %s, %uU);", tmp, map, keys, wild);
+	free(keys);
+	free(map);
+	return tmp;
+}
+
+/* ---- calls ----------------------------------------------------------------- */
+
+static char *fn_cname(const struct tr *T, const struct sem_function *f)
+{
+	for (size_t i = 0; i < T->p->functions.n; i++)
+		if (T->p->functions.v[i] == f) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addf(&sb, "tapf%zu_", i);
+			for (const char *s = f->name; *s; s++)
+				strbuf_addc(&sb, (*s >= 'a' && *s <= 'z') ||
+					    (*s >= 'A' && *s <= 'Z') ||
+					    (*s >= '0' && *s <= '9') ? *s : '_');
+			return strbuf_detach(&sb);
+		}
+	return NULL;
+}
+
+static char *call(struct tr *T, const struct expr *e)
+{
+	const struct sem_ref *r = program_ref(T->p, e);
+	const struct sem_function *head = r ? r->fn : NULL;
+	enum sem_type t = tr_type(T, e);
+	struct strbuf args = STRBUF_INIT;
+	char *ret, *retarg;
+
+	if (!head || !head->group) {
+		tr_error(T, &e->pos, "unresolved function call");
+		return xstrdup("0LL");
+	}
+	for (size_t i = 0; i < e->args.n; i++) {
+		char *v = tr_expr(T, e->args.v[i]);
+
+		/* every argument is evaluated before the call */
+		v = keep(T, tr_type(T, e->args.v[i]), v);
+		strbuf_addf(&args, ", %s", v);
+		free(v);
+	}
+	if (t == SEM_STRING) {
+		ret = tr_stmp(T);
+		retarg = xstrdup(ret);
+	} else if (t == SEM_LONG) {
+		ret = tr_ltmp(T);
+		retarg = xasprintf("&%s", ret);
+	} else {
+		ret = xstrdup("0LL");
+		retarg = xstrdup("0");
+	}
+	set_where(T, e);
+	tr_line(T, "{");
+	T->indent++;
+	tr_line(T, "int next_call = 1;");
+	for (int g = 0; g < head->n_group; g++) {
+		char *name = fn_cname(T, head->group[g]);
+
+		if (!name)
+			continue;
+		tr_line(T, "if (next_call && !c->last_error)");
+		tr_line(T, "\tnext_call = %s(c, %s%s);", name, retarg,
+			args.buf ? args.buf : "");
+		free(name);
+	}
+	tr_line(T, "if (next_call && !c->last_error)");
+	tr_line(T, "\ttap_error(c, \"all functions exhausted\");");
+	T->indent--;
+	tr_line(T, "}");
+	tr_check(T);
+	strbuf_free(&args);
+	free(retarg);
+	return ret;
+}
+
+/* ---- print family ----------------------------------------------------------- */
+
+static void add_fmt_text(struct strbuf *fmt, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '%')
+			strbuf_addc(fmt, '%');
+		strbuf_addc(fmt, s[i]);
+	}
+}
+
+static char *print_call(struct tr *T, const struct expr *e)
+{
+	const char *n = e->name;
+	bool to_string = !strncmp(n, "sprint", 6);
+	bool formatted = !strcmp(n, "printf") || !strcmp(n, "sprintf");
+	bool delim = strstr(n, "printd") != NULL;
+	bool newline = n[strlen(n) - 2] == 'l' && n[strlen(n) - 1] == 'n';
+	bool as_char = !strcmp(n, "print_char");
+	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
+	char *fmtlit, *res;
+
+	if (e->a) {
+		char *map, *keys;
+
+		if (e->a->kind != E_HIST) {
+			tr_error(T, &e->pos, "only a histogram can be printed this way");
+			return xstrdup("0LL");
+		}
+		res = to_string ? tr_stmp(T) : xstrdup("0LL");
+		tr_stat_base(T, e->a->a, &map, &keys);
+		set_where(T, e);
+		if (to_string)
+			tr_line(T, "if (tap_hist_sprint(c, %s, %s, %s))", res, map, keys);
+		else
+			tr_line(T, "if (tap_hist_print(c, %s, %s))", map, keys);
+		tr_line(T, "\tgoto %s;", T->err_label);
+		if (to_string && newline)
+			tr_line(T, "tap_strlcat(%s, \"\\n\", MAXSTRINGLEN);", res);
+		free(map);
+		free(keys);
+		return res;
+	}
+	if (formatted)
+		strbuf_addn(&fmt, e->str ? e->str : "", e->str ? e->len : 0);
+	for (size_t i = 0; i < e->args.n; i++) {
+		const struct expr *a = e->args.v[i];
+		bool s = tr_type(T, a) == SEM_STRING;
+		char *v = list_item(T, &e->args, i);
+
+		if (!formatted) {
+			if (i && delim)
+				add_fmt_text(&fmt, e->str ? e->str : "", e->str ? e->len : 0);
+			strbuf_adds(&fmt, s ? "%s" : as_char ? "%c" : "%d");
+		}
+		strbuf_addf(&args, "%s%s(%s)", i ? ", " : "", s ? "TAP_PSTR" : "TAP_PNUM", v);
+		free(v);
+	}
+	if (newline)
+		strbuf_addc(&fmt, '\n');
+	fmtlit = tr_cstr(fmt.buf ? fmt.buf : "", fmt.len);
+	set_where(T, e);
+	{
+		char *argv = e->args.n ?
+			xasprintf("(const struct tap_parg[]){ %s }", args.buf) : xstrdup("0");
+
+		if (to_string) {
+			res = tr_stmp(T);
+			tr_line(T, "tap_sprintf(c, %s, MAXSTRINGLEN, %s, %zu, %s);", res, fmtlit,
+				e->args.n, argv);
+		} else {
+			res = xstrdup("0LL");
+			tr_line(T, "tap_printf(c, %s, %zu, %s);", fmtlit, e->args.n, argv);
+		}
+		free(argv);
+	}
+	tr_check(T);
+	free(fmtlit);
+	strbuf_free(&fmt);
+	strbuf_free(&args);
+	return res;
+}
+
+static char *embedded_expr(struct tr *T, const struct expr *e)
+{
+	bool str = tr_type(T, e) == SEM_STRING;
+	char *tmp = str ? tr_stmp(T) : tr_ltmp(T);
+
+	tr_line(T, "{");
+	tr_line(T, "#define CONTEXT c");
+	if (str)
+		tr_line(T, "\ttap_strlcpy(%s, (%s), MAXSTRINGLEN);", tmp, e->str);
+	else
+		tr_line(T, "\t%s = (long long)(%s);", tmp, e->str);
+	tr_line(T, "#undef CONTEXT");
+	tr_line(T, "}");
+	tr_check(T);
+	return tmp;
+}
+
+char *tr_expr(struct tr *T, const struct expr *e)
+{
+	switch (e->kind) {
+	case E_NUM:
+		return num_lit(e->num);
+	case E_STR:
+		return tr_cstr(e->str, e->len);
+	case E_SYM:
+		return tr_var(T, var_of(T, e));
+	case E_INDEX:
+		return index_read(T, e);
+	case E_IN:
+		return in_expr(T, e);
+	case E_CALL:
+		return call(T, e);
+	case E_PRINT:
+		return print_call(T, e);
+	case E_UNARY:
+		return unary(T, e);
+	case E_BINARY:
+		return binary(T, e);
+	case E_TERNARY:
+		return ternary(T, e);
+	case E_ASSIGN:
+		return assign(T, e);
+	case E_PREINC: case E_POSTINC:
+		return crement(T, e);
+	case E_STAT:
+		return stat_extract(T, e);
+	case E_DEFINED:
+		/* no target variable exists in the probes built so far */
+		return xstrdup("0LL");
+	case E_EMBEDDED:
+		return embedded_expr(T, e);
+	default:
+		tr_error(T, &e->pos, "expression not supported in this probe context");
+		return xstrdup("0LL");
+	}
+}
+
+void tr_expr_void(struct tr *T, const struct expr *e)
+{
+	char *v = tr_expr(T, e);
+
+	free(v);
+}

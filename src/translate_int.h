@@ -1,0 +1,93 @@
+/* Pass 3 internals shared by translate.c (the module's layout),
+ * translate_stmt.c (statements) and translate_expr.c (expressions).
+ *
+ * Every body (probe handler or script function) is generated into a
+ * buffer while its frame -- a struct holding its locals and the
+ * temporaries its expressions need -- is collected; the frame is written
+ * out before the body.  Frames live in the per-CPU area c->locals: one
+ * union of probe frames, then one union of function frames per nesting
+ * depth, so recursion works up to MAXNESTING.  Temporaries are reused
+ * from one statement to the next.
+ */
+#ifndef TAPC_TRANSLATE_INT_H
+#define TAPC_TRANSLATE_INT_H
+
+#include <stdbool.h>
+
+#include "translate.h"
+#include "util.h"
+
+/* What one global became. */
+struct tr_global {
+	const struct vardecl *v;
+	char *cname;			/* C variable */
+	int hist;			/* enum tap_hist_type */
+	int64_t hist_args[3];		/* linear: start, stop, interval */
+	const struct expr *hist_at;	/* first histogram use */
+};
+
+struct tr {
+	const struct program *p;
+	const struct translate_options *o;
+	struct diag *d;
+	bool failed;
+
+	struct tr_global *globals;
+	int nglobals;
+
+	struct strbuf decls;		/* file-scope data: regexes */
+	int nregex;
+
+	/* The body being generated. */
+	struct strbuf body;
+	struct strbuf frame;		/* fields of its frame struct */
+	int indent;
+	struct sem_function *fn;	/* NULL in a probe */
+	int n_ltmp, max_ltmp;		/* long temporaries in use / needed */
+	int n_stmp, max_stmp;		/* string temporaries */
+	int n_fixed;			/* per-statement-persistent fields */
+	int nlabel;
+	const char *err_label;		/* where an error unwinds to */
+	const char *brk_label, *cont_label;
+};
+
+/* translate.c */
+void tr_line(struct tr *T, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tr_error(struct tr *T, const struct srcpos *pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+char *tr_label(struct tr *T, const char *what);
+const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v);
+/* The C lvalue of a scalar variable (local, parameter or global). */
+char *tr_var(struct tr *T, const struct vardecl *v);
+/* A new field of the frame that lives until the body ends. */
+char *tr_fixed(struct tr *T, const char *ctype, const char *suffix);
+/* A C string literal for bytes s[0..len). */
+char *tr_cstr(const char *s, size_t len);
+
+/* translate_expr.c */
+enum sem_type tr_type(const struct tr *T, const struct expr *e);
+/* Evaluate e: emits what must run first and returns a side-effect-free
+ * C expression of its value (long long, or const char * for strings). */
+char *tr_expr(struct tr *T, const struct expr *e);
+/* Evaluate e for its effects only. */
+void tr_expr_void(struct tr *T, const struct expr *e);
+/* "TOKEN at FILE:LINE:COL" (a C string literal) for what e runs. */
+char *tr_where(struct tr *T, const struct expr *e);
+char *tr_where_at(const char *what, const struct srcpos *pos);
+void tr_check(struct tr *T);		/* unwind if an error was raised */
+char *tr_ltmp(struct tr *T);
+char *tr_stmp(struct tr *T);
+/* Key array of an index expression's arguments (NULL entries: "*"),
+ * and the wildcard mask. */
+char *tr_keys(struct tr *T, const struct vec *args, unsigned *wild);
+/* The C expression of the map or statistic named by a global var. */
+char *tr_map(struct tr *T, const struct vardecl *v);
+void tr_store(struct tr *T, const struct expr *lv, const char *val);
+/* Statistic base of @count(...)/@hist(...): map and key expression. */
+void tr_stat_base(struct tr *T, const struct expr *a, char **map, char **keys);
+
+/* translate_stmt.c */
+void tr_stmt(struct tr *T, const struct stmt *s);
+
+#endif
