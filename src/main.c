@@ -1,18 +1,31 @@
 /* tapc: the SystemTap-compatible probe compiler driver. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
 
+#include "build.h"
 #include "elaborate.h"
 #include "options.h"
 #include "passtime.h"
+#include "paths.h"
+#include "run.h"
 #include "session.h"
+#include "translate.h"
+#include "util.h"
 
 static const char *plural(size_t n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
 }
 
-/* Pass 2: elaborate; -p2 prints the result. False after errors. */
-static bool run_pass2(struct session *s, const struct tapc_options *opts)
+/* Pass 2: elaborate; -p2 prints the result. NULL after errors. */
+static struct program *run_pass2(struct session *s,
+				 const struct tapc_options *opts)
 {
 	struct elab_options eo = {
 		.unoptimized = opts->unoptimized,
@@ -25,8 +38,8 @@ static bool run_pass2(struct session *s, const struct tapc_options *opts)
 	prog = elaborate(s->user, s->n_user, s->library, s->n_library, &eo,
 			 &s->diag);
 	if (!prog) {
-		fputs("Pass 2: analysis failed.\n", stderr);
-		return false;
+		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
+		return NULL;
 	}
 	if (opts->verbose) {
 		char figures[160];
@@ -43,8 +56,267 @@ static bool run_pass2(struct session *s, const struct tapc_options *opts)
 	}
 	if (opts->last_pass == 2)
 		program_print(stdout, prog);
-	program_free(prog);
+	return prog;
+}
+
+/* Times of passes that run other programs: ours and our children's, as
+ * stap's "in Nusr/Nsys/Nreal ms." of passes 4 and 5. */
+struct child_clock {
+	struct timespec real;
+	long usr_ms, sys_ms;
+};
+
+static long tv_ms(const struct timeval *tv)
+{
+	return (long)tv->tv_sec * 1000 + (long)tv->tv_usec / 1000;
+}
+
+static void child_clock_read(struct child_clock *c)
+{
+	struct rusage self, kids;
+
+	clock_gettime(CLOCK_MONOTONIC, &c->real);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	c->usr_ms = tv_ms(&self.ru_utime) + tv_ms(&kids.ru_utime);
+	c->sys_ms = tv_ms(&self.ru_stime) + tv_ms(&kids.ru_stime);
+}
+
+static void child_clock_format(const struct child_clock *start, char *buf,
+			       size_t len)
+{
+	struct child_clock now;
+	long real;
+
+	child_clock_read(&now);
+	real = (long)(now.real.tv_sec - start->real.tv_sec) * 1000 +
+	       (now.real.tv_nsec - start->real.tv_nsec) / 1000000;
+	snprintf(buf, len, "in %ldusr/%ldsys/%ldreal ms.",
+		 now.usr_ms - start->usr_ms, now.sys_ms - start->sys_ms, real);
+}
+
+/* Pass 3: the script's C into the build directory; -p3 prints it. */
+static bool run_pass3(struct session *s, const struct program *prog,
+		      const struct build *b)
+{
+	const struct tapc_options *o = s->opts;
+	struct translate_options to = {
+		.module_name = b->name,
+		.timing = o->timing,
+		.guru = o->guru,
+		.global_var_display = !o->no_global_var_display,
+	};
+	struct pass_clock clock;
+	FILE *main_c, *params_c;
+	bool ok;
+
+	pass_clock_start(&clock);
+	main_c = fopen(b->src_path, "w");
+	params_c = fopen(b->params_path, "w");
+	if (!main_c || !params_c) {
+		fprintf(stderr, "tapc: cannot write into %s: %s\n", b->dir,
+			strerror(errno));
+		ok = false;
+	} else {
+		ok = translate(prog, &to, main_c, params_c, &s->diag);
+	}
+	if (main_c && fclose(main_c) != 0)
+		ok = false;
+	if (params_c && fclose(params_c) != 0)
+		ok = false;
+	if (!ok || s->diag.errors) {
+		fputs("Pass 3: translation failed.  [man error::pass3]\n", stderr);
+		return false;
+	}
+	if (o->verbose) {
+		char figures[160];
+
+		pass_clock_format(&clock, figures, sizeof(figures));
+		fprintf(stderr, "Pass 3: translated to C into \"%s\" %s\n",
+			b->src_path, figures);
+	}
+	if (o->last_pass == 3)
+		return build_print_file(b->src_path, stdout);
 	return true;
+}
+
+/* The runtime directory, absolute (kbuild runs in the kernel tree). */
+static char *runtime_dir(const struct tapc_options *o)
+{
+	char *dir = o->runtime_dir ? xstrdup(o->runtime_dir) :
+				     tapc_data_dir("runtime");
+	char *abs = realpath(dir, NULL);
+
+	if (!abs)
+		return dir;
+	free(dir);
+	return abs;
+}
+
+static const char *opt_level_reason(const struct tapc_options *o)
+{
+	if (o->opt_level_given)
+		return "given with -O";
+	return o->script_text ? "the default for -e scripts: quick to compile" :
+				"the default for script files: quick probes";
+}
+
+/* -p4: the module goes to the current directory, as stap's does, and its
+ * name to stdout. */
+static bool keep_module(const struct build *b)
+{
+	char *dest = xasprintf("%s.ko", b->name);
+	bool ok = build_copy_file(b->ko_path, dest);
+
+	if (ok)
+		printf("%s\n", dest);
+	else
+		fprintf(stderr, "tapc: cannot copy the module to %s: %s\n",
+			dest, strerror(errno));
+	free(dest);
+	return ok;
+}
+
+/* Pass 4: kbuild. */
+static bool run_pass4(struct session *s, struct build *b)
+{
+	const struct tapc_options *o = s->opts;
+	struct build_config bc = {
+		.kernel_tree = s->target.build_dir,
+		.defines = &o->defines,
+		.opt_level = o->opt_level,
+		.verbose = o->verbose,
+	};
+	struct child_clock clock;
+	char *rt, why[160];
+	bool ok;
+
+	if (!bc.kernel_tree) {
+		fprintf(stderr, "tapc: no kernel build tree for %s (install "
+			"linux-headers-%s, or name one with -r DIR)\n",
+			s->target.release, s->target.release);
+		if (!o->remote && !run_host_can_load(why, sizeof(why)))
+			fprintf(stderr, "tapc: this host cannot run modules "
+				"either (%s); --remote=vm builds for the test "
+				"VM's kernel and runs there (see tapc-vm(1))\n",
+				why);
+		fputs("Pass 4: compilation failed.  [man error::pass4]\n", stderr);
+		return false;
+	}
+	rt = runtime_dir(o);
+	bc.runtime_dir = rt;
+	if (o->verbose)
+		fprintf(stderr, "tapc: compiling the script's C at -O%c (%s)\n",
+			o->opt_level, opt_level_reason(o));
+	child_clock_read(&clock);
+	ok = build_module(b, &bc) && !run_interrupted();
+	free(rt);
+	if (!ok) {
+		fputs("Pass 4: compilation failed.  [man error::pass4]\n", stderr);
+		return false;
+	}
+	if (o->verbose) {
+		char figures[96];
+
+		child_clock_format(&clock, figures, sizeof(figures));
+		fprintf(stderr, "Pass 4: compiled C into \"%s.ko\" %s\n",
+			b->name, figures);
+	}
+	return true;
+}
+
+/* Whether pass 5 can run here; prints why not. *as_p4 is set when stap
+ * would quietly make it a -p4 run (a module for another kernel). */
+static bool can_run_here(const struct session *s, bool *as_p4)
+{
+	const struct tapc_options *o = s->opts;
+	struct utsname u;
+	char why[160];
+
+	*as_p4 = false;
+	if (o->remote)
+		return true;
+	if (uname(&u) == 0 && strcmp(u.release, s->target.release) != 0) {
+		fputs("WARNING: kernel release/architecture mismatch with host "
+		      "forces last-pass 4.\n", stderr);
+		*as_p4 = true;
+		return false;
+	}
+	if (!run_host_can_load(why, sizeof(why))) {
+		fprintf(stderr, "tapc: cannot run the module on this host: %s.\n"
+			"tapc: stopping after pass 4. Run it in the test VM with "
+			"--remote=vm (see tapc-vm(1)), or keep the module with -p4 "
+			"and load it with tapc-run(8) where modules load.\n", why);
+		return false;
+	}
+	return true;
+}
+
+/* Pass 5: tapc-run. Returns the exit status of tapc. */
+static int run_pass5(struct session *s, const struct build *b)
+{
+	const struct tapc_options *o = s->opts;
+	struct child_clock clock;
+	int st;
+
+	if (o->verbose)
+		fputs("Pass 5: starting run.\n", stderr);
+	fflush(stderr);
+	child_clock_read(&clock);
+	st = run_module(o, b->ko_path);
+	if (o->verbose) {
+		char figures[96];
+
+		child_clock_format(&clock, figures, sizeof(figures));
+		fprintf(stderr, "Pass 5: run completed %s\n", figures);
+	}
+	if (st != 0) {
+		fputs("Pass 5: run failed.  [man error::pass5]\n", stderr);
+		return 1;
+	}
+	return 0;
+}
+
+/* Passes 3 to 5 in the build directory. Returns tapc's exit status. */
+static int run_backend(struct session *s, const struct program *prog)
+{
+	const struct tapc_options *o = s->opts;
+	char *name = session_module_name(s);
+	struct build b;
+	bool as_p4;
+	int status = 1;
+
+	if (!build_init(&b, name)) {
+		free(name);
+		return 1;
+	}
+	free(name);
+	if (!run_pass3(s, prog, &b) || run_interrupted())
+		goto out;
+	if (o->last_pass == 3) {
+		status = 0;
+		goto out;
+	}
+	if (!run_pass4(s, &b))
+		goto out;
+	if (o->last_pass == 4) {
+		status = keep_module(&b) ? 0 : 1;
+		goto out;
+	}
+	if (!can_run_here(s, &as_p4)) {
+		if (as_p4)
+			status = keep_module(&b) ? 0 : 1;
+		goto out;
+	}
+	if (!run_interrupted())
+		status = run_pass5(s, &b);
+out:
+	if (o->keep_tmpdir)
+		fprintf(stderr, "Keeping temporary directory \"%s\"\n", b.dir);
+	else
+		build_remove(&b);
+	build_free(&b);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -52,6 +324,7 @@ int main(int argc, char **argv)
 	struct tapc_options opts;
 	struct session s;
 	struct pass_clock clock;
+	struct program *prog;
 	int status = 1;
 
 	switch (options_parse(&opts, argc, argv)) {
@@ -64,12 +337,13 @@ int main(int argc, char **argv)
 	case OPTIONS_RUN:
 		break;
 	}
+	run_catch_signals();
 	if (!session_init(&s, &opts))
 		goto out_opts;
 
 	pass_clock_start(&clock);
 	if (session_pass1(&s) > 0) {
-		fputs("Pass 1: parse failed.\n", stderr);
+		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;
 	}
 	if (opts.verbose) {
@@ -82,10 +356,13 @@ int main(int argc, char **argv)
 	}
 	if (opts.last_pass == 1) {
 		session_print_pass1(&s, stdout);
-	} else if (!run_pass2(&s, &opts)) {
-		goto out;
+		status = 0;
+	} else if ((prog = run_pass2(&s, &opts)) != NULL) {
+		status = opts.last_pass == 2 ? 0 : run_backend(&s, prog);
+		program_free(prog);
 	}
-	status = fflush(stdout) == 0 ? 0 : 1;
+	if (fflush(stdout) != 0)
+		status = 1;
 out:
 	session_free(&s);
 out_opts:

@@ -20,8 +20,8 @@ static const char usage_text[] =
 "ARGS fill $1..$N (as tokens) and @1..@N (as strings); $# and @# count them.\n"
 "\n"
 "Options:\n"
-"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 translate,\n"
-"                 4 build, 5 run\n"
+"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 translate\n"
+"                 (prints the C), 4 build (prints the module's path), 5 run\n"
 "  -v             more verbose; once prints one timing line per pass\n"
 "  -e SCRIPT      run SCRIPT given on the command line\n"
 "  -E SCRIPT      run SCRIPT in addition to the main script\n"
@@ -29,9 +29,10 @@ static const char usage_text[] =
 "  -R DIR         look in DIR for the runtime\n"
 "  -D NAME[=VAL]  pass a -D definition to the module build (limits such as\n"
 "                 MAXMAPENTRIES)\n"
+"  -G NAME=VALUE  set the initial value of global NAME when the module loads\n"
 "  -g             guru mode: allow embedded C (%{ %}) in the script\n"
 "  -k             keep the temporary build directory\n"
-"  -m NAME        name the module NAME\n"
+"  -m NAME        name the module NAME (a-z, 0-9, '_')\n"
 "  -o FILE        send the script's output to FILE\n"
 "  -c CMD         run CMD and stop when it exits; target() is its pid\n"
 "  -x PID         set target() to PID\n"
@@ -45,19 +46,19 @@ static const char usage_text[] =
 "                 (default 0 for -e scripts, 1 for script files)\n"
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
-"  --remote=vm    build for the test VM's kernel (see tapc-vm(1)); the\n"
-"                 -r release is then the one `tapc-vm release` names\n"
+"  --no-global-var-display  do not print the script's globals at exit\n"
+"  --remote=vm    build for the test VM's kernel and run there (see\n"
+"                 tapc-vm(1)): in its persistent guest if one runs, else in\n"
+"                 a one-shot guest\n"
 "  --compatible=VERSION  SystemTap language version for systemtap_v\n"
 "                 (default " TAPC_COMPAT_VERSION ")\n"
 "  --help         show this help and exit\n"
 "  --version      show the version and exit\n"
 "\n"
 "Environment: TAPC_TAPSET (main tapset directory), TAPC_RUNTIME (runtime\n"
-"directory).\n";
-
-static const char *pass_names[] = {
-	NULL, "parse", "elaborate", "translate", "build", "run",
-};
+"directory), TMPDIR (where the build directory goes), XDG_CACHE_HOME (the\n"
+"compiled runtime is cached in $XDG_CACHE_HOME/tapc, else ~/.cache/tapc),\n"
+"TAPC_RUNTIME_CACHE=0 (compile the runtime into every module instead).\n";
 
 void strlist_add(struct strlist *l, const char *s)
 {
@@ -107,13 +108,54 @@ static bool valid_define(const char *d)
 	return *p == '\0' || *p == '=';
 }
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE };
+/* -m NAME as stap takes it: a trailing ".ko" is dropped, only a-z, 0-9
+ * and '_' are allowed, and a name too long for the kernel is cut. */
+static bool take_module_name(struct tapc_options *o, const char *arg)
+{
+	size_t len = strlen(arg);
+	char *name;
+
+	if (len > 3 && strcmp(arg + len - 3, ".ko") == 0) {
+		len -= 3;
+		fprintf(stderr, "Truncating module name to '%.*s'\n", (int)len, arg);
+	}
+	if (len == 0) {
+		fputs("Module name cannot be empty.\n", stderr);
+		return false;
+	}
+	if (strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_") < len) {
+		bad_usage("invalid module name '%s' (-m NAME: only a-z, 0-9 and '_')", arg);
+		return false;
+	}
+	if (len > TAPC_MODULE_NAME_MAX) {
+		len = TAPC_MODULE_NAME_MAX;
+		fprintf(stderr, "Truncating module name to '%.*s'\n", (int)len, arg);
+	}
+	name = xstrndup(arg, len);
+	free(o->module_name);
+	o->module_name = name;
+	return true;
+}
+
+/* -G NAME=VALUE: NAME an identifier, VALUE without spaces or quotes (a
+ * module parameter travels in one space-separated string). */
+static bool valid_global_setting(const char *g)
+{
+	const char *eq = strchr(g, '=');
+
+	return eq && eq != g && valid_define(g) &&
+	       strpbrk(eq + 1, " \t\n\"") == NULL;
+}
+
+enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
+       OPT_NO_GLOBAL_VAR_DISPLAY };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
 	{ "remote", required_argument, NULL, OPT_REMOTE },
+	{ "no-global-var-display", no_argument, NULL, OPT_NO_GLOBAL_VAR_DISPLAY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -148,15 +190,16 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		}
 		strlist_add(&o->defines, arg);
 		return true;
-	case 'g': o->guru = true; return true;
-	case 'k': o->keep_tmpdir = true; return true;
-	case 'm':
-		if (!valid_define(arg) || strchr(arg, '=')) {
-			bad_usage("invalid module name '%s' (letters, digits and '_' only)", arg);
+	case 'G':
+		if (!valid_global_setting(arg)) {
+			bad_usage("invalid -G setting '%s' (expected NAME=VALUE, the value without spaces or quotes)", arg);
 			return false;
 		}
-		o->module_name = arg;
+		strlist_add(&o->globals, arg);
 		return true;
+	case 'g': o->guru = true; return true;
+	case 'k': o->keep_tmpdir = true; return true;
+	case 'm': return take_module_name(o, arg);
 	case 'o': o->output_file = arg; return true;
 	case 'c': o->command = arg; return true;
 	case 'x':
@@ -184,10 +227,12 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 			return false;
 		}
 		o->opt_level = arg[0];
+		o->opt_level_given = true;
 		return true;
 	case 'l': o->list_probes = arg; return true;
 	case 'L': o->list_probes_vars = arg; return true;
 	case OPT_COMPATIBLE: o->compatible = arg; return true;
+	case OPT_NO_GLOBAL_VAR_DISPLAY: o->no_global_var_display = true; return true;
 	case OPT_REMOTE:
 		if (strcmp(arg, "vm") != 0) {
 			bad_usage("unsupported remote '%s' (tapc knows --remote=vm, the test VM)", arg);
@@ -210,62 +255,13 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	}
 }
 
-/* The pass an option first matters to; `what` is set for options whose
- * pass exists but whose feature does not yet. */
-struct option_need {
-	const char *name;
-	bool given;
-	int pass;
-	const char *what;
-};
-
-/* Refuse options that this tapc cannot honour yet. */
-static bool check_passes(const struct tapc_options *o)
+/* Refuse options that this tapc cannot honour yet, rather than ignore them. */
+static bool check_unsupported(const struct tapc_options *o)
 {
-	const struct option_need needs[] = {
-		{ "-l", o->list_probes != NULL, 2, "listing probe points" },
-		{ "-L", o->list_probes_vars != NULL, 2, "listing probe points" },
-		{ "-D", o->defines.count > 0, 3, NULL },
-		{ "-R", o->runtime_dir != NULL, 3, NULL },
-		{ "-k", o->keep_tmpdir, 3, NULL },
-		{ "-m", o->module_name != NULL, 3, NULL },
-		{ "-O", o->opt_level != 0, 4, NULL },
-		{ "-o", o->output_file != NULL, 5, NULL },
-		{ "-c", o->command != NULL, 5, NULL },
-		{ "-x", o->target_pid != 0, 5, NULL },
-		{ "-t", o->timing, 5, NULL },
-		{ "-T", o->timeout_secs != 0, 5, NULL },
-	};
-
-	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
-		const struct option_need *n = &needs[i];
-
-		if (!n->given)
-			continue;
-		if (n->what) {
-			fprintf(stderr, "tapc: option %s (%s) is not available "
-				"in this tapc yet\n", n->name, n->what);
-			return false;
-		}
-		if (n->pass > TAPC_LAST_PASS) {
-			fprintf(stderr, "tapc: option %s is used by pass %d (%s), "
-				"which this tapc does not have yet; it has "
-				"passes 1-%d\n", n->name, n->pass,
-				pass_names[n->pass], TAPC_LAST_PASS);
-			return false;
-		}
-	}
-	if (o->last_pass > TAPC_LAST_PASS) {
-		if (o->last_pass_given)
-			fprintf(stderr, "tapc: pass %d (%s) is not available in "
-				"this tapc yet; it has passes 1-%d\n",
-				o->last_pass, pass_names[o->last_pass],
-				TAPC_LAST_PASS);
-		else
-			fprintf(stderr, "tapc: running a script needs passes "
-				"%d-5, which this tapc does not have yet; use -p1 "
-				"to parse and print the script, -p2 to analyse "
-				"it\n", TAPC_LAST_PASS + 1);
+	if (o->list_probes || o->list_probes_vars) {
+		fprintf(stderr, "tapc: option %s (listing probe points) is not "
+			"available in this tapc yet\n",
+			o->list_probes ? "-l" : "-L");
 		return false;
 	}
 	return true;
@@ -278,7 +274,7 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->last_pass = 5;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:gkm:o:c:x:r:tT:wWuO:l:L:",
+	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:c:x:r:tT:wWuO:l:L:",
 				long_options, NULL)) != -1) {
 		if (c == OPT_HELP) {
 			fputs(usage_text, stdout);
@@ -307,9 +303,16 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		bad_usage("%s", "--remote=vm and -r cannot be combined: the test VM decides the release");
 		return OPTIONS_EXIT_ERROR;
 	}
+	if (o->command && o->target_pid) {
+		bad_usage("%s", "You can't specify -c and -x options together.");
+		return OPTIONS_EXIT_ERROR;
+	}
+	/* Quick to build for one-liners, quick to run for script files. */
+	if (!o->opt_level_given)
+		o->opt_level = o->script_text ? '0' : '1';
 	o->argc = argc - first_arg;
 	o->argv = argv + first_arg;
-	if (!check_passes(o))
+	if (!check_unsupported(o))
 		return OPTIONS_EXIT_ERROR;
 	return OPTIONS_RUN;
 }
@@ -319,4 +322,7 @@ void options_free(struct tapc_options *o)
 	strlist_free(&o->extra_scripts);
 	strlist_free(&o->include_dirs);
 	strlist_free(&o->defines);
+	strlist_free(&o->globals);
+	free(o->module_name);
+	o->module_name = NULL;
 }

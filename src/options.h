@@ -6,7 +6,11 @@
 
 /* The passes this build of tapc has. Options that only matter to a later
  * pass are refused until that pass exists, rather than silently ignored. */
-#define TAPC_LAST_PASS 2
+#define TAPC_LAST_PASS 5
+
+/* The kernel's limit on a module name is 55 characters (MODULE_NAME_LEN
+ * is 56 with the NUL on 64-bit); /proc/tapc-NAME follows it. */
+#define TAPC_MODULE_NAME_MAX 55
 
 struct strlist {
 	char **items;
@@ -26,9 +30,10 @@ struct tapc_options {
 	struct strlist include_dirs;	/* -I DIR */
 	const char *runtime_dir;	/* -R DIR */
 	struct strlist defines;		/* -D NAME[=VALUE] */
+	struct strlist globals;		/* -G NAME=VALUE */
 	bool guru;		/* -g */
 	bool keep_tmpdir;	/* -k */
-	const char *module_name;	/* -m NAME */
+	char *module_name;	/* -m NAME, checked and trimmed as stap does */
 	const char *output_file;	/* -o FILE */
 	const char *command;	/* -c CMD */
 	long target_pid;	/* -x PID; 0 when not given */
@@ -38,7 +43,10 @@ struct tapc_options {
 	bool suppress_warnings;	/* -w */
 	bool warnings_as_errors;	/* -W */
 	bool unoptimized;	/* -u */
-	char opt_level;		/* -O: '0' '1' '2' '3' 's', or 0 when not given */
+	char opt_level;		/* -O: '0' '1' '2' '3' 's'; the default is set
+				 * by options_parse (0 for -e, 1 for files) */
+	bool opt_level_given;
+	bool no_global_var_display;	/* --no-global-var-display */
 	const char *list_probes;	/* -l PP */
 	const char *list_probes_vars;	/* -L PP */
 	const char *compatible;	/* --compatible=VERSION */

@@ -1,6 +1,8 @@
 /* Asking the test VM which kernel it boots. */
 #include "remote.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +13,7 @@
 #include "paths.h"
 #include "util.h"
 
-/* The tapc-vm program to run, malloc'ed. */
-static char *find_tapc_vm(void)
+char *remote_vm_program(void)
 {
 	char *dir = tapc_exe_dir();
 	char *path;
@@ -32,7 +33,7 @@ static char *find_tapc_vm(void)
 
 char *remote_vm_release(void)
 {
-	char *prog = find_tapc_vm();
+	char *prog = remote_vm_program();
 	char *cmd = xasprintf("'%s' release", prog);
 	char line[256] = "";
 	FILE *p = popen(cmd, "r");
@@ -56,4 +57,30 @@ char *remote_vm_release(void)
 	}
 	free(prog);
 	return xstrdup(line);
+}
+
+bool remote_vm_running(void)
+{
+	char *prog = remote_vm_program();
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execl(prog, prog, "status", (char *)NULL);
+		execlp("tapc-vm", "tapc-vm", "status", (char *)NULL);
+		_exit(127);
+	}
+	free(prog);
+	if (pid < 0)
+		return false;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

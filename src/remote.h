@@ -2,9 +2,18 @@
 #ifndef TAPC_REMOTE_H
 #define TAPC_REMOTE_H
 
+#include <stdbool.h>
+
 /* The kernel release the test VM boots, from `tapc-vm release`, or NULL
  * after printing why not. tapc-vm is looked for next to tapc (installed),
  * in the source tree's scripts/ (build tree), then on PATH. */
 char *remote_vm_release(void);
+
+/* The tapc-vm program to run (malloc'ed), found as above. */
+char *remote_vm_program(void);
+
+/* Whether the persistent guest of $TAPC_VM_STATE (or tapc-vm's default
+ * state) runs: `tapc-vm status` exits 0. */
+bool remote_vm_running(void);
 
 #endif

@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "build.h"
 #include "parse.h"
 #include "paths.h"
 #include "remote.h"
@@ -191,4 +193,40 @@ void session_free(struct session *s)
 		s->files = next;
 	}
 	target_free(&s->target);
+}
+
+static void hash_strlist(struct hash128 *h, const char *tag,
+			 const struct strlist *l)
+{
+	hash_add_str(h, tag);
+	for (int i = 0; i < l->count; i++)
+		hash_add_str(h, l->items[i]);
+}
+
+char *session_module_name(const struct session *s)
+{
+	const struct tapc_options *o = s->opts;
+	struct hash128 h;
+	char hex[33], flags[8];
+
+	if (o->module_name)
+		return xstrdup(o->module_name);
+	hash_init(&h);
+	for (int i = 0; i < s->n_user; i++) {
+		const struct srcfile *f = s->user[i]->file;
+
+		hash_add_str(&h, f->name);
+		hash_add(&h, f->text, f->len);
+	}
+	hash_add_str(&h, "args");
+	for (int i = 0; i < o->argc; i++)
+		hash_add_str(&h, o->argv[i]);
+	hash_strlist(&h, "-D", &o->defines);
+	hash_strlist(&h, "-I", &o->include_dirs);
+	hash_add_str(&h, s->target.release);
+	snprintf(flags, sizeof(flags), "%c%d%d%d%d", o->opt_level, o->guru,
+		 o->timing, o->unoptimized, o->no_global_var_display);
+	hash_add_str(&h, flags);
+	hash_hex(&h, hex);
+	return xasprintf("tapc_%s_%ld", hex, (long)getpid());
 }

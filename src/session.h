@@ -32,4 +32,10 @@ int session_pass1(struct session *s);
 void session_print_pass1(const struct session *s, FILE *out);
 void session_free(struct session *s);
 
+/* The module's name: -m, else stap's scheme with our prefix: "tapc_",
+ * a hash of the scripts, their arguments and the options that shape the
+ * module, and tapc's pid (so concurrent runs of one script differ).
+ * malloc'ed; at most TAPC_MODULE_NAME_MAX characters. */
+char *session_module_name(const struct session *s);
+
 #endif

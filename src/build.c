@@ -1,0 +1,719 @@
+/* Pass 4: the temp build directory, the Kbuild file, the runtime object
+ * cache and the kbuild run. */
+#define _GNU_SOURCE
+#include "build.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "run.h"
+#include "util.h"
+
+/* Bump when the layout of a cache entry changes. */
+#define RUNTIME_CACHE_FORMAT "tapc-runtime-cache 1"
+
+/* ---- hashing ---------------------------------------------------------- */
+
+void hash_init(struct hash128 *h)
+{
+	h->a = 0xcbf29ce484222325ULL;		/* FNV-1a offset basis */
+	h->b = 0x84222325cbf29ce4ULL;		/* a second, different lane */
+}
+
+void hash_add(struct hash128 *h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h->a = (h->a ^ p[i]) * 0x100000001b3ULL;
+		h->b = (h->b ^ p[i]) * 0x100000001b3ULL;
+		h->b ^= h->b >> 29;
+	}
+}
+
+void hash_add_str(struct hash128 *h, const char *s)
+{
+	hash_add(h, s, strlen(s) + 1);
+}
+
+void hash_hex(const struct hash128 *h, char out[33])
+{
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->a,
+		 (unsigned long long)h->b);
+}
+
+/* Hash a file's contents; false when it cannot be read. */
+static bool hash_file(struct hash128 *h, const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		hash_add(h, buf, (size_t)n);
+	close(fd);
+	return n == 0;
+}
+
+/* ---- small file helpers ----------------------------------------------- */
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+bool build_copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	bool ok = in >= 0 && out >= 0;
+
+	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
+		ok = write(out, buf, (size_t)n) == n;
+	ok = ok && n == 0;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) != 0)
+		ok = false;
+	return ok;
+}
+
+bool build_print_file(const char *path, FILE *out)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "tapc: cannot read %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(f);
+	return true;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir ending in suffix ("" for all but dot files), sorted. */
+static void list_dir(const char *dir, const char *suffix, struct strlist *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t slen = strlen(suffix);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' || len <= slen ||
+		    strcmp(e->d_name + len - slen, suffix) != 0)
+			continue;
+		strlist_add(out, e->d_name);
+	}
+	closedir(d);
+	qsort(out->items, (size_t)out->count, sizeof(char *), by_name);
+}
+
+/* ---- the build directory ---------------------------------------------- */
+
+bool build_init(struct build *b, const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *templ = xasprintf("%s/tapcXXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	memset(b, 0, sizeof(*b));
+	if (!mkdtemp(templ)) {
+		fprintf(stderr, "tapc: cannot create a build directory %s: %s\n",
+			templ, strerror(errno));
+		free(templ);
+		return false;
+	}
+	/* Absolute: make -C changes directory, and the guest of --remote=vm
+	 * finds the module by the same path. */
+	{
+		char *abs = realpath(templ, NULL);
+
+		if (abs) {
+			free(templ);
+			templ = abs;
+		}
+	}
+	b->dir = templ;
+	b->name = xstrdup(name);
+	b->src_path = xasprintf("%s/%s_src.c", b->dir, name);
+	b->params_path = xasprintf("%s/%s_params.c", b->dir, name);
+	b->ko_path = xasprintf("%s/%s.ko", b->dir, name);
+	return true;
+}
+
+void build_remove(struct build *b)
+{
+	if (b->dir)
+		remove_tree(b->dir);
+}
+
+void build_free(struct build *b)
+{
+	free(b->dir);
+	free(b->name);
+	free(b->src_path);
+	free(b->params_path);
+	free(b->ko_path);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- the runtime sources ---------------------------------------------- */
+
+/* One runtime C file: its path and the object name it gets ("linux_print"
+ * for linux/print.c), unique across linux/ and core/. */
+struct rt_sources {
+	struct strlist paths;
+	struct strlist objs;
+};
+
+static void rt_sources_find(struct rt_sources *rs, const char *rt_dir)
+{
+	static const char *const subdirs[] = { "linux", "core" };
+
+	memset(rs, 0, sizeof(*rs));
+	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
+		struct strlist names = { 0 };
+		char *dir = xasprintf("%s/%s", rt_dir, subdirs[i]);
+
+		list_dir(dir, ".c", &names);
+		for (int j = 0; j < names.count; j++) {
+			char *path = xasprintf("%s/%s", dir, names.items[j]);
+			char *obj = xasprintf("%s_%.*s", subdirs[i],
+					      (int)strlen(names.items[j]) - 2,
+					      names.items[j]);
+
+			strlist_add(&rs->paths, path);
+			strlist_add(&rs->objs, obj);
+			free(path);
+			free(obj);
+		}
+		strlist_free(&names);
+		free(dir);
+	}
+}
+
+static void rt_sources_free(struct rt_sources *rs)
+{
+	strlist_free(&rs->paths);
+	strlist_free(&rs->objs);
+}
+
+/* ---- Kbuild text ------------------------------------------------------ */
+
+/* One compiler flag as a Kbuild word: make sees '$' and '#', the shell
+ * sees the rest, so quote for both. */
+static void kbuild_word(FILE *f, const char *flag)
+{
+	fputs(" '", f);
+	for (const char *p = flag; *p; p++) {
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else if (*p == '$')
+			fputs("$$", f);
+		else if (*p == '#')
+			fputs("\\#", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\'', f);
+}
+
+/* ccflags-y: the runtime's include path and the -D set. */
+static void kbuild_ccflags(FILE *f, const struct build_config *c)
+{
+	char *inc;
+
+	fputs("ccflags-y :=", f);
+	inc = xasprintf("-I%s", c->runtime_dir);
+	kbuild_word(f, inc);
+	free(inc);
+	inc = xasprintf("-I%s/linux", c->runtime_dir);
+	kbuild_word(f, inc);
+	free(inc);
+	inc = xasprintf("-I%s/core", c->runtime_dir);
+	kbuild_word(f, inc);
+	free(inc);
+	for (int i = 0; i < c->defines->count; i++) {
+		char *d = xasprintf("-D%s", c->defines->items[i]);
+
+		kbuild_word(f, d);
+		free(d);
+	}
+	fputc('\n', f);
+}
+
+/* A path that can appear as a make target or prerequisite as it is. */
+static bool make_safe_path(const char *p)
+{
+	return strpbrk(p, " \t\n:#$%\\'\"*?[]()=;|&<>") == NULL;
+}
+
+/* ---- running kbuild --------------------------------------------------- */
+
+static int make_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
+/* make -C TREE M=DIR TARGETS... with its output in log; the exit status,
+ * or -1 when make could not be run. */
+static int run_make(const char *tree, const char *dir,
+		    const struct strlist *targets, const char *log)
+{
+	int nargs = 5 + targets->count + 1, n = 0, status;
+	char **argv = xcalloc((size_t)nargs, sizeof(char *));
+	char *cdir = xasprintf("-C%s", tree), *mdir = xasprintf("M=%s", dir);
+	char *jobs = xasprintf("-j%d", make_jobs());
+	pid_t pid;
+
+	argv[n++] = "make";
+	argv[n++] = cdir;
+	argv[n++] = mdir;
+	argv[n++] = jobs;
+	for (int i = 0; i < targets->count; i++)
+		argv[n++] = targets->items[i];
+	argv[n] = NULL;
+	pid = run_fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || null < 0)
+			_exit(127);
+		dup2(null, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		/* A make above us (make check) must not lend us its jobserver. */
+		unsetenv("MAKEFLAGS");
+		unsetenv("MFLAGS");
+		unsetenv("MAKELEVEL");
+		execvp("make", argv);
+		fprintf(stderr, "tapc: cannot run make: %s\n", strerror(errno));
+		_exit(127);
+	}
+	status = -1;
+	if (pid > 0) {
+		int ws = 0;
+
+		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+			;
+		run_child_done();
+		status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+	}
+	free(cdir);
+	free(mdir);
+	free(jobs);
+	free(argv);
+	return status == 127 ? -1 : status;
+}
+
+static void show_log(const char *log, const char *what)
+{
+	FILE *f = fopen(log, "r");
+	char line[4096];
+
+	if (!f)
+		return;
+	fprintf(stderr, "%s:\n", what);
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stderr);
+	fclose(f);
+}
+
+/* ---- the runtime object cache ----------------------------------------- */
+
+static char *cache_root(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return xasprintf("%s/tapc/runtime", xdg);
+	if (home && *home)
+		return xasprintf("%s/.cache/tapc/runtime", home);
+	return NULL;
+}
+
+static bool mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	bool ok = true;
+
+	for (char *s = p + 1; ok && *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		ok = mkdir(p, 0755) == 0 || errno == EEXIST;
+		*s = '/';
+	}
+	ok = ok && (mkdir(p, 0755) == 0 || errno == EEXIST);
+	free(p);
+	return ok;
+}
+
+/* Everything in the runtime directory (names and contents), recursively:
+ * headers matter as much as the C files. */
+static void hash_runtime_dir(struct hash128 *h, const char *dir)
+{
+	struct strlist names = { 0 };
+
+	list_dir(dir, "", &names);
+	for (int i = 0; i < names.count; i++) {
+		char *path = xasprintf("%s/%s", dir, names.items[i]);
+
+		hash_add_str(h, names.items[i]);
+		if (path_is_dir(path))
+			hash_runtime_dir(h, path);
+		else if (!hash_file(h, path))
+			hash_add_str(h, "(unreadable)");
+		free(path);
+	}
+	strlist_free(&names);
+}
+
+/* The cache key: the kernel build tree (its path, release, configuration,
+ * which names the compiler, and exported symbols), the runtime, the -D set
+ * in order (a later -D of a name overrides an earlier one). */
+static void runtime_cache_key(const struct build_config *c, char key[33])
+{
+	struct hash128 h;
+	char real[PATH_MAX];
+	static const char *const tree_files[] = {
+		".config", "include/config/kernel.release", "Module.symvers",
+		"Makefile",
+	};
+
+	hash_init(&h);
+	hash_add_str(&h, RUNTIME_CACHE_FORMAT);
+	hash_add_str(&h, realpath(c->kernel_tree, real) ? real : c->kernel_tree);
+	for (size_t i = 0; i < sizeof(tree_files) / sizeof(tree_files[0]); i++) {
+		char *path = xasprintf("%s/%s", c->kernel_tree, tree_files[i]);
+
+		hash_add_str(&h, tree_files[i]);
+		if (!hash_file(&h, path))
+			hash_add_str(&h, "(missing)");
+		free(path);
+	}
+	hash_runtime_dir(&h, c->runtime_dir);
+	for (int i = 0; i < c->defines->count; i++)
+		hash_add_str(&h, c->defines->items[i]);
+	hash_hex(&h, key);
+}
+
+/* Replace every occurrence of from by to in the file at path. */
+static bool rewrite_file(const char *path, const char *from, const char *to)
+{
+	FILE *f = fopen(path, "r");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n, flen = strlen(from);
+	char *text, *p, *hit;
+	bool ok;
+
+	if (!f)
+		return false;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_addn(&sb, buf, n);
+	fclose(f);
+	text = strbuf_detach(&sb);
+	for (p = text; (hit = strstr(p, from)) != NULL; p = hit + flen) {
+		strbuf_addn(&sb, p, (size_t)(hit - p));
+		strbuf_adds(&sb, to);
+	}
+	strbuf_adds(&sb, p);
+	free(text);
+	f = fopen(path, "w");
+	ok = f && fwrite(sb.buf, 1, sb.len, f) == sb.len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	strbuf_free(&sb);
+	return ok;
+}
+
+/* Compile the runtime objects in dir (a fresh temp directory whose final
+ * name is final): copies of the sources, a Kbuild file naming them, and
+ * one kbuild run for just those objects. */
+static bool compile_runtime_in(const char *dir, const char *final,
+			       const struct rt_sources *rs,
+			       const struct build_config *c)
+{
+	struct strlist targets = { 0 };
+	char *kbuild = xasprintf("%s/Kbuild", dir);
+	char *log = xasprintf("%s/build.log", dir);
+	FILE *f = fopen(kbuild, "w");
+	bool ok = f != NULL;
+
+	if (f) {
+		fputs("# tapc runtime objects, copied into every module\n"
+		      "obj-m := tapcrt.o\ntapcrt-y :=", f);
+		for (int i = 0; i < rs->objs.count; i++)
+			fprintf(f, " %s.o", rs->objs.items[i]);
+		fputc('\n', f);
+		kbuild_ccflags(f, c);
+		ok = fclose(f) == 0;
+	}
+	for (int i = 0; ok && i < rs->objs.count; i++) {
+		char *src = xasprintf("%s/%s.c", dir, rs->objs.items[i]);
+		char *obj = xasprintf("%s.o", rs->objs.items[i]);
+
+		ok = build_copy_file(rs->paths.items[i], src);
+		strlist_add(&targets, obj);
+		free(src);
+		free(obj);
+	}
+	if (ok) {
+		int st = run_make(c->kernel_tree, dir, &targets, log);
+
+		ok = st == 0;
+		if (!ok || c->verbose > 1)
+			show_log(log, ok ? "Runtime build output" :
+				 "tapc: compiling the runtime failed");
+	}
+	/* The .cmd files name the sources by the directory's final path, as
+	 * modpost may read them from a module's build. */
+	for (int i = 0; ok && i < rs->objs.count; i++) {
+		char *cmd = xasprintf("%s/.%s.o.cmd", dir, rs->objs.items[i]);
+
+		ok = rewrite_file(cmd, dir, final);
+		if (!ok)
+			fprintf(stderr, "tapc: cannot rewrite %s\n", cmd);
+		free(cmd);
+	}
+	strlist_free(&targets);
+	free(kbuild);
+	free(log);
+	return ok;
+}
+
+/* The cache directory holding the runtime objects for c, compiled now if
+ * they are not there yet; NULL (and a reason in *why) when there is no
+ * usable cache, or after a failed compile (*failed set, reported). */
+static char *runtime_cache(const struct build_config *c,
+			   const struct rt_sources *rs, const char **why,
+			   bool *failed)
+{
+	char key[33], *root = cache_root(), *final, *ok_file, *tmp;
+
+	*failed = false;
+	if (!root) {
+		*why = "neither XDG_CACHE_HOME nor HOME is set";
+		return NULL;
+	}
+	if (!make_safe_path(root) || !make_safe_path(c->kernel_tree)) {
+		*why = "the cache path has characters make cannot take";
+		free(root);
+		return NULL;
+	}
+	runtime_cache_key(c, key);
+	final = xasprintf("%s/%s", root, key);
+	ok_file = xasprintf("%s/ok", final);
+	if (access(ok_file, F_OK) == 0) {
+		if (c->verbose)
+			fprintf(stderr, "tapc: using the runtime compiled in %s\n", final);
+		goto out;
+	}
+	if (!mkdir_p(root)) {
+		*why = "the cache directory cannot be created";
+		goto fail;
+	}
+	tmp = xasprintf("%s/.build.XXXXXX", root);
+	if (!mkdtemp(tmp)) {
+		*why = "the cache directory is not writable";
+		free(tmp);
+		goto fail;
+	}
+	if (c->verbose)
+		fprintf(stderr, "tapc: compiling the runtime for %s into %s\n",
+			c->kernel_tree, final);
+	if (!compile_runtime_in(tmp, final, rs, c)) {
+		remove_tree(tmp);
+		free(tmp);
+		*failed = true;
+		goto fail;
+	}
+	{
+		char *mark = xasprintf("%s/ok", tmp);
+		int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd >= 0)
+			close(fd);
+		free(mark);
+	}
+	/* Concurrent runs each build their own; the first rename wins and the
+	 * others use its result. */
+	if (rename(tmp, final) != 0) {
+		remove_tree(tmp);
+		if (access(ok_file, F_OK) != 0) {
+			*why = "the compiled runtime cannot be moved into the cache";
+			free(tmp);
+			goto fail;
+		}
+	}
+	free(tmp);
+out:
+	free(root);
+	free(ok_file);
+	return final;
+fail:
+	free(root);
+	free(ok_file);
+	free(final);
+	return NULL;
+}
+
+/* ---- the module ------------------------------------------------------- */
+
+static const char *opt_flag(char level)
+{
+	switch (level) {
+	case '0': return "-O0";
+	case '1': return "-O1";
+	case '2': return "-O2";
+	case '3': return "-O3";
+	default: return "-Os";
+	}
+}
+
+/* The Kbuild file of the module; cache_dir NULL: the runtime sources are
+ * compiled into the module (copies in the build directory). */
+static bool write_module_kbuild(const struct build *b,
+				const struct build_config *c,
+				const struct rt_sources *rs,
+				const char *cache_dir)
+{
+	char *path = xasprintf("%s/Kbuild", b->dir);
+	FILE *f = fopen(path, "w");
+	bool ok = f != NULL;
+
+	free(path);
+	if (!f) {
+		fprintf(stderr, "tapc: cannot write %s/Kbuild: %s\n", b->dir,
+			strerror(errno));
+		return false;
+	}
+	fprintf(f, "# tapc module %s\nobj-m := %s.o\n%s-y := %s_src.o %s_params.o",
+		b->name, b->name, b->name, b->name, b->name);
+	for (int i = 0; i < rs->objs.count; i++)
+		fprintf(f, " tapcrt_%s.o", rs->objs.items[i]);
+	fputc('\n', f);
+	kbuild_ccflags(f, c);
+	fprintf(f, "CFLAGS_%s_src.o := %s\n", b->name, opt_flag(c->opt_level));
+	for (int i = 0; cache_dir && i < rs->objs.count; i++) {
+		const char *o = rs->objs.items[i];
+
+		/* the object and its .cmd, which modpost reads */
+		fprintf(f, "$(obj)/tapcrt_%s.o: %s/%s.o\n"
+			"\t$(Q)cp %s/%s.o $@ && cp %s/.%s.o.cmd $(obj)/.tapcrt_%s.o.cmd\n",
+			o, cache_dir, o, cache_dir, o, cache_dir, o, o);
+	}
+	if (fclose(f) != 0)
+		ok = false;
+	for (int i = 0; ok && !cache_dir && i < rs->objs.count; i++) {
+		char *dst = xasprintf("%s/tapcrt_%s.c", b->dir, rs->objs.items[i]);
+
+		ok = build_copy_file(rs->paths.items[i], dst);
+		if (!ok)
+			fprintf(stderr, "tapc: cannot copy %s into %s\n",
+				rs->paths.items[i], b->dir);
+		free(dst);
+	}
+	return ok;
+}
+
+static bool runtime_cache_wanted(void)
+{
+	const char *v = getenv("TAPC_RUNTIME_CACHE");
+
+	return !v || strcmp(v, "0") != 0;
+}
+
+bool build_module(struct build *b, const struct build_config *c)
+{
+	struct rt_sources rs;
+	struct strlist targets = { 0 };
+	char *cache_dir = NULL, *log;
+	const char *why = "TAPC_RUNTIME_CACHE=0";
+	bool ok, failed = false;
+	int st;
+
+	if (!path_is_dir(c->kernel_tree)) {
+		fprintf(stderr, "tapc: no kernel build tree %s (install the "
+			"kernel's headers, e.g. linux-headers-RELEASE, or name "
+			"one with -r DIR)\n", c->kernel_tree);
+		return false;
+	}
+	rt_sources_find(&rs, c->runtime_dir);
+	if (rs.objs.count == 0) {
+		fprintf(stderr, "tapc: no runtime sources in %s/linux or %s/core "
+			"(set TAPC_RUNTIME or -R DIR)\n", c->runtime_dir,
+			c->runtime_dir);
+		rt_sources_free(&rs);
+		return false;
+	}
+	if (runtime_cache_wanted())
+		cache_dir = runtime_cache(c, &rs, &why, &failed);
+	if (failed) {
+		rt_sources_free(&rs);
+		return false;
+	}
+	if (!cache_dir && c->verbose)
+		fprintf(stderr, "tapc: compiling the runtime into the module: %s\n",
+			why);
+	ok = write_module_kbuild(b, c, &rs, cache_dir);
+	free(cache_dir);
+	rt_sources_free(&rs);
+	if (!ok)
+		return false;
+
+	log = xasprintf("%s/build.log", b->dir);
+	strlist_add(&targets, "modules");
+	st = run_make(c->kernel_tree, b->dir, &targets, log);
+	strlist_free(&targets);
+	ok = st == 0 && access(b->ko_path, F_OK) == 0;
+	if (st < 0)
+		fprintf(stderr, "tapc: cannot run make (install make and a C "
+			"compiler)\n");
+	else if (!ok)
+		show_log(log, "tapc: kbuild failed");
+	else if (c->verbose > 1)
+		show_log(log, "kbuild output");
+	free(log);
+	return ok;
+}

@@ -1,0 +1,61 @@
+/* Pass 4: building the kernel module with kbuild.
+ *
+ * The script's C (pass 3) goes into a temp build directory with a Kbuild
+ * file; `make -C TREE M=DIR modules` turns it into NAME.ko.  The generated
+ * C is compiled at the chosen -O level, the runtime at kbuild's -O2.  The
+ * runtime objects are compiled once per (kernel build tree, runtime
+ * contents, -D set) into a cache directory and copied into each module,
+ * so a new script only compiles its own C. */
+#ifndef TAPC_BUILD_H
+#define TAPC_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "options.h"
+
+struct build {
+	char *dir;		/* the temp build directory */
+	char *name;		/* the module's name */
+	char *src_path;		/* DIR/NAME_src.c: the script's C */
+	char *params_path;	/* DIR/NAME_params.c: its module parameters */
+	char *ko_path;		/* DIR/NAME.ko */
+};
+
+struct build_config {
+	const char *kernel_tree;	/* kernel build tree (make -C) */
+	const char *runtime_dir;	/* runtime/ with linux/ and core/ */
+	const struct strlist *defines;	/* -D NAME[=VALUE] */
+	char opt_level;			/* '0' '1' '2' '3' 's' */
+	int verbose;
+};
+
+/* Make the temp build directory under $TMPDIR (or /tmp) for module name.
+ * False after printing why not. */
+bool build_init(struct build *b, const char *name);
+/* Pass 4: write the Kbuild file and run kbuild; false after printing why
+ * (with the compiler's output). */
+bool build_module(struct build *b, const struct build_config *c);
+/* Remove the build directory and everything in it. */
+void build_remove(struct build *b);
+void build_free(struct build *b);
+
+/* Copy a file (false with errno set); print a file to out. */
+bool build_copy_file(const char *from, const char *to);
+bool build_print_file(const char *path, FILE *out);
+
+/* A 128-bit non-cryptographic hash (two FNV-1a lanes), for the module's
+ * default name and the runtime cache key. */
+struct hash128 {
+	uint64_t a, b;
+};
+void hash_init(struct hash128 *h);
+void hash_add(struct hash128 *h, const void *data, size_t len);
+/* Adds s and its terminating NUL, so that "ab","c" differs from "a","bc". */
+void hash_add_str(struct hash128 *h, const char *s);
+/* 32 hex digits and a NUL. */
+void hash_hex(const struct hash128 *h, char out[33]);
+
+#endif

@@ -1,0 +1,36 @@
+/* Pass 5: running the module with tapc-run, on this host or in the test VM. */
+#ifndef TAPC_RUN_H
+#define TAPC_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "options.h"
+
+/* Whether modules can be loaded here; if not, why (into why). */
+bool run_host_can_load(char *why, size_t len);
+
+/* Run module ko (an absolute path) with the options' -o -c -x -T -G
+ * (in the test VM with --remote=vm).  SIGINT, SIGTERM and SIGHUP that
+ * tapc receives meanwhile are passed on, so the script stops cleanly.
+ * Returns tapc-run's exit status (0, or 1 after errors), or -1 when it
+ * could not be run (reported). */
+int run_module(const struct tapc_options *o, const char *ko);
+
+/* The tapc-run program to run (malloc'ed): next to tapc when installed,
+ * src/run/tapc-run in the build tree, else from PATH. */
+char *run_loader_path(void);
+
+/* Set up SIGINT/SIGTERM/SIGHUP handling for the whole of tapc: the
+ * signal is remembered (and passed on to a running child); the passes
+ * check run_interrupted() and stop. */
+void run_catch_signals(void);
+int run_interrupted(void);
+/* fork() for a child that signals are passed on to (make, tapc-run):
+ * the child starts with the default signal dispositions, and a signal
+ * that arrives around the fork reaches it.  Call run_child_done() once
+ * it has been waited for. */
+int run_fork(void);
+void run_child_done(void);
+
+#endif
