@@ -1,0 +1,721 @@
+/* Unit tests of the BTF reader (src/btf.c) and the kernel symbol lists
+ * (src/ksyms.c).
+ *
+ *   test-btf [VMLINUX [HEADERS]]
+ *
+ * VMLINUX may also be a compressed image, /boot/vmlinuz-R.
+ *
+ * A small BTF blob built here checks the format handling, and is then
+ * truncated, corrupted and randomly mutated: every such input must be
+ * loaded or rejected cleanly (the ASan build checks "cleanly").  With
+ * VMLINUX (the test kernel's, an ELF with .BTF) it checks known facts of
+ * that kernel, cross-checking offsets and sizes against the user-space
+ * headers' compile-time layout of the same structures; HEADERS is the
+ * kernel headers tree that names the tracepoints' systems.
+ */
+#include "check.h"
+#include "btf.h"
+#include "ksyms.h"
+
+#include <asm/ptrace.h>
+#include <linux/ip.h>
+#include <linux/time_types.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* CHECK() and check_summary(): check.h */
+
+/* ------------------------------------------------ a BTF blob by hand */
+
+struct blob {
+	unsigned char types[4096], strs[1024];
+	size_t tlen, slen;
+	unsigned nids;
+};
+
+static void put32(struct blob *b, uint32_t v)
+{
+	memcpy(b->types + b->tlen, &v, 4);
+	b->tlen += 4;
+}
+
+static uint32_t str(struct blob *b, const char *s)
+{
+	uint32_t off = (uint32_t)b->slen;
+
+	memcpy(b->strs + b->slen, s, strlen(s) + 1);
+	b->slen += strlen(s) + 1;
+	return off;
+}
+
+static unsigned type(struct blob *b, const char *name, unsigned kind, unsigned vlen,
+		     int kflag, uint32_t size_or_type)
+{
+	put32(b, name ? str(b, name) : 0);
+	put32(b, (uint32_t)kflag << 31 | kind << 24 | vlen);
+	put32(b, size_or_type);
+	return ++b->nids;
+}
+
+static size_t finish(struct blob *b, unsigned char *out)
+{
+	uint16_t magic = 0xeB9F;
+	uint32_t hdr[5] = { 24, 0, (uint32_t)b->tlen, (uint32_t)b->tlen, (uint32_t)b->slen };
+
+	memcpy(out, &magic, 2);
+	out[2] = 1;
+	out[3] = 0;
+	memcpy(out + 4, hdr, sizeof(hdr));
+	memcpy(out + 24, b->types, b->tlen);
+	memcpy(out + 24 + b->tlen, b->strs, b->slen);
+	return 24 + b->tlen + b->slen;
+}
+
+/* Ids of the sample types. */
+enum { T_INT = 1, T_CHAR, T_PTR_TASK, T_TASK, T_PIDT, T_CONST_CHAR, T_PTR_CC,
+	T_ARR, T_ENUM, T_PROTO, T_PTR_PROTO, T_TRACE_TD, T_VOIDP, T_CLASS_PROTO,
+	T_CLASS_FUNC, T_UNION, T_LONG };
+
+/* A kernel in miniature: struct task { int pid; char comm[16]; union {
+ * int a; long b; }; unsigned flag:3; }, a tracepoint "demo_event"
+ * with (void *__data, struct task *p, const char *msg) and its class. */
+static size_t sample(unsigned char *out)
+{
+	static struct blob b;
+	unsigned u;
+
+	memset(&b, 0, sizeof(b));
+	b.slen = 1;		/* string 0 is "" */
+	type(&b, "int", BTF_K_INT, 0, 0, 4);
+	put32(&b, BTF_INT_SIGNED << 24 | 32);
+	type(&b, "char", BTF_K_INT, 0, 0, 1);
+	put32(&b, BTF_INT_CHAR << 24 | 8);
+	type(&b, NULL, BTF_K_PTR, 0, 0, T_TASK);
+	type(&b, "task", BTF_K_STRUCT, 4, 1, 32);
+	put32(&b, str(&b, "pid")); put32(&b, T_PIDT); put32(&b, 0);
+	put32(&b, str(&b, "comm")); put32(&b, T_ARR); put32(&b, 32);
+	put32(&b, 0); put32(&b, T_UNION); put32(&b, 64 * 2);
+	put32(&b, str(&b, "flag")); put32(&b, T_INT); put32(&b, 3u << 24 | 192);
+	type(&b, "pid_t", BTF_K_TYPEDEF, 0, 0, T_INT);
+	type(&b, NULL, BTF_K_CONST, 0, 0, T_CHAR);
+	type(&b, NULL, BTF_K_PTR, 0, 0, T_CONST_CHAR);
+	type(&b, NULL, BTF_K_ARRAY, 0, 0, 0);
+	put32(&b, T_CHAR); put32(&b, T_INT); put32(&b, 16);
+	type(&b, "color", BTF_K_ENUM, 2, 1, 4);
+	put32(&b, str(&b, "RED")); put32(&b, (uint32_t)-1);
+	put32(&b, str(&b, "BLUE")); put32(&b, 7);
+	type(&b, NULL, BTF_K_FUNC_PROTO, 3, 0, 0);
+	put32(&b, 0); put32(&b, T_VOIDP);
+	put32(&b, 0); put32(&b, T_PTR_TASK);
+	put32(&b, 0); put32(&b, T_PTR_CC);
+	type(&b, NULL, BTF_K_PTR, 0, 0, T_PROTO);
+	type(&b, "btf_trace_demo_event", BTF_K_TYPEDEF, 0, 0, T_PTR_PROTO);
+	type(&b, NULL, BTF_K_PTR, 0, 0, 0);
+	type(&b, NULL, BTF_K_FUNC_PROTO, 3, 0, 0);
+	put32(&b, str(&b, "__data")); put32(&b, T_VOIDP);
+	put32(&b, str(&b, "p")); put32(&b, T_PTR_TASK);
+	put32(&b, str(&b, "msg")); put32(&b, T_PTR_CC);
+	type(&b, "__bpf_trace_demo_class", BTF_K_FUNC, 0, 0, T_CLASS_PROTO);
+	u = type(&b, NULL, BTF_K_UNION, 2, 0, 8);
+	put32(&b, str(&b, "a")); put32(&b, T_INT); put32(&b, 0);
+	put32(&b, str(&b, "b")); put32(&b, T_LONG); put32(&b, 0);
+	type(&b, "long int", BTF_K_INT, 0, 0, 8);
+	put32(&b, BTF_INT_SIGNED << 24 | 64);
+	(void)u;
+	return finish(&b, out);
+}
+
+static char typebuf[512];
+
+static const char *tstr(const struct btf *btf, uint32_t id, const char *var)
+{
+	if (btf_type_str(btf, id, var, typebuf, sizeof(typebuf)) < 0)
+		return "(error)";
+	return typebuf;
+}
+
+/* A headers tree with one trace header that makes demo_event through a
+ * wrapper macro, as arch/x86's irq_vectors.h does. */
+static void test_sample_headers(const struct btf *btf)
+{
+	char dir[] = "/tmp/test-btf-headers-XXXXXX", path[256], err[256];
+	struct btf_tracepoints *tps;
+	const struct btf_tracepoint *tp;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "mkdir -p %s/include/trace/events", dir);
+	CHECK(system(path) == 0, "mkdir");
+	snprintf(path, sizeof(path), "%s/include/trace/events/demo.h", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("#undef TRACE_SYSTEM\n#define TRACE_SYSTEM demosys\n"
+		      "DECLARE_EVENT_CLASS(demo_class, TP_PROTO(struct task *p, const char *msg),\n"
+		      "\tTP_ARGS(p, msg), TP_STRUCT__entry(), TP_fast_assign(), TP_printk(\"\"));\n"
+		      "#define DEFINE_DEMO(name) \\\n"
+		      "DEFINE_EVENT(demo_class, name##_event, TP_PROTO(struct task *p, const char *msg), \\\n"
+		      "\tTP_ARGS(p, msg))\n"
+		      "DEFINE_DEMO(demo);\n"
+		      "TRACE_EVENT_PERF_PERM(demo_event, 0);\n", f);
+		fclose(f);
+	}
+	tps = btf_tracepoints_load(btf, dir, err, sizeof(err));
+	tp = tps ? btf_tracepoint_find(tps, "demo_event") : NULL;
+	CHECK(tp && tp->system && strcmp(tp->system, "demosys") == 0 && tp->class_name &&
+	      strcmp(tp->class_name, "demo_class") == 0, "demo_event's system from a wrapper macro");
+	CHECK(tps && btf_tracepoints_match(tps, "demo*:demo_?vent", NULL, NULL) == 1,
+	      "SYSTEM:NAME glob");
+	btf_tracepoints_free(tps);
+	unlink(path);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK(system(path) == 0, "cleanup");
+}
+
+static void test_sample(void)
+{
+	unsigned char data[8192];
+	size_t len = sample(data);
+	char err[256];
+	struct btf *btf = btf_load_mem(data, len, err, sizeof(err));
+	struct btf_member_info m;
+	struct btf_tracepoints *tps;
+	const struct btf_tracepoint *tp;
+	const char *name;
+	int64_t val;
+	uint32_t t;
+
+	CHECK(btf != NULL, "sample loads: %s", err);
+	if (!btf)
+		return;
+	CHECK(btf_type_count(btf) == T_LONG, "type count %u", btf_type_count(btf));
+	CHECK(btf_find(btf, "task", BTF_K_STRUCT) == T_TASK, "find struct task");
+	CHECK(btf_find(btf, "task", BTF_K_UNION) == 0, "no union task");
+	CHECK(btf_find(btf, "nothing", -1) == 0, "no type 'nothing'");
+	CHECK(btf_resolve(btf, T_PIDT) == T_INT, "pid_t resolves to int");
+	CHECK(btf_size(btf, T_PIDT) == 4, "sizeof(pid_t)");
+	CHECK(btf_size(btf, T_ARR) == 16, "sizeof(char[16])");
+	CHECK(btf_size(btf, T_PTR_TASK) == 8, "pointer size from long");
+	CHECK(btf_size(btf, T_TASK) == 32, "sizeof(struct task)");
+	CHECK(btf_size(btf, T_PROTO) == -1, "a function has no size");
+	CHECK(btf_size(btf, 0) == -1, "void has no size");
+	CHECK(btf_member_find(btf, T_TASK, "comm", &m) == 0 && m.bit_offset == 32 &&
+	      m.size == 16 && m.type == T_ARR, "comm at byte 4, 16 bytes");
+	CHECK(btf_member_find(btf, T_PTR_TASK, "comm", &m) < 0,
+	      "members are not looked up through pointers");
+	CHECK(btf_pointee(btf, T_PTR_TASK) == T_TASK && btf_pointee(btf, T_TASK) == 0 &&
+	      btf_pointee(btf, T_VOIDP) == 0, "btf_pointee");
+	CHECK(btf_member_find(btf, T_TASK, "b", &m) == 0 && m.bit_offset == 128 &&
+	      m.size == 8, "b found in the anonymous union at byte 16");
+	CHECK(btf_member_find(btf, T_TASK, "flag", &m) == 0 && m.bit_offset == 192 &&
+	      m.bitfield_size == 3, "bit field flag:3 at bit 192");
+	CHECK(btf_member_find(btf, T_TASK, "", &m) < 0, "no member named \"\"");
+	CHECK(btf_enum_at(btf, T_ENUM, 0, &name, &val) == 0 && strcmp(name, "RED") == 0 &&
+	      val == -1, "signed enum value");
+	CHECK(btf_enum_at(btf, T_ENUM, 2, &name, &val) < 0, "enum index out of range");
+	CHECK(btf_param_at(btf, T_CLASS_FUNC, 1, &name, &t) == 0 && strcmp(name, "p") == 0 &&
+	      t == T_PTR_TASK, "FUNC param 1");
+	CHECK(strcmp(tstr(btf, T_PTR_TASK, ""), "struct task *") == 0, "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_PTR_CC, "msg"), "const char *msg") == 0, "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_ARR, "comm"), "char comm[16]") == 0, "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_TRACE_TD, NULL), "btf_trace_demo_event") == 0, "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_PTR_PROTO, "fn"),
+		      "void (*fn)(void *, struct task *, const char *)") == 0, "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_CLASS_FUNC, NULL),
+		      "void __bpf_trace_demo_class(void *__data, struct task *p, const char *msg)") == 0,
+	      "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_ENUM, "c"), "enum color c") == 0, "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_UNION, ""), "union {...}") == 0, "%s", typebuf);
+
+	tps = btf_tracepoints_load(btf, NULL, err, sizeof(err));
+	CHECK(tps && btf_tracepoints_count(tps) == 1, "one tracepoint in the sample");
+	tp = tps ? btf_tracepoint_find(tps, "demo_event") : NULL;
+	CHECK(tp && tp->nargs == 2 && strcmp(tp->args[0].name, "p") == 0 &&
+	      strcmp(tp->args[1].name, "msg") == 0 && tp->args[1].type == T_PTR_CC &&
+	      tp->class_name && strcmp(tp->class_name, "demo_class") == 0 && !tp->system,
+	      "demo_event's arguments named from its class (matched by types)");
+	CHECK(tps && btf_tracepoints_match(tps, "demo_*", NULL, NULL) == 1, "glob");
+	CHECK(tps && btf_tracepoints_match(tps, "*:demo_event", NULL, NULL) == 0,
+	      "unknown system never matches SYSTEM:NAME");
+	btf_tracepoints_free(tps);
+	test_sample_headers(btf);
+	btf_free(btf);
+}
+
+/* ------------------------------------------------- corrupted inputs */
+
+/* Load DATA; if it loads, use every accessor on every type so that ASan
+ * sees any read out of bounds. Returns whether it loaded. */
+static int exercise(const unsigned char *data, size_t len)
+{
+	char err[256] = "";
+	struct btf *btf = btf_load_mem(data, len, err, sizeof(err));
+	struct btf_tracepoints *tps;
+	uint32_t id, i;
+
+	if (!btf) {
+		CHECK(err[0] != '\0', "a rejected input says why");
+		return 0;
+	}
+	for (id = 0; id <= btf_type_count(btf) + 1; id++) {
+		struct btf_member_info m;
+		const char *name;
+		int64_t v;
+		uint32_t t;
+
+		btf_type_str(btf, id, "x", typebuf, sizeof(typebuf));
+		btf_size(btf, id);
+		btf_resolve(btf, id);
+		btf_member_find(btf, id, "comm", &m);
+		for (i = 0; i < btf_vlen(btf, id) + 1; i++) {
+			btf_member_at(btf, id, i, &m);
+			btf_enum_at(btf, id, i, &name, &v);
+			btf_param_at(btf, id, i, &name, &t);
+		}
+	}
+	tps = btf_tracepoints_load(btf, NULL, err, sizeof(err));
+	if (tps)
+		btf_tracepoints_match(tps, "*", NULL, NULL);
+	btf_tracepoints_free(tps);
+	btf_free(btf);
+	return 1;
+}
+
+static void expect_reject(const unsigned char *data, size_t len, const char *what,
+			  const char *msg_part)
+{
+	char err[256] = "";
+	struct btf *btf = btf_load_mem(data, len, err, sizeof(err));
+
+	CHECK(btf == NULL && strstr(err, msg_part) != NULL, "%s rejected (got \"%s\")", what, err);
+	btf_free(btf);
+}
+
+/* Offset of type ID's record in a sample blob. */
+static size_t rec_offset(const unsigned char *data, unsigned id)
+{
+	static const size_t sizes[] = { 0, 16, 16, 12, 60, 12, 12, 12, 24, 28, 36, 12, 12,
+		12, 36, 12, 36, 16 };
+	size_t off = 24;
+	unsigned i;
+
+	(void)data;
+	for (i = 1; i < id; i++)
+		off += sizes[i];
+	return off;
+}
+
+static void patch32(unsigned char *data, size_t off, uint32_t v)
+{
+	memcpy(data + off, &v, 4);
+}
+
+/* Valid-looking shapes that would take exponential time if followed
+ * naively: struct task made of two anonymous struct task members, and a
+ * function type among its own parameters' types. */
+static void test_hostile_shapes(const unsigned char *good, size_t len)
+{
+	unsigned char bad[8192];
+	char err[256];
+	struct btf *btf;
+	struct btf_member_info m;
+	size_t t = rec_offset(good, T_TASK) + 12;
+
+	memcpy(bad, good, len);
+	patch32(bad, t, 0);
+	patch32(bad, t + 4, T_TASK);
+	patch32(bad, t + 12, 0);
+	patch32(bad, t + 16, T_TASK);
+	patch32(bad, rec_offset(good, T_PROTO) + 12 + 8 + 4, T_PTR_PROTO);
+	btf = btf_load_mem(bad, len, err, sizeof(err));
+	CHECK(btf != NULL, "self-nested struct loads: %s", err);
+	if (!btf)
+		return;
+	CHECK(btf_member_find(btf, T_TASK, "nothing", &m) < 0, "member lookup ends");
+	CHECK(btf_type_str(btf, T_PTR_PROTO, "fn", typebuf, sizeof(typebuf)) < 0,
+	      "printing a self-referring function type fails cleanly");
+	btf_free(btf);
+}
+
+static void test_corrupt(void)
+{
+	unsigned char good[8192], bad[8192];
+	size_t len = sample(good), n, i;
+	unsigned loaded = 0;
+
+	CHECK(rec_offset(good, T_LONG + 1) == 24 + (size_t)(good[12] | good[13] << 8),
+	      "record size table matches the sample");
+	for (n = 0; n < len; n++) {
+		/* Every truncation: the header, then type or string section. */
+		char err[256] = "";
+		struct btf *btf = btf_load_mem(good, n, err, sizeof(err));
+
+		CHECK(btf == NULL && err[0], "truncated to %zu bytes rejected", n);
+		btf_free(btf);
+	}
+	memcpy(bad, good, len);
+	bad[0] ^= 0xff;
+	expect_reject(bad, len, "bad magic", "magic");
+	memcpy(bad, good, len);
+	bad[2] = 2;
+	expect_reject(bad, len, "version 2", "version");
+	memcpy(bad, good, len);
+	patch32(bad, 4, 4096);
+	expect_reject(bad, len, "header length past the end", "header length");
+	memcpy(bad, good, len);
+	patch32(bad, 16, 0xfffffff0u);
+	expect_reject(bad, len, "string offset past the end", "past the end");
+	memcpy(bad, good, len);
+	patch32(bad, 12, 0xffffffffu);
+	expect_reject(bad, len, "type length past the end (overflow)", "past the end");
+	memcpy(bad, good, len);
+	bad[len - 1] = 'x';
+	expect_reject(bad, len, "strings not NUL-terminated", "NUL");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_TASK), 0xffffff);
+	expect_reject(bad, len, "name offset out of range", "string offset");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_TASK) + 12 + 4, 999);
+	expect_reject(bad, len, "member type id out of range", "type id");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_PIDT) + 4, 31u << 24);
+	expect_reject(bad, len, "unknown kind", "kind");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_TASK) + 4, 1u << 31 | BTF_K_STRUCT << 24 | 0xffff);
+	expect_reject(bad, len, "vlen past the end", "truncated");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_PIDT) + 8, T_PIDT);
+	expect_reject(bad, len, "typedef of itself", "looping");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_CONST_CHAR) + 8, T_PTR_CC);
+	expect_reject(bad, len, "const -> ptr -> const loop", "looping");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_ARR) + 12, T_ARR);
+	expect_reject(bad, len, "array of itself", "looping");
+	memcpy(bad, good, len);
+	patch32(bad, rec_offset(good, T_CLASS_FUNC) + 8, T_INT);
+	expect_reject(bad, len, "FUNC of an int", "FUNC_PROTO");
+
+	/* Random mutations: 1 to 4 bytes or words at a time. */
+	srand(12345);
+	for (i = 0; i < 3000; i++) {
+		int k, edits = 1 + rand() % 4;
+
+		memcpy(bad, good, len);
+		for (k = 0; k < edits; k++) {
+			size_t at = (size_t)rand() % len;
+
+			if (rand() % 2 && at + 4 <= len)
+				patch32(bad, at & ~(size_t)3, (uint32_t)rand() % 40);
+			else
+				bad[at] = (unsigned char)rand();
+		}
+		loaded += exercise(bad, len);
+	}
+	CHECK(loaded > 0 && loaded < 3000, "mutations: %u of 3000 loaded", loaded);
+	test_hostile_shapes(good, len);
+	printf("fuzz: %u of 3000 mutated inputs loaded, the rest rejected\n", loaded);
+}
+
+/* ---------------------------------------------------- kernel symbols */
+
+static void test_ksyms_files(void)
+{
+	char path[] = "/tmp/test-btf-kallsyms-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct ksyms *ks;
+
+	CHECK(f != NULL, "temp file");
+	if (!f)
+		return;
+	fputs("ffffffff81000000 T _stext\n"
+	      "ffffffff81001000 t do_one_initcall\n"
+	      "ffffffff81002000 T vfs_read\n"
+	      "ffffffff81002000 t helper\n"
+	      "ffffffff81003000 t helper\n"
+	      "ffffffff82000000 D jiffies\n"
+	      "ffffffffc0000000 t ext4_readdir\t[ext4]\n"
+	      "garbage\n", f);
+	fclose(f);
+	ks = ksyms_from_kallsyms(path, err, sizeof(err));
+	CHECK(ks && ksyms_count(ks) == 4, "kallsyms: 4 kernel text symbols");
+	if (ks) {
+		CHECK(ksyms_source(ks) == KSYMS_KALLSYMS, "source");
+		CHECK(ksyms_has(ks, "vfs_read") && ksyms_has(ks, "helper"), "text symbols");
+		CHECK(!ksyms_has(ks, "jiffies"), "data symbols left out");
+		CHECK(!ksyms_has(ks, "ext4_readdir"), "module symbols left out");
+		CHECK(ksyms_match(ks, "*_*", NULL, NULL) == 3, "glob *_*");
+		CHECK(ksyms_nearest(ks, "vfs_raed") && strcmp(ksyms_nearest(ks, "vfs_raed"), "vfs_read") == 0,
+		      "did you mean vfs_read");
+		CHECK(ksyms_nearest(ks, "qqqqqqqq") == NULL, "nothing near qqqqqqqq");
+	}
+	ksyms_free(ks);
+	unlink(path);
+	ks = ksyms_from_kallsyms("/nonexistent/kallsyms", err, sizeof(err));
+	CHECK(!ks && strstr(err, "/nonexistent/kallsyms"), "missing file: %s", err);
+	/* This test program is not stripped: its own symbol table. */
+	ks = ksyms_from_elf("/proc/self/exe", err, sizeof(err));
+	CHECK(ks && ksyms_has(ks, "test_ksyms_files") && ksyms_source(ks) == KSYMS_SYMTAB,
+	      "ELF .symtab: %s", ks ? ksyms_origin(ks) : err);
+	ksyms_free(ks);
+}
+
+/* ---------------------------------------------- the real kernel's BTF */
+
+static double now_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static uint64_t offset_of(const struct btf *btf, const char *st, const char *member)
+{
+	struct btf_member_info m;
+	uint32_t id = btf_find(btf, st, BTF_K_STRUCT);
+
+	if (!id || btf_member_find(btf, id, member, &m) < 0)
+		return (uint64_t)-1;
+	return m.bit_offset;
+}
+
+/* The offset of MEMBER by a second path: walking the members in order and
+ * checking that each lies after the previous one and inside the struct. */
+static uint64_t offset_by_walk(const struct btf *btf, const char *st, const char *member)
+{
+	uint32_t id = btf_find(btf, st, BTF_K_STRUCT), i;
+	uint64_t prev = 0, found = (uint64_t)-1;
+	int64_t size = btf_size(btf, id);
+
+	for (i = 0; i < btf_vlen(btf, id); i++) {
+		struct btf_member_info m;
+
+		if (btf_member_at(btf, id, i, &m) < 0 || m.bit_offset < prev ||
+		    m.bit_offset / 8 + (m.size > 0 ? (uint64_t)m.size : 0) > (uint64_t)size)
+			return (uint64_t)-2;
+		prev = m.bit_offset;
+		if (strcmp(m.name, member) == 0)
+			found = m.bit_offset;
+	}
+	return found;
+}
+
+static void arg_is(const struct btf *btf, const struct btf_tracepoint *tp, uint32_t i,
+		   const char *name, const char *type)
+{
+	CHECK(tp && i < tp->nargs && strcmp(tp->args[i].name, name) == 0 &&
+	      strcmp(tstr(btf, tp->args[i].type, ""), type) == 0,
+	      "%s arg %u is %s %s (got %s %s)", tp ? tp->name : "?", i, type, name,
+	      tp && i < tp->nargs ? tp->args[i].name : "-", tp && i < tp->nargs ? typebuf : "-");
+}
+
+static void test_tracepoints(const struct btf *btf, const char *headers)
+{
+	char err[256];
+	double t0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
+	struct btf_tracepoints *tps = btf_tracepoints_load(btf, headers, err, sizeof(err));
+	const struct btf_tracepoint *tp;
+	size_t n, i;
+
+	CHECK(tps != NULL, "tracepoints: %s", err);
+	if (!tps)
+		return;
+	printf("tracepoints: %zu in %.1f ms CPU\n", btf_tracepoints_count(tps),
+	       now_ms(CLOCK_PROCESS_CPUTIME_ID) - t0);
+	CHECK(btf_tracepoints_count(tps) > 300, "hundreds of tracepoints");
+	tp = btf_tracepoint_find(tps, "sched_switch");
+	CHECK(tp && tp->nargs == 4, "sched_switch has 4 arguments");
+	arg_is(btf, tp, 0, "preempt", "bool");
+	arg_is(btf, tp, 1, "prev", "struct task_struct *");
+	arg_is(btf, tp, 2, "next", "struct task_struct *");
+	arg_is(btf, tp, 3, "prev_state", "unsigned int");
+	{
+		/* $prev->comm: the argument's pointee, then the member. */
+		struct btf_member_info comm;
+
+		CHECK(tp && tp->nargs == 4 &&
+		      btf_member_find(btf, btf_pointee(btf, tp->args[1].type), "comm", &comm) == 0 &&
+		      comm.size == 16 && comm.bit_offset == offset_of(btf, "task_struct", "comm"),
+		      "$prev->comm");
+	}
+	CHECK(tp && tp->raw_struct &&
+	      strcmp(btf_name(btf, tp->raw_struct), "trace_event_raw_sched_switch") == 0,
+	      "sched_switch records trace_event_raw_sched_switch");
+	tp = btf_tracepoint_find(tps, "sys_enter");
+	CHECK(tp && tp->nargs == 2, "sys_enter has 2 arguments");
+	arg_is(btf, tp, 0, "regs", "struct pt_regs *");
+	arg_is(btf, tp, 1, "id", "long int");
+	tp = btf_tracepoint_find(tps, "sched_wakeup");
+	CHECK(tp && tp->class_name && strcmp(tp->class_name, "sched_wakeup_template") == 0,
+	      "sched_wakeup belongs to sched_wakeup_template");
+	arg_is(btf, tp, 0, "p", "struct task_struct *");
+	CHECK(btf_tracepoint_find(tps, "no_such_event") == NULL, "no_such_event");
+	for (i = 0, n = 0; i < btf_tracepoints_count(tps); i++) {
+		const struct btf_tracepoint *t = btf_tracepoint_at(tps, i);
+		uint32_t a;
+
+		for (a = 0; a < t->nargs; a++)
+			n += !*t->args[a].name;
+	}
+	/* Without the headers, events whose class cannot be told apart from
+	 * others with the same argument types keep unnamed arguments. */
+	CHECK(n == 0 || !headers, "every tracepoint argument is named (%zu are not)", n);
+	printf("tracepoint arguments without a name: %zu\n", n);
+	n = btf_tracepoints_match(tps, "sched_*", NULL, NULL);
+	CHECK(n >= 20, "sched_* matches %zu", n);
+	if (headers) {
+		tp = btf_tracepoint_find(tps, "sched_switch");
+		CHECK(tp && tp->system && strcmp(tp->system, "sched") == 0, "sched_switch's system");
+		tp = btf_tracepoint_find(tps, "sys_enter");
+		CHECK(tp && tp->system && strcmp(tp->system, "raw_syscalls") == 0,
+		      "sys_enter's system");
+		tp = btf_tracepoint_find(tps, "local_timer_entry");
+		CHECK(tp && tp->system && strcmp(tp->system, "irq_vectors") == 0 &&
+		      tp->class_name && strcmp(tp->class_name, "x86_irq_vector") == 0,
+		      "local_timer_entry, made by a wrapper macro, is irq_vectors' x86_irq_vector");
+		arg_is(btf, tp, 0, "vector", "int");
+		tp = btf_tracepoint_find(tps, "sched_stat_wait");
+		CHECK(tp && tp->system && strcmp(tp->system, "sched") == 0, "sched_stat_wait's system");
+		CHECK(btf_tracepoints_match(tps, "raw_syscalls:*", NULL, NULL) == 2,
+		      "raw_syscalls:* is sys_enter and sys_exit");
+		n = btf_tracepoints_match(tps, "sched:*", NULL, NULL);
+		CHECK(n >= 20 && n <= btf_tracepoints_match(tps, "sched_*", NULL, NULL),
+		      "sched:* matches %zu", n);
+		for (i = 0, n = 0; i < btf_tracepoints_count(tps); i++)
+			n += btf_tracepoint_at(tps, i)->system != NULL;
+		printf("tracepoints with a system from the headers: %zu of %zu\n", n,
+		       btf_tracepoints_count(tps));
+	}
+	btf_tracepoints_free(tps);
+}
+
+static void test_structs(const struct btf *btf)
+{
+	uint32_t task = btf_find(btf, "task_struct", BTF_K_STRUCT);
+	struct btf_member_info m;
+
+	CHECK(task != 0, "struct task_struct");
+	CHECK(btf_member_find(btf, task, "pid", &m) == 0 && m.size == 4 &&
+	      strcmp(tstr(btf, m.type, "pid"), "pid_t pid") == 0, "task_struct.pid is pid_t");
+	CHECK(offset_of(btf, "task_struct", "pid") == offset_by_walk(btf, "task_struct", "pid"),
+	      "task_struct.pid offset, two ways");
+	/* TASK_COMM_LEN is 16 in the kernel headers. */
+	CHECK(btf_member_find(btf, task, "comm", &m) == 0 && m.size == 16 &&
+	      strcmp(tstr(btf, m.type, "comm"), "char comm[16]") == 0, "task_struct.comm");
+	CHECK(offset_of(btf, "task_struct", "comm") == offset_by_walk(btf, "task_struct", "comm"),
+	      "task_struct.comm offset, two ways");
+	CHECK(offset_of(btf, "task_struct", "comm") % 8 == 0, "comm byte aligned");
+	/* The recorded fields of sched_switch, as its tracefs format file
+	 * gives them: prev_comm at 8, prev_pid at 24, prev_state at 32, ... */
+	CHECK(offset_of(btf, "trace_event_raw_sched_switch", "prev_comm") == 8 * 8 &&
+	      offset_of(btf, "trace_event_raw_sched_switch", "prev_pid") == 24 * 8 &&
+	      offset_of(btf, "trace_event_raw_sched_switch", "prev_state") == 32 * 8 &&
+	      offset_of(btf, "trace_event_raw_sched_switch", "next_pid") == 56 * 8,
+	      "sched_switch's record layout");
+	/* Against the user-space headers' layout of the same structures. */
+	CHECK(btf_size(btf, btf_find(btf, "pt_regs", BTF_K_STRUCT)) == sizeof(struct pt_regs),
+	      "sizeof(struct pt_regs)");
+	CHECK(offset_of(btf, "pt_regs", "di") == 8 * offsetof(struct pt_regs, rdi) &&
+	      offset_of(btf, "pt_regs", "orig_ax") == 8 * offsetof(struct pt_regs, orig_rax) &&
+	      offset_of(btf, "pt_regs", "sp") == 8 * offsetof(struct pt_regs, rsp),
+	      "pt_regs offsets");
+	CHECK(btf_size(btf, btf_find(btf, "iphdr", BTF_K_STRUCT)) == sizeof(struct iphdr) &&
+	      offset_of(btf, "iphdr", "ttl") == 8 * offsetof(struct iphdr, ttl) &&
+	      offset_of(btf, "iphdr", "saddr") == 8 * offsetof(struct iphdr, saddr),
+	      "iphdr offsets (saddr in an anonymous union)");
+	{
+		/* Where the compiler puts the bit field version:4. */
+		struct iphdr h;
+		unsigned bit = 0;
+
+		memset(&h, 0, sizeof(h));
+		h.version = 1;
+		while (bit < 8 && !(((unsigned char *)&h)[0] & (1u << bit)))
+			bit++;
+		CHECK(btf_member_find(btf, btf_find(btf, "iphdr", BTF_K_STRUCT), "version", &m) == 0 &&
+		      m.bit_offset == bit && m.bitfield_size == 4, "iphdr.version:4 at bit %u", bit);
+	}
+	CHECK(btf_size(btf, btf_find(btf, "__kernel_timespec", BTF_K_STRUCT)) ==
+	      sizeof(struct __kernel_timespec) &&
+	      offset_of(btf, "__kernel_timespec", "tv_nsec") ==
+	      8 * offsetof(struct __kernel_timespec, tv_nsec), "__kernel_timespec");
+	CHECK(strcmp(tstr(btf, btf_find(btf, "vfs_read", BTF_K_FUNC), NULL),
+		     "ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos)") == 0,
+	      "vfs_read: %s", typebuf);
+	CHECK(btf_member_find(btf, btf_find(btf, "file_operations", BTF_K_STRUCT), "read", &m) == 0 &&
+	      strcmp(tstr(btf, m.type, "read"),
+		     "ssize_t (*read)(struct file *, char *, size_t, loff_t *)") == 0,
+	      "file_operations.read: %s", typebuf);
+}
+
+static void test_kernel_ksyms(const struct btf *btf, const char *vmlinux)
+{
+	char err[256];
+	struct ksyms *ks = ksyms_from_elf(vmlinux, err, sizeof(err));
+
+	/* Debian's vmlinux is stripped; if this one is not, both work. */
+	if (!ks)
+		CHECK(strstr(err, "stripped") || strstr(err, "not an ELF"),
+		      "stripped vmlinux or compressed image: %s", err);
+	ksyms_free(ks);
+	ks = ksyms_load("0.0-not-running", vmlinux, btf, err, sizeof(err));
+	CHECK(ks != NULL, "ksyms_load: %s", err);
+	if (!ks)
+		return;
+	printf("kernel functions: %zu from %s\n", ksyms_count(ks), ksyms_origin(ks));
+	CHECK(ksyms_source(ks) != KSYMS_KALLSYMS, "not the running kernel: no kallsyms");
+	CHECK(ksyms_has(ks, "vfs_read") && ksyms_has(ks, "schedule"), "vfs_read, schedule");
+	CHECK(!ksyms_has(ks, "no_such_function_xyz"), "no_such_function_xyz");
+	CHECK(ksyms_match(ks, "vfs_rea*", NULL, NULL) >= 2, "vfs_rea* matches");
+	CHECK(ksyms_nearest(ks, "vfs_reed") && strcmp(ksyms_nearest(ks, "vfs_reed"), "vfs_read") == 0,
+	      "did you mean vfs_read");
+	ksyms_free(ks);
+}
+
+static void test_kernel(const char *vmlinux, const char *headers)
+{
+	char err[512];
+	double w0 = now_ms(CLOCK_MONOTONIC), c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
+	struct btf *btf = btf_load_file(vmlinux, err, sizeof(err));
+	double w1 = now_ms(CLOCK_MONOTONIC), c1 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
+
+	CHECK(btf != NULL, "load %s: %s", vmlinux, err);
+	if (!btf)
+		return;
+	printf("vmlinux BTF: %u types, load and index %.1f ms CPU (%.1f ms wall)\n",
+	       btf_type_count(btf), c1 - c0, w1 - w0);
+	CHECK(btf_type_count(btf) > 50000, "a kernel's worth of types");
+	test_tracepoints(btf, headers);
+	test_structs(btf);
+	test_kernel_ksyms(btf, vmlinux);
+	btf_free(btf);
+	btf = btf_load_file("/nonexistent/vmlinux", err, sizeof(err));
+	CHECK(!btf && strstr(err, "/nonexistent/vmlinux"), "missing file: %s", err);
+	btf = btf_load_file("/proc/self/exe", err, sizeof(err));
+	CHECK(!btf && strstr(err, "no .BTF section"), "ELF without BTF: %s", err);
+	btf_free(btf);
+}
+
+int main(int argc, char **argv)
+{
+	const char *vmlinux = argc > 1 && *argv[1] ? argv[1] : NULL;
+	const char *headers = argc > 2 && *argv[2] ? argv[2] : NULL;
+
+	test_sample();
+	test_corrupt();
+	test_ksyms_files();
+	if (vmlinux && access(vmlinux, R_OK) == 0)
+		test_kernel(vmlinux, headers);
+	else
+		printf("SKIP kernel BTF tests: no test-kernel vmlinux or /boot/vmlinuz image "
+		       "(%s)\n", vmlinux ? vmlinux : "none given");
+	return check_summary(NULL);
+}
