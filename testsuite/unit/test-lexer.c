@@ -9,31 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "lexer.h"
 #include "util.h"
 
-static int passed, failed;
-
-static void check(int ok, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void check(int ok, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("test-lexer.c:%d: FAIL: ", line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-#define CHECK(cond, ...) check(!!(cond), __LINE__, __VA_ARGS__)
+/* CHECK() and check_summary(): check.h */
 
 /* ---- running the lexer or the preprocessor over a string ----------- */
 
@@ -172,9 +152,10 @@ static void expect_pp(int line, const char *src, const char *want)
 	struct run *r = run(src, false);
 	char *got = joined(r);
 
-	check(strcmp(got, want) == 0, line, "%s: got [%s], want [%s]", src,
-	      got, want);
-	check(r->errors == 0, line, "%s: unexpected errors:\n%s", src, r->msgs);
+	check_at(strcmp(got, want) == 0, __FILE__, line,
+		 "%s: got [%s], want [%s]", src, got, want);
+	check_at(r->errors == 0, __FILE__, line,
+		 "%s: unexpected errors:\n%s", src, r->msgs);
 	free(got);
 	run_free(r);
 }
@@ -184,8 +165,8 @@ static void expect_err(int line, const char *src, bool raw, const char *msg)
 {
 	struct run *r = run(src, raw);
 
-	check(r->errors > 0 && strstr(r->msgs, msg) != NULL, line,
-	      "%s: want error containing [%s], got %d errors:\n%s", src, msg,
+	check_at(r->errors > 0 && strstr(r->msgs, msg) != NULL, __FILE__, line,
+		 "%s: want error containing [%s], got %d errors:\n%s", src, msg,
 	      r->errors, r->msgs);
 	run_free(r);
 }
@@ -820,6 +801,5 @@ int main(void)
 	test_runaway_macros();
 	test_args();
 	test_library();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_summary(NULL);
 }

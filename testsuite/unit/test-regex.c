@@ -20,32 +20,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "regcomp.h"
 #include "regexec.h"
 #include "tapc_runtime.h"
 
-static int passed, failed;
-
-static void check(int ok, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void check(int ok, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("test-regex.c:%d: FAIL: ", line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-#define CHECK(cond, ...) check(!!(cond), __LINE__, __VA_ARGS__)
+/* CHECK() and check_summary(): check.h */
 
 /* The runtime's error call, as the kernel side has it: first error wins. */
 void tap_errorf(struct tap_context *c, const char *fmt, ...)
@@ -362,10 +342,11 @@ static void test_cases(void)
 		int r;
 
 		r = run(c->re, c->s, groups, sizeof(groups), err, sizeof(err));
-		check(r == c->match, c->line, "\"%s\" =~ \"%s\": got %d (%s), want %d",
-		      c->re, c->s, r, r < 0 ? err : groups, c->match);
+		check_at(r == c->match, __FILE__, c->line,
+			 "\"%s\" =~ \"%s\": got %d (%s), want %d", c->re,
+			 c->s, r, r < 0 ? err : groups, c->match);
 		if (r == 1 && c->groups)
-			check(!strcmp(groups, c->groups), c->line,
+			check_at(!strcmp(groups, c->groups), __FILE__, c->line,
 			      "\"%s\" =~ \"%s\": groups %s, want %s", c->re,
 			      c->s, groups, c->groups);
 	}
@@ -494,11 +475,11 @@ static void test_errors(void)
 		const struct ecase *e = &errors[i];
 		struct regex_prog *p = regex_compile(e->re, err, sizeof(err));
 
-		check(!p && !strcmp(err, e->msg), e->line,
+		check_at(!p && !strcmp(err, e->msg), __FILE__, e->line,
 		      "\"%s\": got %s \"%s\", want \"%s\"", e->re,
 		      p ? "a program" : "error", p ? "" : err, e->msg);
 		regex_free(p);
-		check(!regex_check(e->re, err, sizeof(err)), e->line,
+		check_at(!regex_check(e->re, err, sizeof(err)), __FILE__, e->line,
 		      "regex_check(\"%s\") accepted it", e->re);
 	}
 	/* a short buffer gets a truncated message, and no buffer is fine */
@@ -981,6 +962,5 @@ int main(void)
 	test_context();
 	test_emit();
 	test_against_libc();
-	printf("regex: %d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_summary("regex");
 }

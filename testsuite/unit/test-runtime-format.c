@@ -19,33 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "format.h"
 #include "strfn.h"
 
 #define MAXSTRINGLEN 512
 
-static int passed, failed;
-
-static void check(int ok, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void check(int ok, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("test-runtime-format.c:%d: FAIL: ", line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-#define CHECK(cond, ...) check(!!(cond), __LINE__, __VA_ARGS__)
+/* CHECK() and check_summary(): check.h */
 
 /* Show bytes readably in failure messages. */
 static const char *show(const char *s, int n)
@@ -108,12 +88,12 @@ static void fmt_check(int line, const char *want, int n, const char *fmt,
 
 	memset(buf, 'Z', sizeof(buf));
 	got = tap_format(buf, sizeof(buf), fmt, args, nargs, &fake_mem);
-	check(got == n && !memcmp(buf, want, (size_t)n) && buf[n] == '\0',
-	      line, "format \"%s\": got %s, want %s", fmt, show(buf, got),
+	check_at(got == n && !memcmp(buf, want, (size_t)n) && buf[n] == '\0',
+		 __FILE__, line, "format \"%s\": got %s, want %s", fmt, show(buf, got),
 	      show(want, n));
 	len = tap_format_len(fmt, args, nargs, 4096);
-	check(len == n, line, "format_len \"%s\": got %d, want %d", fmt, len,
-	      n);
+	check_at(len == n, __FILE__, line,
+		 "format_len \"%s\": got %d, want %d", fmt, len, n);
 }
 
 #define A(...) ((const struct tap_arg[]){ __VA_ARGS__ })
@@ -137,8 +117,8 @@ static void cut_check(int line, size_t size, const char *want,
 
 	memset(buf, 'Z', sizeof(buf));
 	got = tap_format(buf, size, fmt, args, nargs, &fake_mem);
-	check(got == (int)strlen(want) && !strcmp(buf, want) &&
-	      buf[size] == 'Z', line,
+	check_at(got == (int)strlen(want) && !strcmp(buf, want) &&
+		 buf[size] == 'Z', __FILE__, line,
 	      "format \"%s\" in %zu bytes: got %s (%d), want %s", fmt, size,
 	      show(buf, got), got, show(want, (int)strlen(want)));
 }
@@ -785,6 +765,5 @@ int main(void)
 	test_strtol();
 	test_text_str();
 	test_tokenize();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary(NULL);
 }
