@@ -250,14 +250,14 @@ int tap_hist_get(struct tap_context *c, struct tap_map *m,
 		 const union tap_idx *k, long long bucket, long long *out);
 /*
  * print(@hist_*(m[k])): SystemTap's ASCII histogram to the output; a
- * statistic without data prints nothing, a missing array element raises
- * "aggregate element not found".
+ * statistic without data raises "empty aggregate", a missing array
+ * element "aggregate element not found".
  */
 int tap_hist_print(struct tap_context *c, struct tap_map *m,
 		   const union tap_idx *k);
 /*
  * sprint(@hist_*(m[k])): the same text into @buf (MAXSTRINGLEN bytes,
- * truncated); empty for a statistic without data.
+ * truncated); the same errors as tap_hist_print().
  */
 int tap_hist_sprint(struct tap_context *c, char *buf, struct tap_map *m,
 		    const union tap_idx *k);

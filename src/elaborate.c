@@ -1134,6 +1134,14 @@ static void res_call(struct rctx *R, struct expr *e)
 	for (int i = 0; i < head->n_group; i++) {
 		struct sem_function *f = head->group[i];
 
+		/* tapset C marked slash-star "guru" star-slash needs -g */
+		if ((f->decl->pragmas & PRAGMA_GURU) && !E->o->guru) {
+			char *w = describe_expr(e);
+
+			sem_error(E, &e->pos, w,
+				  "function may not be used unless -g is specified");
+			free(w);
+		}
 		vec_push(&R->uses->calls, f);
 		if (!f->resolved) {
 			f->resolved = true;
@@ -1170,9 +1178,15 @@ static void res_expr(struct rctx *R, struct expr *e)
 		return;
 	case E_ASSIGN:
 		res_expr(R, e->b);
-		if (e->op == TK_AGG && e->a->kind == E_SYM) {
-			/* s <<< v: a scalar statistic */
+		if (e->op == TK_AGG) {
+			/* s <<< v, m[k] <<< v: adds, no read; the variable is
+			 * the last write noted (the keys come first) */
+			size_t n0 = R->uses->writes.n;
+
 			res_lvalue(R, e->a, false);
+			if (R->uses->writes.n > n0)
+				vec_push(&R->uses->aggs,
+					 R->uses->writes.v[R->uses->writes.n - 1]);
 		} else {
 			/* m[k] <<< v adds to the element: no read */
 			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
@@ -2404,6 +2418,7 @@ static void body_free(struct sem_body *b)
 {
 	vec_free(&b->reads);
 	vec_free(&b->writes);
+	vec_free(&b->aggs);
 	vec_free(&b->calls);
 }
 

@@ -63,6 +63,8 @@ struct vardecl {
 struct sem_body {
 	struct vec reads;		/* struct vardecl *, one per read */
 	struct vec writes;		/* struct vardecl *, one per write */
+	struct vec aggs;		/* struct vardecl *, one per "<<<" (each
+					 * also among the writes) */
 	struct vec calls;		/* struct sem_function * */
 };
 

@@ -420,6 +420,21 @@ static void fn_signature(struct tr *T, struct strbuf *sb, const struct sem_funct
 	free(name);
 }
 
+/*
+ * SystemTap reports errors that belong to a function as a whole
+ * (MAXNESTING on entry, STAP_ERROR() in embedded C) near the function's
+ * name in its declaration.
+ */
+static void set_function_where(struct tr *T, const struct sem_function *f)
+{
+	char *what = xasprintf("identifier '%s'", f->decl->name);
+	char *where = tr_where_at(what, &f->decl->pos);
+
+	tr_line(T, "TAP_STMT(c, %s);", where);
+	free(where);
+	free(what);
+}
+
 /* The bodies of %{ %} functions see SystemTap's embedded-C names. */
 static void embedded_body(struct tr *T, const struct sem_function *f)
 {
@@ -472,6 +487,7 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	tr_line(T, "struct %s_frame *l;", member);
 	tr_line(T, "int next_ = 0;");
 	tr_line(T, "%s", "");
+	set_function_where(T, f);
 	tr_line(T, "if (TAP_NEST_ENTER(c))");
 	tr_line(T, "\treturn 0;");
 	tr_line(T, "l = &((struct tap_locals *)c->locals)->fn[c->nesting - 1].%s;", member);
@@ -598,21 +614,47 @@ static struct body_out gen_probe(struct tr *T, size_t index)
 
 /* ---- lock sets ---------------------------------------------------------- */
 
+static bool is_stat_global(const struct tr *T, int g)
+{
+	return T->globals[g].v->type == SEM_STATS;
+}
+
+/* Plain globals: reads shared, writes exclusive.  Statistics are kept
+ * per CPU by the runtime: "<<<" needs only the shared lock, while every
+ * read (and delete) merges the CPUs' data and needs the exclusive one. */
 static void lock_body(struct tr *T, const struct sem_body *u, int *mode,
 		      const struct sem_function **seen, size_t *nseen)
 {
+	int *adds = xcalloc((size_t)T->nglobals + 1, sizeof(int));
+
+	for (size_t i = 0; i < u->aggs.n; i++) {
+		int g = global_index(T, u->aggs.v[i]);
+
+		if (g >= 0)
+			adds[g]++;
+	}
 	for (size_t i = 0; i < u->reads.n; i++) {
 		int g = global_index(T, u->reads.v[i]);
 
-		if (g >= 0 && mode[g] < 1)
+		if (g >= 0 && is_stat_global(T, g))
+			mode[g] = 2;
+		else if (g >= 0 && mode[g] < 1)
 			mode[g] = 1;
 	}
 	for (size_t i = 0; i < u->writes.n; i++) {
 		int g = global_index(T, u->writes.v[i]);
 
-		if (g >= 0)
+		if (g < 0)
+			continue;
+		if (is_stat_global(T, g) && adds[g] > 0) {
+			adds[g]--;
+			if (mode[g] < 1)
+				mode[g] = 1;
+		} else {
 			mode[g] = 2;
+		}
 	}
+	free(adds);
 	for (size_t i = 0; i < u->calls.n; i++) {
 		const struct sem_function *f = u->calls.v[i];
 		bool done = false;
@@ -861,28 +903,57 @@ static bool any_embedded(const struct program *p)
  * Shift counts outside 0..63 leave the value unchanged, as SystemTap's
  * shifts behave on x86-64 (counts are clamped to 0..64 and the hardware
  * masks 64 to 0); in C they would be undefined. */
-static void emit_operator_helpers(FILE *out)
-{
-	static const char *const cmps[][2] = {
-		{ "lt", "<" }, { "gt", ">" }, { "le", "<=" },
-		{ "ge", ">=" }, { "eq", "==" }, { "ne", "!=" },
-	};
+static const struct {
+	const char *name;	/* as the generated code calls it */
+	const char *def;
+} op_helpers[] = {
+	{ "tap_op_lt(", "static inline long long tap_op_lt(long long a, long long b) { return a < b; }" },
+	{ "tap_op_gt(", "static inline long long tap_op_gt(long long a, long long b) { return a > b; }" },
+	{ "tap_op_le(", "static inline long long tap_op_le(long long a, long long b) { return a <= b; }" },
+	{ "tap_op_ge(", "static inline long long tap_op_ge(long long a, long long b) { return a >= b; }" },
+	{ "tap_op_eq(", "static inline long long tap_op_eq(long long a, long long b) { return a == b; }" },
+	{ "tap_op_ne(", "static inline long long tap_op_ne(long long a, long long b) { return a != b; }" },
+	{ "tap_op_scmp(", "static inline long long tap_op_scmp(int r) { return r; }" },
+	{ "tap_op_true(", "static inline int tap_op_true(long long a) { return a != 0; }" },
+	{ "tap_op_not(", "static inline long long tap_op_not(long long a) { return a == 0; }" },
+	{ "tap_op_sh", "static inline int tap_op_count(long long n) "
+	  "{ return n >= 0 && n < 64 ? (int)n : 0; }" },
+	{ "tap_op_shl(", "static inline long long tap_op_shl(long long a, long long n)\n"
+	  "{ return (long long)((unsigned long long)a << tap_op_count(n)); }" },
+	{ "tap_op_shr(", "static inline long long tap_op_shr(long long a, long long n)\n"
+	  "{ return a >> tap_op_count(n); }" },
+	{ "tap_op_ushr(", "static inline long long tap_op_ushr(long long a, long long n)\n"
+	  "{ return (long long)((unsigned long long)a >> tap_op_count(n)); }" },
+};
 
-	for (size_t i = 0; i < sizeof(cmps) / sizeof(cmps[0]); i++)
-		fprintf(out, "static inline long long tap_op_%s(long long a, long long b)\n"
-			"{\n\treturn a %s b;\n}\n", cmps[i][0], cmps[i][1]);
-	fputs("static inline long long tap_op_scmp(int r)\n{\n\treturn r;\n}\n"
-	      "static inline int tap_op_true(long long a)\n{\n\treturn a != 0;\n}\n"
-	      "static inline long long tap_op_not(long long a)\n{\n\treturn a == 0;\n}\n"
-	      "static inline int tap_op_count(long long n)\n"
-	      "{\n\treturn n >= 0 && n < 64 ? (int)n : 0;\n}\n"
-	      "static inline long long tap_op_shl(long long a, long long n)\n"
-	      "{\n\treturn (long long)((unsigned long long)a << tap_op_count(n));\n}\n"
-	      "static inline long long tap_op_shr(long long a, long long n)\n"
-	      "{\n\treturn a >> tap_op_count(n);\n}\n"
-	      "static inline long long tap_op_ushr(long long a, long long n)\n"
-	      "{\n\treturn (long long)((unsigned long long)a >> tap_op_count(n));\n}\n\n",
-	      out);
+static bool bodies_use(const struct body_out *b, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i].code && strstr(b[i].code, name))
+			return true;
+	return false;
+}
+
+/* Only the helpers the bodies call, to keep the file short. */
+static void emit_operator_helpers(FILE *out, const struct body_out *fns, size_t nfns,
+				  const struct body_out *probes, size_t nprobes)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(op_helpers) / sizeof(op_helpers[0]); i++) {
+		const char *name = op_helpers[i].name;
+
+		if (!bodies_use(fns, nfns, name) && !bodies_use(probes, nprobes, name)) {
+			/* tap_op_count serves both right shifts too */
+			if (strcmp(name, "tap_op_sh") || (!bodies_use(fns, nfns, "tap_op_ushr(")
+			    && !bodies_use(probes, nprobes, "tap_op_ushr(")))
+				continue;
+		}
+		fprintf(out, "%s\n", op_helpers[i].def);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
 }
 
 static void emit_kernel_decls(FILE *out)
@@ -1050,7 +1121,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 
 	fprintf(main_c, "/* Generated by tapc (pass 3) for module %s. */\n"
 		"#include \"tapc_runtime.h\"\n\n", o->module_name ? o->module_name : "?");
-	emit_operator_helpers(main_c);
+	emit_operator_helpers(main_c, fns, nfns, probes, nprobes + 1);
 	if (o->guru || any_embedded(p))
 		emit_kernel_decls(main_c);
 	emit_embeds(&T, main_c);

@@ -620,7 +620,8 @@ static char *assign(struct tr *T, const struct expr *e)
 
 		tr_stat_base(T, lv, &map, &k);
 		val = tr_expr(T, e->b);
-		set_where(T, e);
+		/* a full array is reported near the array, as stap does */
+		set_where(T, lv);
 		tr_line(T, "if (tap_map_add_stat(c, %s, %s, %s))", map, k, val);
 		tr_line(T, "\tgoto %s;", T->err_label);
 		free(map);

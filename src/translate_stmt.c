@@ -239,6 +239,7 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 	char *map, *n, *i, *ent, *limit;
 	char *brk, *cont;
 	char **slice = NULL;
+	char *taken = NULL;
 
 	if (s->base->kind == E_HIST) {
 		foreach_hist(T, s);
@@ -284,9 +285,15 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 			free(v);
 		}
 	}
+	/* with a slice, limit counts the elements the slice selects */
+	if (slice && s->limit) {
+		taken = tr_fixed(T, "long long", "");
+		tr_line(T, "%s = 0;", taken);
+	}
 	tr_line(T, "%s = tap_foreach_start(c, %s, %d, %d, %s, %s);", n, map,
 		s->sort_dir ? s->sort_col : 0, s->sort_dir,
-		arr->type == SEM_STATS ? aggr_c(s->sort_aggr) : "0", limit);
+		arr->type == SEM_STATS ? aggr_c(s->sort_aggr) : "0",
+		taken ? "-1" : limit);
 	tr_line(T, "if (%s < 0)", n);
 	tr_line(T, "\tgoto %s;", T->err_label);
 	tr_line(T, "for (%s = 0; %s < %s; %s++) {", i, i, n, i);
@@ -304,6 +311,11 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 			tr_line(T, "if (tap_entry_key_long(%s, %s, %zu) != %s)", map, ent, k,
 				slice[k]);
 		tr_line(T, "\tcontinue;");
+	}
+	if (taken) {
+		tr_line(T, "if (%s >= 0 && %s >= %s)", limit, taken, limit);
+		tr_line(T, "\tbreak;");
+		tr_line(T, "%s++;", taken);
 	}
 	for (size_t k = 0; k < s->keys.n; k++) {
 		bool str = arr->index_types && arr->index_types[k] == SEM_STRING;
@@ -345,6 +357,7 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 	free(i);
 	free(ent);
 	free(limit);
+	free(taken);
 	free(brk);
 	free(cont);
 }

@@ -260,8 +260,11 @@ static int tap_print_hist(struct tap_context *c, const struct tap_hist *h,
 		return -1;
 	}
 	n = tap_hist_format(h, sd, pc->hist_text, sizeof(pc->hist_text));
-	if (n == TAP_STAT_EEMPTY)
-		return 0;
+	if (n == TAP_STAT_EEMPTY) {
+		/* as @min/@max/@avg: stap raises this for an empty histogram */
+		tap_error(c, "empty aggregate");
+		return -1;
+	}
 	if (n < 0) {
 		tap_error(c, "histogram of a statistic declared without one");
 		return -1;
@@ -292,7 +295,8 @@ int tap_hist_sprint(struct tap_context *c, char *buf, struct tap_map *m,
 	n = tap_hist_format(&m->hist, sd, buf, MAXSTRINGLEN);
 	if (n == TAP_STAT_EEMPTY) {
 		buf[0] = '\0';
-		return 0;
+		tap_error(c, "empty aggregate");
+		return -1;
 	}
 	if (n < 0) {
 		tap_error(c, "histogram of a statistic declared without one");
