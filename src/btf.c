@@ -5,6 +5,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* memmem */
 #endif
+#include "errbuf.h"
 #include "btf.h"
 
 #include <dirent.h>
@@ -50,19 +51,6 @@ struct btf {
 	int64_t ptr_size;	/* the target's, from its "long" */
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -139,7 +127,7 @@ static int check_refs(const struct btf *btf, uint32_t id, char *err, size_t errl
 		break;
 	}
 	if (kind == BTF_K_FUNC && btf_kind(btf, r.size_or_type) != BTF_K_FUNC_PROTO) {
-		seterr(err, errlen, "BTF type %u: FUNC does not refer to a FUNC_PROTO", id);
+		errbuf_set(err, errlen, "BTF type %u: FUNC does not refer to a FUNC_PROTO", id);
 		return -1;
 	}
 	if (kind == BTF_K_ARRAY && (!id_ok(btf, rd32(t)) || !id_ok(btf, rd32(t + 4))))
@@ -174,10 +162,10 @@ static int check_refs(const struct btf *btf, uint32_t id, char *err, size_t errl
 	}
 	return 0;
 bad_str:
-	seterr(err, errlen, "BTF type %u: string offset out of range", id);
+	errbuf_set(err, errlen, "BTF type %u: string offset out of range", id);
 	return -1;
 bad_id:
-	seterr(err, errlen, "BTF type %u: reference to a type id out of range", id);
+	errbuf_set(err, errlen, "BTF type %u: reference to a type id out of range", id);
 	return -1;
 }
 
@@ -251,18 +239,18 @@ static int scan_types(struct btf *btf, const uint8_t *sec, uint32_t sec_len,
 		int64_t extra;
 
 		if (sec_len - off < sizeof(r)) {
-			seterr(err, errlen, "BTF type %u truncated", n + 1);
+			errbuf_set(err, errlen, "BTF type %u truncated", n + 1);
 			return -1;
 		}
 		memcpy(&r, sec + off, sizeof(r));
 		extra = trailer_size(info_kind(r.info), info_vlen(r.info));
 		if (extra < 0 || info_kind(r.info) == BTF_K_UNKN) {
-			seterr(err, errlen, "BTF type %u has unknown kind %u", n + 1,
+			errbuf_set(err, errlen, "BTF type %u has unknown kind %u", n + 1,
 			       info_kind(r.info));
 			return -1;
 		}
 		if ((uint64_t)sec_len - off - sizeof(r) < (uint64_t)extra) {
-			seterr(err, errlen, "BTF type %u truncated", n + 1);
+			errbuf_set(err, errlen, "BTF type %u truncated", n + 1);
 			return -1;
 		}
 		if (n + 2 > cap) {
@@ -280,7 +268,7 @@ static int scan_types(struct btf *btf, const uint8_t *sec, uint32_t sec_len,
 	btf->ntypes = n;
 	return 0;
 oom:
-	seterr(err, errlen, "out of memory");
+	errbuf_set(err, errlen, "out of memory");
 	return -1;
 }
 
@@ -291,17 +279,17 @@ static int parse(struct btf *btf, char *err, size_t errlen)
 	uint16_t magic;
 
 	if (btf->len < BTF_HDR_MIN) {
-		seterr(err, errlen, "BTF data too short for a header (%zu bytes)", btf->len);
+		errbuf_set(err, errlen, "BTF data too short for a header (%zu bytes)", btf->len);
 		return -1;
 	}
 	memcpy(&magic, d, 2);
 	if (magic != BTF_MAGIC) {
-		seterr(err, errlen, magic == 0x9FEB ? "BTF of the other byte order is not supported"
+		errbuf_set(err, errlen, magic == 0x9FEB ? "BTF of the other byte order is not supported"
 			: "not BTF data (bad magic 0x%04x)", magic);
 		return -1;
 	}
 	if (d[2] != 1) {
-		seterr(err, errlen, "unsupported BTF version %u", d[2]);
+		errbuf_set(err, errlen, "unsupported BTF version %u", d[2]);
 		return -1;
 	}
 	hdr_len = rd32(d + 4);
@@ -310,22 +298,22 @@ static int parse(struct btf *btf, char *err, size_t errlen)
 	str_off = rd32(d + 16);
 	str_len = rd32(d + 20);
 	if (hdr_len < BTF_HDR_MIN || hdr_len > btf->len) {
-		seterr(err, errlen, "BTF header length %u out of range", hdr_len);
+		errbuf_set(err, errlen, "BTF header length %u out of range", hdr_len);
 		return -1;
 	}
 	if ((uint64_t)type_off + type_len > btf->len - hdr_len ||
 	    (uint64_t)str_off + str_len > btf->len - hdr_len) {
-		seterr(err, errlen, "BTF type or string section extends past the end of the data");
+		errbuf_set(err, errlen, "BTF type or string section extends past the end of the data");
 		return -1;
 	}
 	if (type_off % 4) {
-		seterr(err, errlen, "BTF type section is misaligned");
+		errbuf_set(err, errlen, "BTF type section is misaligned");
 		return -1;
 	}
 	btf->strs = (const char *)d + hdr_len + str_off;
 	btf->str_len = str_len;
 	if (str_len == 0 || btf->strs[0] != '\0' || btf->strs[str_len - 1] != '\0') {
-		seterr(err, errlen, "BTF string section is not a list of NUL-terminated strings");
+		errbuf_set(err, errlen, "BTF string section is not a list of NUL-terminated strings");
 		return -1;
 	}
 	if (scan_types(btf, d + hdr_len + type_off, type_len, err, errlen) < 0)
@@ -335,11 +323,11 @@ static int parse(struct btf *btf, char *err, size_t errlen)
 			return -1;
 	for (id = 1; id <= btf->ntypes; id++)
 		if (chain_ok(btf, id) < 0) {
-			seterr(err, errlen, "BTF type %u: type chain too deep or looping", id);
+			errbuf_set(err, errlen, "BTF type %u: type chain too deep or looping", id);
 			return -1;
 		}
 	if (build_index(btf) < 0) {
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	id = btf_find(btf, "long int", BTF_K_INT);
@@ -355,13 +343,13 @@ static struct btf *adopt(uint8_t *buf, size_t len, char *err, size_t errlen)
 
 	if (len > UINT32_MAX) {
 		free(buf);
-		seterr(err, errlen, "BTF data too large");
+		errbuf_set(err, errlen, "BTF data too large");
 		return NULL;
 	}
 	btf = calloc(1, sizeof(*btf));
 	if (!btf) {
 		free(buf);
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	btf->data = buf;
@@ -378,7 +366,7 @@ struct btf *btf_load_mem(const void *data, size_t len, char *err, size_t errlen)
 	uint8_t *buf = malloc(len ? len : 1);
 
 	if (!buf) {
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	memcpy(buf, data, len);
@@ -393,7 +381,7 @@ static void prefix_path(const char *path, char *err, size_t errlen)
 	if (!err || !errlen)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s", err);
-	seterr(err, errlen, "%s: %s", path, tmp);
+	errbuf_set(err, errlen, "%s: %s", path, tmp);
 }
 
 void btf_free(struct btf *btf)
@@ -421,19 +409,19 @@ static struct btf *read_section(int fd, Elf_Scn *scn, const char *path,
 	if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || fstat(fd, &st) < 0 ||
 	    sh.sh_offset > (uint64_t)st.st_size || sh.sh_size > (uint64_t)st.st_size - sh.sh_offset ||
 	    sh.sh_size > UINT32_MAX) {
-		seterr(err, errlen, "%s: the .BTF section lies outside the file", path);
+		errbuf_set(err, errlen, "%s: the .BTF section lies outside the file", path);
 		return NULL;
 	}
 	buf = malloc(sh.sh_size ? sh.sh_size : 1);
 	if (!buf) {
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	while (done < sh.sh_size) {
 		ssize_t n = pread(fd, buf + done, sh.sh_size - done, (off_t)(sh.sh_offset + done));
 
 		if (n <= 0) {
-			seterr(err, errlen, "%s: %s", path, n < 0 ? strerror(errno) : "unexpected end of file");
+			errbuf_set(err, errlen, "%s: %s", path, n < 0 ? strerror(errno) : "unexpected end of file");
 			free(buf);
 			return NULL;
 		}
@@ -456,7 +444,7 @@ static struct btf *load_elf(int fd, const char *path, char *err, size_t errlen)
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		seterr(err, errlen, "%s: not a readable ELF file: %s", path, elf_errmsg(-1));
+		errbuf_set(err, errlen, "%s: not a readable ELF file: %s", path, elf_errmsg(-1));
 		goto out;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -470,7 +458,7 @@ static struct btf *load_elf(int fd, const char *path, char *err, size_t errlen)
 			break;
 	}
 	if (!scn) {
-		seterr(err, errlen, "%s: no .BTF section (kernel built without CONFIG_DEBUG_INFO_BTF?)", path);
+		errbuf_set(err, errlen, "%s: no .BTF section (kernel built without CONFIG_DEBUG_INFO_BTF?)", path);
 		goto out;
 	}
 	btf = read_section(fd, scn, path, err, errlen);
@@ -494,7 +482,7 @@ static struct btf *load_raw(int fd, const char *path, char *err, size_t errlen)
 		(size_t)st.st_size + 1 : (size_t)1 << 20;
 	buf = malloc(cap);
 	if (!buf) {
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	while ((n = read(fd, buf + len, cap - len)) > 0) {
@@ -504,7 +492,7 @@ static struct btf *load_raw(int fd, const char *path, char *err, size_t errlen)
 
 			if (!grown) {
 				free(buf);
-				seterr(err, errlen, "%s: too large or out of memory", path);
+				errbuf_set(err, errlen, "%s: too large or out of memory", path);
 				return NULL;
 			}
 			buf = grown;
@@ -512,7 +500,7 @@ static struct btf *load_raw(int fd, const char *path, char *err, size_t errlen)
 		}
 	}
 	if (n < 0) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		free(buf);
 		return NULL;
 	}
@@ -584,23 +572,23 @@ static struct btf *load_bzimage(int fd, const char *path, char *err, size_t errl
 
 	if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size > (256 << 20) ||
 	    !(img = malloc((size_t)st.st_size))) {
-		seterr(err, errlen, "%s: cannot read the kernel image", path);
+		errbuf_set(err, errlen, "%s: cannot read the kernel image", path);
 		return NULL;
 	}
 	if (pread(fd, img, (size_t)st.st_size, 0) != st.st_size) {
-		seterr(err, errlen, "%s: cannot read the kernel image", path);
+		errbuf_set(err, errlen, "%s: cannot read the kernel image", path);
 		free(img);
 		return NULL;
 	}
 	snprintf(tmp, sizeof(tmp), "%s/tapc-vmlinux-XXXXXX", dir && *dir ? dir : "/tmp");
 	out = mkstemp(tmp);
 	if (out < 0) {
-		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", tmp, strerror(errno));
 		free(img);
 		return NULL;
 	}
 	unlink(tmp);
-	seterr(err, errlen, "%s: no compressed vmlinux found that a decompressor here can read", path);
+	errbuf_set(err, errlen, "%s: no compressed vmlinux found that a decompressor here can read", path);
 	for (c = 0; !btf && c < sizeof(compressors) / sizeof(compressors[0]); c++) {
 		unsigned char *at = img, *end = img + st.st_size;
 		int tries = 0;
@@ -636,12 +624,12 @@ struct btf *btf_load_file(const char *path, char *err, size_t errlen)
 	ssize_t n;
 
 	if (fd < 0) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	n = read(fd, magic, sizeof(magic));
 	if (n < 0 || lseek(fd, 0, SEEK_SET) != 0) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
 		return NULL;
 	}
@@ -1738,7 +1726,7 @@ struct btf_tracepoints *btf_tracepoints_load(const struct btf *btf,
 oom:
 	free(classes);
 	btf_tracepoints_free(tps);
-	seterr(err, errlen, "out of memory");
+	errbuf_set(err, errlen, "out of memory");
 	return NULL;
 }
 

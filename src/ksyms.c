@@ -1,5 +1,6 @@
 /* The target kernel's function names: loading from kallsyms, an ELF
  * symbol table or BTF, lookup, globs and "did you mean". */
+#include "errbuf.h"
 #include "ksyms.h"
 
 #include "btf.h"
@@ -24,19 +25,6 @@ struct ksyms {
 	size_t count, cap;
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static struct ksyms *ks_new(enum ksyms_source source, const char *origin)
 {
@@ -132,7 +120,7 @@ struct ksyms *ksyms_from_kallsyms(const char *path, char *err, size_t errlen)
 	size_t cap = 0;
 
 	if (!f) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	ks = ks_new(KSYMS_KALLSYMS, path);
@@ -148,11 +136,11 @@ struct ksyms *ksyms_from_kallsyms(const char *path, char *err, size_t errlen)
 	free(line);
 	fclose(f);
 	if (!ks) {
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (!ks->count) {
-		seterr(err, errlen, "%s: no kernel text symbols", path);
+		errbuf_set(err, errlen, "%s: no kernel text symbols", path);
 		ksyms_free(ks);
 		return NULL;
 	}
@@ -190,13 +178,13 @@ struct ksyms *ksyms_from_elf(const char *path, char *err, size_t errlen)
 	char origin[4200];
 
 	if (fd < 0) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		seterr(err, errlen, "%s: not an ELF file", path);
+		errbuf_set(err, errlen, "%s: not an ELF file", path);
 		goto out;
 	}
 	snprintf(origin, sizeof(origin), "the symbol table of %s", path);
@@ -207,16 +195,16 @@ struct ksyms *ksyms_from_elf(const char *path, char *err, size_t errlen)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
 			continue;
 		if (add_symtab(ks, elf, scn, &sh) < 0) {
-			seterr(err, errlen, "%s: cannot read the symbol table", path);
+			errbuf_set(err, errlen, "%s: cannot read the symbol table", path);
 			ksyms_free(ks);
 			ks = NULL;
 			goto out;
 		}
 	}
 	if (!ks) {
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 	} else if (!ks->count) {
-		seterr(err, errlen, "%s: no function symbols (stripped)", path);
+		errbuf_set(err, errlen, "%s: no function symbols (stripped)", path);
 		ksyms_free(ks);
 		ks = NULL;
 	} else {
@@ -244,11 +232,11 @@ struct ksyms *ksyms_from_btf(const struct btf *btf, char *err, size_t errlen)
 		}
 	}
 	if (!ks) {
-		seterr(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (!ks->count) {
-		seterr(err, errlen, "the BTF has no functions");
+		errbuf_set(err, errlen, "the BTF has no functions");
 		ksyms_free(ks);
 		return NULL;
 	}
@@ -275,7 +263,7 @@ struct ksyms *ksyms_load(const char *release, const char *vmlinux,
 	if (btf)
 		return ksyms_from_btf(btf, err, errlen);
 	if (!vmlinux)
-		seterr(err, errlen, "no symbol source for kernel %s", release ? release : "?");
+		errbuf_set(err, errlen, "no symbol source for kernel %s", release ? release : "?");
 	return NULL;
 }
 
