@@ -680,7 +680,8 @@ static char *crement(struct tr *T, const struct expr *e)
 	return old;
 }
 
-static const char *stat_op_c(int op)
+/* The runtime's enum tap_stat_op name of an extractor. */
+const char *tr_stat_op_c(int op)
 {
 	switch (op) {
 	case STAT_SUM: return "TAP_STAT_OP_SUM";
@@ -702,7 +703,7 @@ static char *stat_extract(struct tr *T, const struct expr *e)
 	tr_stat_base(T, e->a, &map, &keys);
 	set_where(T, e);
 	tr_line(T, "if (tap_stat_get(c, %s, %s, %s, %d, &%s))", map, keys,
-		stat_op_c(e->op), shift, tmp);
+		tr_stat_op_c(e->op), shift, tmp);
 	tr_line(T, "\tgoto %s;", T->err_label);
 	free(map);
 	free(keys);

@@ -75,6 +75,7 @@ void tr_expr_void(struct tr *T, const struct expr *e);
 /* "TOKEN at FILE:LINE:COL" (a C string literal) for what e runs. */
 char *tr_where(struct tr *T, const struct expr *e);
 char *tr_where_at(const char *what, const struct srcpos *pos);
+const char *tr_stat_op_c(int op);
 void tr_check(struct tr *T);		/* unwind if an error was raised */
 char *tr_ltmp(struct tr *T);
 char *tr_stmp(struct tr *T);

@@ -151,18 +151,6 @@ static void for_stmt(struct tr *T, const struct stmt *s)
 	free(cont);
 }
 
-static const char *aggr_c(int op)
-{
-	switch (op) {
-	case STAT_SUM: return "TAP_STAT_OP_SUM";
-	case STAT_MIN: return "TAP_STAT_OP_MIN";
-	case STAT_MAX: return "TAP_STAT_OP_MAX";
-	case STAT_AVG: return "TAP_STAT_OP_AVG";
-	case STAT_VARIANCE: return "TAP_STAT_OP_VARIANCE";
-	default: return "TAP_STAT_OP_COUNT";
-	}
-}
-
 static struct vardecl *node_var(const struct tr *T, const void *node)
 {
 	const struct sem_ref *r = program_ref(T->p, node);
@@ -292,7 +280,7 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 	}
 	tr_line(T, "%s = tap_foreach_start(c, %s, %d, %d, %s, %s);", n, map,
 		s->sort_dir ? s->sort_col : 0, s->sort_dir,
-		arr->type == SEM_STATS ? aggr_c(s->sort_aggr) : "0",
+		arr->type == SEM_STATS ? tr_stat_op_c(s->sort_aggr) : "0",
 		taken ? "-1" : limit);
 	tr_line(T, "if (%s < 0)", n);
 	tr_line(T, "\tgoto %s;", T->err_label);
@@ -332,7 +320,7 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 			char *var = tr_var(T, vv);
 
 			tr_line(T, "if (tap_entry_stat(c, %s, %s, %s, 0, &%s))", map, ent,
-				aggr_c(s->sort_aggr), var);
+				tr_stat_op_c(s->sort_aggr), var);
 			tr_line(T, "\tgoto %s;", T->err_label);
 			free(var);
 		} else if (vv) {
