@@ -72,7 +72,24 @@ enum tap_probe_kind {
 	TAP_PROBE_END = 2,
 	TAP_PROBE_ERROR = 3,
 	TAP_PROBE_TIMER = 4,	/* timer.ns/us/ms/s/hz/jiffies: an hrtimer */
+	/*
+	 * Kernel event families: each is registered by its own file of
+	 * runtime/linux/ (see struct tap_family in tap_internal.h) from the
+	 * generic fields of struct tap_probe (target, module, arg, flags,
+	 * callback).
+	 */
+	TAP_PROBE_KPROBE = 5,	/* kprobe.function(...) [.return] */
+	TAP_PROBE_TRACEPOINT = 6,	/* kernel.trace("NAME") */
+	TAP_PROBE_PERF = 7,	/* timer.profile, perf.sw.* ... */
+	TAP_PROBE_SYSCALL = 8,	/* one system call (or all), entry or return */
+	TAP_PROBE_PROCESS = 9,	/* process.begin/end, kprocess.* */
+	TAP_PROBE_PROCFS = 10,	/* procfs("NAME").read/.write */
+	TAP_PROBE_KIND_MAX = TAP_PROBE_PROCFS,
 };
+
+/* struct tap_probe.flags */
+#define TAP_PF_RETURN	0x1	/* a .return probe */
+
 
 /* Units of a timer's interval and randomize values. */
 enum tap_timer_unit {
@@ -83,6 +100,7 @@ enum tap_timer_unit {
 #include "tapc_regex.h"
 
 struct tap_context;
+struct pt_regs;
 typedef void (*tap_handler_t)(struct tap_context *c);
 
 /*
@@ -115,6 +133,13 @@ struct tap_probe {
 	const char *derivation;		/* -t: printed as ", from: TEXT" */
 	const struct tap_lock_req *locks;	/* sorted by global */
 	unsigned int nlocks;
+	/* Kernel event families (kind >= TAP_PROBE_KPROBE); their meaning
+	 * is the family's, documented with its kind. */
+	const char *target;		/* symbol, tracepoint, event, file */
+	const char *module;		/* a kernel module's name, or NULL */
+	long long arg[2];		/* e.g. maxactive, a syscall number */
+	int flags;			/* TAP_PF_* */
+	void *callback;			/* generated code the family calls */
 };
 
 /* Defined by the generated code. */
@@ -313,6 +338,15 @@ struct tap_context {
 	void *locals;			/* tap_locals_size bytes, this CPU's */
 	struct tap_regmatch regmatch;	/* the last =~ match, for matched() */
 	void *priv;			/* the runtime's per-CPU state */
+	/*
+	 * The event being handled: the registers at the probed point (NULL
+	 * for begin/end/error/timer probes), whether they are a user
+	 * space's (system call entry, a user-mode sample), and the family's
+	 * own description of the event (e.g. a tracepoint's arguments).
+	 */
+	struct pt_regs *regs;
+	int user_regs;
+	const void *event;
 };
 
 /*
@@ -338,6 +372,18 @@ struct tap_parg {
  * are skipped, error probes run).
  */
 void tap_error(struct tap_context *c, const char *msg);
+
+/*
+ * tap_run_event() - run one hit of kernel event probe @p on this CPU, with
+ * the event's @regs (a user space's registers if @user_regs) and the
+ * family's description of the event (@event), unless the session is not
+ * running (hits before the begin probes finish, or once it stops, are
+ * dropped).  Any context a probe can fire in.  Called by the runtime's
+ * families, and by generated callbacks (e.g. one with a tracepoint's own
+ * signature).
+ */
+void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
+		   int user_regs, const void *event);
 
 /* tap_print() - append a NUL-terminated string to the hit's output. */
 void tap_print(struct tap_context *c, const char *s);

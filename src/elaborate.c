@@ -332,31 +332,19 @@ static bool visible(bool is_private, const struct srcfile *decl_file,
 
 /* ---- probe point derivation ---------------------------------------------- */
 
-enum pat_arg { PA_NONE, PA_NUM, PA_OPTNUM };
-
-struct pat_comp {
-	const char *name;
-	enum pat_arg arg;
-};
-
-/* The concrete probe points of this stage. */
-struct pattern {
-	enum dprobe_kind kind;
-	int64_t ns_per_unit;
-	int n;
-	struct pat_comp c[3];
-};
+/* The concrete probe points of the built-in families. */
+#define pattern point_pattern
 
 #define TIMER_PAT(unit, ns) \
-	{ DP_TIMER, ns, 2, { { "timer", PA_NONE }, { unit, PA_NUM } } }, \
-	{ DP_TIMER, ns, 3, { { "timer", PA_NONE }, { unit, PA_NUM }, \
-			     { "randomize", PA_NUM } } }
+	{ DP_TIMER, ns, 0, 2, { { "timer", PA_NONE }, { unit, PA_NUM } } }, \
+	{ DP_TIMER, ns, 0, 3, { { "timer", PA_NONE }, { unit, PA_NUM }, \
+				{ "randomize", PA_NUM } } }
 
 static const struct pattern patterns[] = {
-	{ DP_BEGIN, 0, 1, { { "begin", PA_OPTNUM } } },
-	{ DP_END, 0, 1, { { "end", PA_OPTNUM } } },
-	{ DP_ERROR, 0, 1, { { "error", PA_OPTNUM } } },
-	{ DP_NEVER, 0, 1, { { "never", PA_NONE } } },
+	{ DP_BEGIN, 0, 0, 1, { { "begin", PA_OPTNUM } } },
+	{ DP_END, 0, 0, 1, { { "end", PA_OPTNUM } } },
+	{ DP_ERROR, 0, 0, 1, { { "error", PA_OPTNUM } } },
+	{ DP_NEVER, 0, 0, 1, { { "never", PA_NONE } } },
 	TIMER_PAT("s", 1000000000),
 	TIMER_PAT("sec", 1000000000),
 	TIMER_PAT("ms", 1000000),
@@ -365,12 +353,30 @@ static const struct pattern patterns[] = {
 	TIMER_PAT("usec", 1000),
 	TIMER_PAT("ns", 1),
 	TIMER_PAT("nsec", 1),
-	{ DP_JIFFIES, 0, 2, { { "timer", PA_NONE }, { "jiffies", PA_NUM } } },
-	{ DP_JIFFIES, 0, 3, { { "timer", PA_NONE }, { "jiffies", PA_NUM },
-			      { "randomize", PA_NUM } } },
-	{ DP_HZ, 0, 2, { { "timer", PA_NONE }, { "hz", PA_NUM } } },
+	{ DP_JIFFIES, 0, 0, 2, { { "timer", PA_NONE }, { "jiffies", PA_NUM } } },
+	{ DP_JIFFIES, 0, 0, 3, { { "timer", PA_NONE }, { "jiffies", PA_NUM },
+				 { "randomize", PA_NUM } } },
+	{ DP_HZ, 0, 0, 2, { { "timer", PA_NONE }, { "hz", PA_NUM } } },
 };
 #define N_PATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+
+/* Pattern i of all patterns: the built-in ones, then each kernel event
+ * family's (*fam says whose, NULL for built-in); NULL past the end. */
+static const struct point_pattern *pattern_nth(size_t i, const struct point_family **fam)
+{
+	*fam = NULL;
+	if (i < N_PATTERNS)
+		return &patterns[i];
+	i -= N_PATTERNS;
+	for (size_t f = 0; point_families[f]; f++) {
+		if (i < point_families[f]->n_patterns) {
+			*fam = point_families[f];
+			return &point_families[f]->patterns[i];
+		}
+		i -= point_families[f]->n_patterns;
+	}
+	return NULL;
+}
 
 static bool comp_matches(const struct pp_comp *c, const struct pat_comp *p)
 {
@@ -379,7 +385,9 @@ static bool comp_matches(const struct pp_comp *c, const struct pat_comp *p)
 	switch (p->arg) {
 	case PA_NONE: return !c->arg;
 	case PA_NUM: return c->arg && c->arg->kind == E_NUM;
-	default: return !c->arg || c->arg->kind == E_NUM;
+	case PA_OPTNUM: return !c->arg || c->arg->kind == E_NUM;
+	case PA_STR: return c->arg && c->arg->kind == E_STR;
+	default: return !c->arg || c->arg->kind == E_STR;
 	}
 }
 
@@ -658,6 +666,79 @@ static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p
 	return 1;
 }
 
+void family_point_free(struct family_point *fp)
+{
+	if (!fp)
+		return;
+	free(fp->target);
+	free(fp->module);
+	free(fp);
+}
+
+/* The concrete point of a family: pp's components as the pattern names
+ * them, with the family's match in place of a glob. */
+static struct probe_point *family_loc(const struct point_pattern *p,
+				      const struct probe_point *pp,
+				      const struct family_point *fp)
+{
+	struct probe_point *loc = probe_point_new(&pp->pos);
+
+	for (int i = 0; i < p->n; i++) {
+		const struct pp_comp *c = pp->comps.v[i];
+		struct expr *arg = expr_dup(c->arg);
+
+		if (i == fp->target_comp && fp->target && arg && arg->kind == E_STR) {
+			free(arg->str);
+			arg->str = xstrdup(fp->target);
+			arg->len = strlen(fp->target);
+		}
+		vec_push(&loc->comps, pp_comp_new(xstrdup(p->c[i].name), arg, &c->pos));
+	}
+	loc->optional = pp->optional;
+	loc->sufficient = pp->sufficient;
+	loc->cond = expr_dup(pp->cond);
+	return loc;
+}
+
+/* A point matched pattern p of a kernel event family: one derived probe
+ * for each concrete point the family finds. */
+static int derive_family(struct elab *E, struct derive *D, const struct point_family *fam,
+			 const struct point_pattern *p, const struct probe_point *pp,
+			 const struct stmt *body, const char *chain)
+{
+	struct vec points = { 0 };
+	struct family_error err = { 0 };
+	int n = fam->expand(p, pp, &points, &err);
+
+	(void)E;
+	if (n < 0) {
+		defer_error(D, &err.pos, err.msg ? err.msg : xstrdup("no match"));
+		for (size_t i = 0; i < points.n; i++)
+			family_point_free(points.v[i]);
+		vec_free(&points);
+		return -1;
+	}
+	for (size_t i = 0; i < points.n; i++) {
+		struct family_point *fp = points.v[i];
+		struct derived_probe *dp = xcalloc(1, sizeof(*dp));
+
+		dp->kind = DP_FAMILY;
+		dp->family = fam;
+		dp->variant = p->variant;
+		dp->fp = *fp;
+		free(fp);
+		dp->loc = family_loc(p, pp, &dp->fp);
+		dp->chain = xasprintf(" /* <- %s */", chain);
+		dp->body = stmt_dup(body);
+		dp->cond = expr_dup(pp->cond);
+		dp->origin = D->origin;
+		vec_push(&E->P->probes, dp);
+	}
+	n = (int)points.n;
+	vec_free(&points);
+	return n;
+}
+
 /* Expand pp through alias a, whose name matched pp's first k
  * components; the rest of pp is a suffix for each alias location. */
 static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref *r,
@@ -732,9 +813,12 @@ static void point_mismatch(struct elab *E, struct derive *D,
 
 	/* Names that would have fitted at the failing component; a
 	 * wildcard is compared by what precedes its first '*'. */
-	for (size_t i = 0; i < N_PATTERNS; i++)
-		if (patterns[i].n > idx && pattern_prefix(pp, &patterns[i]) >= idx)
-			vec_push(&names, (void *)patterns[i].c[idx].name);
+	const struct point_pattern *pat;
+	const struct point_family *fam;
+
+	for (size_t i = 0; (pat = pattern_nth(i, &fam)); i++)
+		if (pat->n > idx && pattern_prefix(pp, pat) >= idx)
+			vec_push(&names, (void *)pat->c[idx].name);
 	for (size_t i = 0; i < E->aliases.n; i++) {
 		const struct alias_ref *r = E->aliases.v[i];
 
@@ -804,14 +888,21 @@ static int derive_point(struct elab *E, struct derive *D,
 			break;
 		}
 	}
-	for (size_t i = 0; i < N_PATTERNS && !D->failed; i++) {
-		const struct pattern *p = &patterns[i];
+	const struct point_family *fam;
+	const struct point_pattern *p;
+
+	for (size_t i = 0; (p = pattern_nth(i, &fam)) && !D->failed; i++) {
 		int k = pattern_prefix(pp, p);
+		int n;
 
 		if (k > best)
 			best = k;
-		if (k == p->n && p->n == (int)pp->comps.n && derive_leaf(E, D, p, pp, body, chain) > 0)
-			total++;
+		if (k != p->n || p->n != (int)pp->comps.n)
+			continue;
+		n = fam ? derive_family(E, D, fam, p, pp, body, chain)
+			: derive_leaf(E, D, p, pp, body, chain);
+		if (n > 0)
+			total += n;
 	}
 	if (D->failed)
 		return -1;
@@ -854,6 +945,7 @@ static void derive_probe(struct elab *E, const struct probe *p)
 struct rctx {
 	struct elab *E;
 	struct sem_function *fn;	/* NULL in a probe */
+	const struct derived_probe *dp;	/* NULL in a function */
 	struct vec *locals;		/* NULL in a probe condition */
 	struct sem_body *uses;
 	struct vardecl *iterating[32];	/* arrays of the enclosing foreach loops */
@@ -862,6 +954,7 @@ struct rctx {
 
 static void res_expr(struct rctx *R, struct expr *e);
 static void res_stmt(struct rctx *R, struct stmt *s);
+static bool res_target(struct rctx *R, struct expr *e, bool write);
 
 static void set_arity(struct elab *E, struct vardecl *v, int arity,
 		      const struct srcpos *pos)
@@ -1041,6 +1134,10 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 	case E_INDEX:
 		res_indexed(R, e, read, true);
 		break;
+	case E_TARGET:
+		if (!res_target(R, e, true))
+			res_expr(R, e);
+		break;
 	default:
 		res_expr(R, e);
 		break;
@@ -1157,6 +1254,32 @@ static bool privileged_pos(struct elab *E, const struct srcpos *pos)
 	return E->o->guru || (pos->file && pos->file->privileged);
 }
 
+/* Whether the family of the probe being resolved has a target-variable
+ * hook for e; if so, its verdict is reported here (true either way). */
+static bool res_target(struct rctx *R, struct expr *e, bool write)
+{
+	const struct point_family *fam = R->dp ? R->dp->family : NULL;
+	struct family_error err = { 0 };
+
+	if (!fam || !fam->target_type)
+		return false;
+	for (size_t i = 0; i < e->comps.n; i++) {
+		struct tcomp *t = e->comps.v[i];
+
+		if (t->kind == TC_INDEX)
+			res_expr(R, t->index);
+	}
+	if (fam->target_type(R->dp, e, write, &err) == SEM_UNKNOWN) {
+		char *w = describe_expr(e);
+
+		sem_error(R->E, err.msg ? &err.pos : &e->pos, w, "%s",
+			  err.msg ? err.msg : "unresolved target-symbol expression");
+		free(w);
+		free(err.msg);
+	}
+	return true;
+}
+
 static void res_expr(struct rctx *R, struct expr *e)
 {
 	char what[300];
@@ -1204,7 +1327,11 @@ static void res_expr(struct rctx *R, struct expr *e)
 		for (size_t i = 0; i < e->args.n; i++)
 			res_expr(R, e->args.v[i]);
 		return;
-	case E_TARGET: case E_VAR: case E_CAST: case E_AUTOCAST: {
+	case E_TARGET:
+		if (res_target(R, e, false))
+			return;
+		/* fall through */
+	case E_VAR: case E_CAST: case E_AUTOCAST: {
 		char *w = describe_expr(e);
 
 		sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
@@ -1333,7 +1460,7 @@ static void resolve_function(struct elab *E, struct sem_function *f)
 
 static void resolve_probe(struct elab *E, struct derived_probe *dp)
 {
-	struct rctx R = { .E = E, .locals = &dp->locals, .uses = &dp->uses };
+	struct rctx R = { .E = E, .dp = dp, .locals = &dp->locals, .uses = &dp->uses };
 
 	res_stmt(&R, dp->body);
 	R.locals = NULL;
@@ -1354,6 +1481,7 @@ static void drain_work(struct elab *E)
 struct tctx {
 	struct elab *E;
 	struct sem_function *fn;
+	const struct derived_probe *dp;	/* the probe being typed, or NULL */
 	bool report;		/* the final pass: report what is wrong */
 	int changed;
 	struct vec pend;	/* struct pending *: mismatches of the final pass */
@@ -1563,6 +1691,8 @@ static enum sem_type settle(struct tctx *T, struct expr *e, enum sem_type t,
 	return t;
 }
 
+static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
+			     const struct srcpos *want_pos);
 static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 			   const struct srcpos *want_pos);
 
@@ -1894,9 +2024,35 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		return SEM_UNKNOWN;
 	case E_DEFINED:
 		return settle(T, e, SEM_LONG, want, want_pos);
+	case E_TARGET:
+		return ttarget(T, e, want, want_pos);
 	default:
 		return SEM_UNKNOWN;
 	}
+}
+
+/* A target expression of a kernel event probe: typed by its family
+ * (errors were reported by resolution). */
+static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
+			     const struct srcpos *want_pos)
+{
+	const struct point_family *fam = T->dp ? T->dp->family : NULL;
+	struct family_error err = { 0 };
+	enum sem_type t;
+
+	if (!fam || !fam->target_type)
+		return SEM_UNKNOWN;
+	for (size_t i = 0; i < e->comps.n; i++) {
+		struct tcomp *c = e->comps.v[i];
+
+		if (c->kind == TC_INDEX)
+			texpr(T, c->index, SEM_LONG, NULL);
+	}
+	t = fam->target_type(T->dp, e, false, &err);
+	free(err.msg);
+	if (t == SEM_UNKNOWN)
+		return SEM_UNKNOWN;
+	return settle(T, e, t, want, want_pos);
 }
 
 static void tname(struct tctx *T, const void *node, enum sem_type t,
@@ -2015,9 +2171,10 @@ static void tstmt(struct tctx *T, struct stmt *s)
 }
 
 static void type_body(struct tctx *T, struct stmt *body, struct expr *cond,
-		      struct sem_function *fn)
+		      struct sem_function *fn, const struct derived_probe *dp)
 {
 	T->fn = fn;
+	T->dp = dp;
 	tstmt(T, body);
 	if (cond)
 		texpr(T, cond, SEM_LONG, NULL);
@@ -2230,12 +2387,12 @@ static void infer_types(struct elab *E)
 			struct sem_function *f = P->functions.v[i];
 
 			if (f->decl->body)
-				type_body(&T, f->decl->body, NULL, f);
+				type_body(&T, f->decl->body, NULL, f, NULL);
 		}
 		for (size_t i = 0; i < P->probes.n; i++) {
 			struct derived_probe *dp = P->probes.v[i];
 
-			type_body(&T, dp->body, dp->cond, NULL);
+			type_body(&T, dp->body, dp->cond, NULL, dp);
 		}
 		if (!T.changed)
 			break;
@@ -2245,12 +2402,12 @@ static void infer_types(struct elab *E)
 		struct sem_function *f = P->functions.v[i];
 
 		if (f->decl->body)
-			type_body(&T, f->decl->body, NULL, f);
+			type_body(&T, f->decl->body, NULL, f, NULL);
 	}
 	for (size_t i = 0; i < P->probes.n; i++) {
 		struct derived_probe *dp = P->probes.v[i];
 
-		type_body(&T, dp->body, dp->cond, NULL);
+		type_body(&T, dp->body, dp->cond, NULL, dp);
 	}
 
 	/* What is still unknown. */
@@ -2430,6 +2587,8 @@ void program_free(struct program *p)
 		struct derived_probe *dp = p->probes.v[i];
 
 		probe_point_free(dp->loc);
+		free(dp->fp.target);
+		free(dp->fp.module);
 		free(dp->chain);
 		stmt_free(dp->body);
 		expr_free(dp->cond);

@@ -91,7 +91,80 @@ struct sem_function {
 
 enum dprobe_kind {
 	DP_BEGIN, DP_END, DP_ERROR, DP_NEVER, DP_TIMER, DP_JIFFIES, DP_HZ,
+	DP_FAMILY,	/* a kernel event family of src/probes (dp->family) */
 };
+
+/* ---- probe point families -------------------------------------------------
+ *
+ * A probe point matches a pattern component by component: the names (the
+ * user's may hold wildcards) and the kind of argument.  The built-in
+ * families are patterns of elaborate.c; the kernel event families live in
+ * src/probes/, one file each, and describe their points with the same
+ * patterns plus the hooks of struct point_family.
+ */
+enum pat_arg { PA_NONE, PA_NUM, PA_OPTNUM, PA_STR, PA_OPTSTR };
+
+struct pat_comp {
+	const char *name;
+	enum pat_arg arg;
+};
+
+#define PAT_MAX_COMPS 6
+
+struct point_pattern {
+	enum dprobe_kind kind;
+	int64_t ns_per_unit;		/* timer.UNIT: nanoseconds per unit */
+	int variant;			/* DP_FAMILY: the family's own tag */
+	int n;
+	struct pat_comp c[PAT_MAX_COMPS];
+};
+
+/* One concrete probe point a family pattern expands to. */
+struct family_point {
+	char *target;			/* owned: symbol, tracepoint ... or NULL */
+	char *module;			/* owned: kernel module, or NULL */
+	int64_t num[2];			/* family-specific numbers */
+	int flags;			/* family-specific, e.g. a .return */
+	int target_comp;		/* the component whose string argument
+					 * target replaces in the printed point
+					 * (a glob's match), or -1 */
+};
+
+struct derived_probe;
+
+/* An error of a family hook: where, and the message after
+ * "semantic error: ". */
+struct family_error {
+	struct srcpos pos;
+	char *msg;			/* owned */
+};
+
+struct point_family {
+	const char *name;		/* for messages: "kprobe" */
+	const struct point_pattern *patterns;
+	size_t n_patterns;
+	/*
+	 * Pass 2: the concrete points of pp, which matched patterns[i] (pat):
+	 * push struct family_point * (malloc'd) onto out and return how many
+	 * (0: none, e.g. a glob without matches), or return -1 with *err
+	 * filled.
+	 */
+	int (*expand)(const struct point_pattern *pat, const struct probe_point *pp,
+		      struct vec *out, struct family_error *err);
+	/*
+	 * Pass 2: the type (SEM_LONG or SEM_STRING) of the target expression
+	 * e ($name with its ->field/[index] steps, or $$parms ...) in a probe
+	 * of the family; write is true for an assignment to it.  On error
+	 * return SEM_UNKNOWN with *err filled.  NULL: the family has none.
+	 */
+	enum sem_type (*target_type)(const struct derived_probe *dp, const struct expr *e,
+				     bool write, struct family_error *err);
+};
+
+void family_point_free(struct family_point *fp);
+
+/* Every kernel event family (src/probes/provider.c), NULL-terminated. */
+extern const struct point_family *const point_families[];
 
 /* One concrete probe. */
 struct derived_probe {
@@ -109,6 +182,10 @@ struct derived_probe {
 	int64_t interval;		/* timer: N of the unit below */
 	int64_t ns_per_unit;		/* timer.s ... timer.ns: 1e9 ... 1 */
 	int64_t randomize;		/* timer ... .randomize(M), else 0 */
+	/* DP_FAMILY: */
+	const struct point_family *family;
+	int variant;			/* the pattern's variant */
+	struct family_point fp;		/* owned strings */
 	struct sem_body uses;
 };
 

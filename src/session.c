@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "kinfo.h"
 #include "parse.h"
 #include "paths.h"
 #include "remote.h"
@@ -31,6 +32,7 @@ bool session_init(struct session *s, struct tapc_options *o)
 		return false;
 	}
 
+	kinfo_set_target(&s->target);
 	s->env.kernel_vr = s->target.release;
 	s->env.kernel_v = s->target.version;
 	s->env.arch = s->target.arch;
@@ -192,6 +194,7 @@ void session_free(struct session *s)
 		srcfile_free(s->files);
 		s->files = next;
 	}
+	kinfo_free();
 	target_free(&s->target);
 }
 

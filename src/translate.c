@@ -587,6 +587,7 @@ static struct body_out gen_probe(struct tr *T, size_t index)
 	struct strbuf head = STRBUF_INIT;
 
 	body_begin(T, NULL);
+	T->dp = dp;
 	b.member = xasprintf("probe_%zu", index);
 	tr_line(T, "struct %s_frame *l = &((struct tap_locals *)c->locals)->probe.%s;",
 		b.member, b.member);
@@ -605,6 +606,7 @@ static struct body_out gen_probe(struct tr *T, size_t index)
 	tr_line(T, "out: __attribute__((unused));");
 	T->indent = 1;
 	tr_line(T, "return;");
+	T->dp = NULL;
 	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
 		    T->body.buf ? T->body.buf : "");
 	b.code = strbuf_detach(&head);
@@ -835,6 +837,7 @@ static struct body_out gen_display(struct tr *T)
 	tr_line(T, "out: __attribute__((unused));");
 	T->indent = 1;
 	tr_line(T, "return;");
+	T->dp = NULL;
 	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
 		    T->body.buf ? T->body.buf : "");
 	b.code = strbuf_detach(&head);
@@ -1026,6 +1029,9 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 		emit_locks(T, out, "probe_display", mode);
 		free(mode);
 	}
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].runs && rows[i].prov->emit_support)
+			rows[i].prov->emit_support(out, rows[i].dp, i);
 	fputs("\nconst struct tap_probe tap_probes[] = {\n", out);
 	for (size_t i = 0; i < n; i++) {
 		const struct derived_probe *dp = rows[i].dp;
@@ -1047,7 +1053,7 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 				dp->origin ? dp->origin->pos.line : 0,
 				dp->origin ? dp->origin->pos.col : 0);
 		fputs("\t{ ", out);
-		rows[i].prov->emit_entry(out, dp);
+		rows[i].prov->emit_entry(out, dp, i);
 		{
 			char *ls = tr_cstr(loc, strlen(loc));
 			char *ds = tr_cstr(deriv, strlen(deriv));
@@ -1104,7 +1110,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 			/* ask the provider whether it runs, writing nowhere */
 			FILE *null = tmpfile();
 
-			rows[i].runs = null && rows[i].prov->emit_entry(null, rows[i].dp);
+			rows[i].runs = null && rows[i].prov->emit_entry(null, rows[i].dp, i);
 			if (null)
 				fclose(null);
 		}

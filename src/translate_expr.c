@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/provider.h"
 #include "regcomp.h"
 #include "translate_int.h"
 
@@ -923,6 +924,8 @@ static char *embedded_expr(struct tr *T, const struct expr *e)
 	return tmp;
 }
 
+static char *target_expr(struct tr *T, const struct expr *e);
+
 char *tr_expr(struct tr *T, const struct expr *e)
 {
 	switch (e->kind) {
@@ -955,12 +958,26 @@ char *tr_expr(struct tr *T, const struct expr *e)
 	case E_DEFINED:
 		/* no target variable exists in the probes built so far */
 		return xstrdup("0LL");
+	case E_TARGET:
+		return target_expr(T, e);
 	case E_EMBEDDED:
 		return embedded_expr(T, e);
 	default:
 		tr_error(T, &e->pos, "expression not supported in this probe context");
 		return xstrdup("0LL");
 	}
+}
+
+/* $name...: the probe's family writes the C. */
+static char *target_expr(struct tr *T, const struct expr *e)
+{
+	const struct probe_provider *prov = T->dp ? probe_provider_for(T->dp) : NULL;
+
+	if (!prov || !prov->target_c) {
+		tr_error(T, &e->pos, "expression not supported in this probe context");
+		return xstrdup("0LL");
+	}
+	return prov->target_c(T, T->dp, e);
 }
 
 void tr_expr_void(struct tr *T, const struct expr *e)

@@ -43,6 +43,7 @@ struct tr {
 	struct strbuf frame;		/* fields of its frame struct */
 	int indent;
 	struct sem_function *fn;	/* NULL in a probe */
+	const struct derived_probe *dp;	/* the probe, NULL in a function */
 	int n_ltmp, max_ltmp;		/* long temporaries in use / needed */
 	int n_stmp, max_stmp;		/* string temporaries */
 	int n_fixed;			/* per-statement-persistent fields */

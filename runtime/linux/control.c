@@ -117,6 +117,9 @@ static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
 	c->locals = pc->locals;
 	c->regmatch.valid = 0;
 	c->priv = pc;
+	c->regs = NULL;
+	c->user_regs = 0;
+	c->event = NULL;
 	pc->len = 0;
 }
 
@@ -127,7 +130,8 @@ static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
  * cannot get the locks of its globals, is skipped and counted.  With -t
  * the hit is timed, lock waits included, as SystemTap times it.
  */
-static void tap_run_probe(const struct tap_probe *p)
+static void tap_run_hit(const struct tap_probe *p, struct pt_regs *regs,
+			int user_regs, const void *event)
 {
 	struct tap_cpu *pc;
 	unsigned long flags;
@@ -144,6 +148,9 @@ static void tap_run_probe(const struct tap_probe *p)
 	}
 	start = tap_timing_start();
 	tap_init_context(pc, p);
+	pc->ctx.regs = regs;
+	pc->ctx.user_regs = user_regs;
+	pc->ctx.event = event;
 	if (tap_lock_probe(p)) {
 		p->handler(&pc->ctx);
 		tap_unlock_probe(p);
@@ -158,6 +165,19 @@ static void tap_run_probe(const struct tap_probe *p)
 	local_irq_restore(flags);
 	if (skipped)
 		tap_count_skipped();
+}
+
+static void tap_run_probe(const struct tap_probe *p)
+{
+	tap_run_hit(p, NULL, 0, NULL);
+}
+
+void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
+		   int user_regs, const void *event)
+{
+	if (atomic_read(&tap_state) != TAP_RUNNING)
+		return;
+	tap_run_hit(p, regs, user_regs, event);
 }
 
 /* Run the probes of @kind by sequence number, ties in table order. */
@@ -256,6 +276,38 @@ static void tap_start_fn(struct work_struct *w)
 
 static DECLARE_WORK(tap_start_work, tap_start_fn);
 
+/* How many of tap_families[] have been initialised (and not stopped). */
+static unsigned int tap_nfamilies;
+
+/* Stop the first @n families, last first. */
+static void tap_stop_families(unsigned int n)
+{
+	while (n > 0) {
+		n--;
+		if (tap_families[n]->stop)
+			tap_families[n]->stop();
+	}
+	tap_nfamilies = 0;
+}
+
+static int tap_init_families(void)
+{
+	unsigned int n;
+	int ret;
+
+	for (n = 0; tap_families[n]; n++) {
+		ret = tap_families[n]->init ? tap_families[n]->init() : 0;
+		if (ret) {
+			pr_err("%s: cannot register %s probes (%d)\n",
+			       THIS_MODULE->name, tap_families[n]->name, ret);
+			tap_stop_families(n);
+			return ret;
+		}
+		tap_nfamilies = n + 1;
+	}
+	return 0;
+}
+
 static void tap_stop_fn(struct work_struct *w)
 {
 	bool started;
@@ -266,6 +318,7 @@ static void tap_stop_fn(struct work_struct *w)
 	tap_set_state(TAP_STOPPING);
 	for (i = 0; i < tap_ntimers; i++)
 		hrtimer_cancel(&tap_timers[i].timer);
+	tap_stop_families(tap_nfamilies);
 	if (started) {
 		tap_run_sequence(READ_ONCE(tap_session_error) ?
 				 TAP_PROBE_ERROR : TAP_PROBE_END);
@@ -310,7 +363,7 @@ static int tap_check_probes(void)
 		const struct tap_probe *p = &tap_probes[i];
 
 		if (!p->handler || p->kind < TAP_PROBE_BEGIN ||
-		    p->kind > TAP_PROBE_TIMER ||
+		    p->kind > TAP_PROBE_KIND_MAX ||
 		    (p->kind == TAP_PROBE_TIMER && tap_bad_timer(p)) ||
 		    tap_check_locks(p)) {
 			pr_err("%s: bad probe %u (%s)\n", THIS_MODULE->name, i,
@@ -424,7 +477,12 @@ static int __init tap_init(void)
 	ret = tap_transport_init(THIS_MODULE->name);
 	if (ret)
 		goto err_timers;
+	ret = tap_init_families();
+	if (ret)
+		goto err_transport;
 	return 0;
+err_transport:
+	tap_transport_exit();
 err_timers:
 	kfree(tap_timers);
 err_globals:

@@ -94,7 +94,32 @@ u64 tap_timing_start(void);
 void tap_timing_add(struct tap_cpu *pc, const struct tap_probe *p, u64 start);
 void tap_timing_report(struct tap_cpu *const *cpus);
 
-/* control.c */
+/*
+ * A kernel event family (kprobes, tracepoints ...): the probes of tap_probes[]
+ * of its kind are its to register.  init() runs at module load, in process
+ * context, after the per-CPU state and globals exist; it registers the
+ * probes (a hit before the session runs is dropped by tap_run_event) and
+ * returns 0, or a negative errno after it has undone its own work.  stop()
+ * runs once the session stops, before the end probes: it unregisters and
+ * returns only when no hit of the family is still running.  Both may sleep.
+ * A family with no probes in tap_probes[] must do nothing.
+ */
+struct tap_family {
+	const char *name;
+	int (*init)(void);
+	void (*stop)(void);
+};
+
+/* families.c: every family the runtime has, in registration order. */
+extern const struct tap_family *const tap_families[];
+
+/*
+ * tplookup.c: the kernel's (built-in) tracepoint called @name, or NULL.
+ * Process context.
+ */
+struct tracepoint *tap_tracepoint_find(const char *name);
+
+/* control.c (tap_run_event() is in tapc_runtime.h) */
 void tap_count_skipped(void);
 int tap_ctl_start(void);
 int tap_ctl_stop(void);

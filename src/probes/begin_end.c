@@ -11,9 +11,11 @@ static bool begin_end_handles(const struct derived_probe *dp)
 	       dp->kind == DP_ERROR || dp->kind == DP_NEVER;
 }
 
-static bool begin_end_emit(FILE *out, const struct derived_probe *dp)
+static bool begin_end_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	const char *kind;
+
+	(void)index;
 
 	switch (dp->kind) {
 	case DP_BEGIN:

@@ -4,23 +4,41 @@
  * the fields of its tap_probes[] entry besides the handler, pp, loc,
  * derivation and locks, which the translator fills in itself.  A family
  * the runtime can run returns true; one whose probes never fire (never)
- * returns false and the translator emits nothing for it.  Kernel probe
- * families (kprobes, tracepoints ...) become more files here.
+ * returns false and the translator emits nothing for it.
+ *
+ * A kernel event family (kprobes, tracepoints ...) is one file here that
+ * defines both halves: its struct point_family (pass 2: the probe points
+ * it takes, how a point expands, the types of its $target variables; see
+ * elaborate.h) and its struct probe_provider (pass 3), and is listed in
+ * provider.c.  Its runtime half is a struct tap_family of runtime/linux/.
  */
 #ifndef TAPC_PROBES_PROVIDER_H
 #define TAPC_PROBES_PROVIDER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "elaborate.h"
+
+struct tr;
 
 struct probe_provider {
 	const char *family;	/* for messages: "begin/end/error", "timer" */
 	bool (*handles)(const struct derived_probe *dp);
 	/* Write ".kind = ..., ..." (designated initialisers, each followed
-	 * by ", ") for dp's entry; false when dp never runs. */
-	bool (*emit_entry)(FILE *out, const struct derived_probe *dp);
+	 * by ", ") for dp's entry, row index of tap_probes[]; false when dp
+	 * never runs. */
+	bool (*emit_entry)(FILE *out, const struct derived_probe *dp, size_t index);
+	/* Optional: file-scope C that dp's entry refers to (for example a
+	 * callback with the tracepoint's own signature), written before
+	 * tap_probes[] for each probe that runs. */
+	void (*emit_support)(FILE *out, const struct derived_probe *dp, size_t index);
+	/* Optional: the C for target expression e (pass 2 typed it through
+	 * the family's target_type): a long long expression, or a
+	 * const char * for a string.  May use the translator's helpers of
+	 * translate_int.h (temporaries, error unwinding). */
+	char *(*target_c)(struct tr *T, const struct derived_probe *dp, const struct expr *e);
 };
 
 extern const struct probe_provider probe_provider_begin_end;

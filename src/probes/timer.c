@@ -11,10 +11,12 @@ static bool timer_handles(const struct derived_probe *dp)
 	       dp->kind == DP_HZ;
 }
 
-static bool timer_emit(FILE *out, const struct derived_probe *dp)
+static bool timer_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	uint64_t interval, spread;
 	const char *unit = "TAP_TIMER_NS";
+
+	(void)index;
 
 	switch (dp->kind) {
 	case DP_JIFFIES:
