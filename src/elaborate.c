@@ -497,22 +497,29 @@ static void stap_expr(struct strbuf *sb, const struct expr *e)
 }
 
 /* probe_point::print: components, then ! or ?, then the condition. */
+/* Components [from, to) of pp: "name(arg).name...". */
+static void comps_text(struct strbuf *sb, const struct probe_point *pp, size_t from,
+		       size_t to)
+{
+	for (size_t i = from; i < to && i < pp->comps.n; i++) {
+		const struct pp_comp *c = pp->comps.v[i];
+
+		if (sb->len)
+			strbuf_addc(sb, '.');
+		strbuf_adds(sb, c->name);
+		if (c->arg) {
+			strbuf_addc(sb, '(');
+			stap_expr(sb, c->arg);
+			strbuf_addc(sb, ')');
+		}
+	}
+}
+
 static char *point_text(const struct probe_point *pp)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < pp->comps.n; i++) {
-		const struct pp_comp *c = pp->comps.v[i];
-
-		if (i)
-			strbuf_addc(&sb, '.');
-		strbuf_adds(&sb, c->name);
-		if (c->arg) {
-			strbuf_addc(&sb, '(');
-			stap_expr(&sb, c->arg);
-			strbuf_addc(&sb, ')');
-		}
-	}
+	comps_text(&sb, pp, 0, pp->comps.n);
 	if (pp->sufficient)
 		strbuf_addc(&sb, '!');
 	else if (pp->optional)
@@ -580,6 +587,10 @@ struct derive {
 	bool deferred;
 	struct srcpos deferred_pos;
 	char *deferred_msg;
+	/* -l/-L: the name the user's point resolved to at the top level:
+	 * the alias's name and the user's suffix, while that alias is
+	 * being expanded; else NULL and the concrete point names itself. */
+	char *list_name;
 };
 
 static int derive_point(struct elab *E, struct derive *D,
@@ -628,6 +639,17 @@ static bool timer_args_ok(struct elab *E, const struct probe_point *pp,
 	return true;
 }
 
+/* What -l prints for dp (see struct derive). */
+static char *list_name(const struct derive *D, const struct derived_probe *dp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (D->list_name)
+		return xstrdup(D->list_name);
+	comps_text(&sb, dp->loc, 0, dp->loc->comps.n);
+	return strbuf_detach(&sb);
+}
+
 /* A concrete point matched pattern p: make the derived probe. */
 static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p,
 		       const struct probe_point *pp, const struct stmt *body,
@@ -659,6 +681,7 @@ static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p
 		return -1;
 	}
 	dp->chain = xasprintf(" /* <- %s */", chain);
+	dp->list_name = list_name(D, dp);
 	dp->body = stmt_dup(body);
 	dp->cond = expr_dup(pp->cond);
 	dp->origin = D->origin;
@@ -729,6 +752,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct point_fa
 		free(fp);
 		dp->loc = family_loc(p, pp, &dp->fp);
 		dp->chain = xasprintf(" /* <- %s */", chain);
+		dp->list_name = list_name(D, dp);
 		dp->body = stmt_dup(body);
 		dp->cond = expr_dup(pp->cond);
 		dp->origin = D->origin;
@@ -868,6 +892,14 @@ static int derive_point(struct elab *E, struct derive *D,
 				best = k;
 			if (k != (int)nm->comps.n)
 				continue;
+			if (D->depth == 0) {
+				struct strbuf sb = STRBUF_INIT;
+
+				comps_text(&sb, nm, 0, nm->comps.n);
+				comps_text(&sb, pp, (size_t)k, pp->comps.n);
+				free(D->list_name);
+				D->list_name = strbuf_detach(&sb);
+			}
 			if (has_wildcard(pp, k)) {
 				/* As SystemTap does, a wildcard skips the
 				 * matches whose expansion fails. */
@@ -882,6 +914,10 @@ static int derive_point(struct elab *E, struct derive *D,
 				}
 			} else {
 				n = expand_alias(E, D, r, k, pp, body, chain, parent_optional);
+			}
+			if (D->depth == 0) {
+				free(D->list_name);
+				D->list_name = NULL;
 			}
 			if (n > 0)
 				total += n;
@@ -2587,6 +2623,7 @@ void program_free(struct program *p)
 		struct derived_probe *dp = p->probes.v[i];
 
 		probe_point_free(dp->loc);
+		free(dp->list_name);
 		free(dp->fp.target);
 		free(dp->fp.module);
 		free(dp->chain);

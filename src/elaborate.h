@@ -159,6 +159,12 @@ struct point_family {
 	 */
 	enum sem_type (*target_type)(const struct derived_probe *dp, const struct expr *e,
 				     bool write, struct family_error *err);
+	/*
+	 * -L: push the target variables dp offers onto out, each a malloc'd
+	 * "$name:TYPE" with the C type as SystemTap prints it (for example
+	 * "$prev:struct task_struct*").  NULL: the family has none.
+	 */
+	void (*list_targets)(const struct derived_probe *dp, struct vec *out);
 };
 
 void family_point_free(struct family_point *fp);
@@ -176,6 +182,7 @@ struct derived_probe {
 					 * user's probe, e.g. "<- a = begin <- a" */
 	struct stmt *body;		/* owned: the whole handler */
 	struct expr *cond;		/* owned: combined condition, or NULL */
+	char *list_name;		/* owned: what -l prints for it */
 	struct vec locals;		/* struct vardecl * */
 	const struct probe *origin;	/* the user's (or tapset's) probe */
 	int64_t seq;			/* begin/end/error sequence number */

@@ -10,6 +10,7 @@
 
 #include "build.h"
 #include "elaborate.h"
+#include "listing.h"
 #include "options.h"
 #include "passtime.h"
 #include "paths.h"
@@ -54,7 +55,9 @@ static struct program *run_pass2(struct session *s,
 			ne, plural(ne, "embed", "embeds"),
 			ng, plural(ng, "global", "globals"), figures);
 	}
-	if (opts->last_pass == 2)
+	if (opts->list_probes || opts->list_probes_vars)
+		listing_print(stdout, prog, opts->list_probes_vars != NULL);
+	else if (opts->last_pass == 2)
 		program_print(stdout, prog);
 	return prog;
 }

@@ -255,16 +255,19 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	}
 }
 
-/* Refuse options that this tapc cannot honour yet, rather than ignore them. */
-static bool check_unsupported(const struct tapc_options *o)
+/* -l/-L PATTERN: elaborate "probe PATTERN {}" and list what it matched.
+ * Pass 2 keeps every local (the aliases' variables) and says nothing of
+ * unused ones. */
+static void setup_listing(struct tapc_options *o)
 {
-	if (o->list_probes || o->list_probes_vars) {
-		fprintf(stderr, "tapc: option %s (listing probe points) is not "
-			"available in this tapc yet\n",
-			o->list_probes ? "-l" : "-L");
-		return false;
-	}
-	return true;
+	const char *pattern = o->list_probes_vars ? o->list_probes_vars : o->list_probes;
+
+	o->list_script = xasprintf("probe %s {}", pattern);
+	o->script_text = o->list_script;
+	o->script_file = NULL;
+	o->last_pass = 2;
+	o->unoptimized = true;
+	o->suppress_warnings = true;
 }
 
 enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
@@ -312,8 +315,8 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		o->opt_level = o->script_text ? '0' : '1';
 	o->argc = argc - first_arg;
 	o->argv = argv + first_arg;
-	if (!check_unsupported(o))
-		return OPTIONS_EXIT_ERROR;
+	if (o->list_probes || o->list_probes_vars)
+		setup_listing(o);
 	return OPTIONS_RUN;
 }
 
@@ -325,4 +328,6 @@ void options_free(struct tapc_options *o)
 	strlist_free(&o->globals);
 	free(o->module_name);
 	o->module_name = NULL;
+	free(o->list_script);
+	o->list_script = NULL;
 }

@@ -49,6 +49,7 @@ struct tapc_options {
 	bool no_global_var_display;	/* --no-global-var-display */
 	const char *list_probes;	/* -l PP */
 	const char *list_probes_vars;	/* -L PP */
+	char *list_script;	/* -l/-L: "probe PP {}", the script */
 	const char *compatible;	/* --compatible=VERSION */
 	const char *remote;	/* --remote=vm: build for the test VM */
 	int argc;		/* script arguments: $1..$N */

@@ -1,0 +1,72 @@
+/* -l / -L output (see listing.h). */
+#include "listing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "types.h"
+#include "util.h"
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int probe_cmp(const void *a, const void *b)
+{
+	const struct derived_probe *x = *(const struct derived_probe *const *)a;
+	const struct derived_probe *y = *(const struct derived_probe *const *)b;
+
+	return strcmp(x->list_name, y->list_name);
+}
+
+/* Sort the strings of v, drop duplicates, print each after a space, and
+ * free them. */
+static void print_set(FILE *out, struct vec *v)
+{
+	qsort(v->v, v->n, sizeof(void *), str_cmp);
+	for (size_t i = 0; i < v->n; i++) {
+		if (i == 0 || strcmp(v->v[i], v->v[i - 1]) != 0)
+			fprintf(out, " %s", (char *)v->v[i]);
+	}
+	for (size_t i = 0; i < v->n; i++)
+		free(v->v[i]);
+	vec_free(v);
+}
+
+static void collect_vars(const struct derived_probe *dp, struct vec *locals,
+			 struct vec *targets)
+{
+	for (size_t i = 0; i < dp->locals.n; i++) {
+		const struct vardecl *v = dp->locals.v[i];
+
+		if (strncmp(v->name, "__", 2) != 0)
+			vec_push(locals, xasprintf("%s:%s", v->name, sem_type_name(v->type)));
+	}
+	if (dp->family && dp->family->list_targets)
+		dp->family->list_targets(dp, targets);
+}
+
+void listing_print(FILE *out, const struct program *p, bool with_vars)
+{
+	size_t n = p->probes.n;
+	const struct derived_probe **dps = xcalloc(n + 1, sizeof(*dps));
+
+	for (size_t i = 0; i < n; i++)
+		dps[i] = p->probes.v[i];
+	qsort(dps, n, sizeof(*dps), probe_cmp);
+	for (size_t i = 0; i < n;) {
+		struct vec locals = { 0 }, targets = { 0 };
+		size_t j = i;
+
+		fputs(dps[i]->list_name, out);
+		for (; j < n && strcmp(dps[j]->list_name, dps[i]->list_name) == 0; j++)
+			if (with_vars)
+				collect_vars(dps[j], &locals, &targets);
+		print_set(out, &locals);
+		print_set(out, &targets);
+		fputc('\n', out);
+		i = j;
+	}
+	free(dps);
+}
