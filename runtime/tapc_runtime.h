@@ -333,6 +333,7 @@ struct tap_context {
 	/* NULL, or the error raised in this hit: the handler must unwind. */
 	const char *last_error;
 	long long actionremaining;	/* MAXACTION budget left */
+	int aborted;			/* abort(): unwinding, past any catch */
 	int nesting;			/* function call depth */
 	char error_buf[TAP_ERRMSG_LEN];	/* storage of a copied message */
 	void *locals;			/* tap_locals_size bytes, this CPU's */
@@ -372,6 +373,13 @@ struct tap_parg {
  * are skipped, error probes run).
  */
 void tap_error(struct tap_context *c, const char *msg);
+
+/*
+ * tap_abort() - abort(): as exit(), and the current hit stops at once:
+ * it unwinds as for an error (c->last_error is set) that try/catch does
+ * not catch and that is not reported.
+ */
+void tap_abort(struct tap_context *c);
 
 /*
  * tap_run_event() - run one hit of kernel event probe @p on this CPU, with

@@ -415,6 +415,8 @@ static void try_stmt(struct tr *T, const struct stmt *s)
 	T->err_label = outer;
 	tr_line(T, "goto %s;", end);
 	tr_line(T, "%s: __attribute__((unused));", catch);
+	tr_line(T, "if (c->aborted)");
+	tr_line(T, "\tgoto %s;", outer);
 	if (v && !v->elided) {
 		char *var = tr_var(T, v);
 

@@ -80,6 +80,14 @@ void tap_exit(struct tap_context *c)
 	tap_request_exit();
 }
 
+void tap_abort(struct tap_context *c)
+{
+	tap_request_exit();
+	c->aborted = 1;
+	if (!c->last_error)
+		c->last_error = "abort";
+}
+
 static void tap_fatal(void)
 {
 	WRITE_ONCE(tap_session_error, true);
@@ -113,6 +121,7 @@ static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
 	c->last_stmt = NULL;
 	c->last_error = NULL;
 	c->actionremaining = MAXACTION;
+	c->aborted = 0;
 	c->nesting = 0;
 	c->locals = pc->locals;
 	c->regmatch.valid = 0;
@@ -155,7 +164,7 @@ static void tap_run_hit(const struct tap_probe *p, struct pt_regs *regs,
 		p->handler(&pc->ctx);
 		tap_unlock_probe(p);
 		tap_flush(pc);
-		if (pc->ctx.last_error)
+		if (pc->ctx.last_error && !pc->ctx.aborted)
 			tap_report_error(&pc->ctx);
 	} else {
 		skipped = true;
