@@ -53,7 +53,7 @@ void hash_hex(const struct hash128 *h, char out[33])
 }
 
 /* Hash a file's contents; false when it cannot be read. */
-static bool hash_file(struct hash128 *h, const char *path)
+bool hash_file(struct hash128 *h, const char *path)
 {
 	char buf[65536];
 	ssize_t n;
@@ -359,19 +359,24 @@ static void show_log(const char *log, const char *what)
 
 /* ---- the runtime object cache ----------------------------------------- */
 
-static char *cache_root(void)
+char *build_cache_dir(const char *what)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 
 	if (xdg && *xdg)
-		return xasprintf("%s/tapc/runtime", xdg);
+		return xasprintf("%s/tapc/%s", xdg, what);
 	if (home && *home)
-		return xasprintf("%s/.cache/tapc/runtime", home);
+		return xasprintf("%s/.cache/tapc/%s", home, what);
 	return NULL;
 }
 
-static bool mkdir_p(const char *path)
+static char *cache_root(void)
+{
+	return build_cache_dir("runtime");
+}
+
+bool build_mkdir_p(const char *path)
 {
 	char *p = xstrdup(path);
 	bool ok = true;
@@ -435,6 +440,11 @@ static void runtime_cache_key(const struct build_config *c, char key[33])
 	for (int i = 0; i < c->defines->count; i++)
 		hash_add_str(&h, c->defines->items[i]);
 	hash_hex(&h, key);
+}
+
+void build_runtime_key(const struct build_config *c, char key[33])
+{
+	runtime_cache_key(c, key);
 }
 
 /* Replace every occurrence of from by to in the file at path. */
@@ -549,7 +559,7 @@ static char *runtime_cache(const struct build_config *c,
 			fprintf(stderr, "tapc: using the runtime compiled in %s\n", final);
 		goto out;
 	}
-	if (!mkdir_p(root)) {
+	if (!build_mkdir_p(root)) {
 		*why = "the cache directory cannot be created";
 		goto fail;
 	}

@@ -11,6 +11,7 @@
 #include "build.h"
 #include "elaborate.h"
 #include "listing.h"
+#include "modcache.h"
 #include "options.h"
 #include "passtime.h"
 #include "paths.h"
@@ -280,28 +281,112 @@ static int run_pass5(struct session *s, const struct build *b)
 	return 0;
 }
 
+/* The module cache key of this run, or NULL when the cache is not used:
+ * --disable-cache, -m (the name is the user's), -k (the build directory
+ * is what the user wants to see), no kernel build tree. */
+static char *module_cache_key(struct session *s, const struct program *prog)
+{
+	const struct tapc_options *o = s->opts;
+	struct build_config bc = {
+		.kernel_tree = s->target.build_dir,
+		.defines = &o->defines,
+		.opt_level = o->opt_level,
+	};
+	char runtime_key[33], *key;
+
+	if (o->disable_cache || o->module_name || o->keep_tmpdir || !bc.kernel_tree)
+		return NULL;
+	bc.runtime_dir = runtime_dir(o);
+	build_runtime_key(&bc, runtime_key);
+	free((char *)bc.runtime_dir);
+	key = session_cache_key(s, prog, runtime_key);
+	return key;
+}
+
+/* Passes 3 and 4 from the module cache: true on a hit, with b's module
+ * being the cached one (-p3 prints the cached C). */
+static bool use_cached_module(const struct session *s, const char *key, struct build *b,
+			      bool *ok)
+{
+	const struct tapc_options *o = s->opts;
+	struct modcache_entry e;
+	const char *damaged;
+
+	*ok = true;
+	if (o->poison_cache || !modcache_lookup(key, &e, &damaged)) {
+		if (damaged && o->verbose)
+			fprintf(stderr, "tapc: the cached module %s was damaged (%s); "
+				"building it again\n", key, damaged);
+		return false;
+	}
+	if (o->verbose)
+		fprintf(stderr, "Pass 3: using cached %s\n", e.c_path);
+	if (o->last_pass == 3) {
+		*ok = build_print_file(e.c_path, stdout);
+	} else if (o->verbose) {
+		fprintf(stderr, "Pass 4: using cached %s\n", e.ko_path);
+	}
+	free(b->ko_path);
+	b->ko_path = xstrdup(e.ko_path);
+	modcache_entry_free(&e);
+	return true;
+}
+
+/* Keep what passes 3 and 4 built for the next run of the same script. */
+static void store_module(const struct session *s, const char *key, const struct build *b)
+{
+	char why[300];
+
+	if (!modcache_store(key, b->src_path, b->ko_path, why, sizeof(why))) {
+		if (s->opts->verbose)
+			fprintf(stderr, "tapc: the module is not cached: %s\n", why);
+		return;
+	}
+	modcache_trim(modcache_limit());
+}
+
+/* Passes 3 and 4, or their cached result; false after a failure. */
+static bool build_or_reuse(struct session *s, const struct program *prog,
+			   const char *key, struct build *b)
+{
+	const struct tapc_options *o = s->opts;
+	bool ok;
+
+	if (key && use_cached_module(s, key, b, &ok))
+		return ok;
+	if (!run_pass3(s, prog, b) || run_interrupted())
+		return false;
+	if (o->last_pass == 3)
+		return true;
+	if (!run_pass4(s, b))
+		return false;
+	if (key)
+		store_module(s, key, b);
+	return true;
+}
+
 /* Passes 3 to 5 in the build directory. Returns tapc's exit status. */
 static int run_backend(struct session *s, const struct program *prog)
 {
 	const struct tapc_options *o = s->opts;
-	char *name = session_module_name(s);
+	char *key = module_cache_key(s, prog);
+	char *name = key ? xasprintf("tapc_%s", key) : session_module_name(s);
 	struct build b;
 	bool as_p4;
 	int status = 1;
 
 	if (!build_init(&b, name)) {
 		free(name);
+		free(key);
 		return 1;
 	}
 	free(name);
-	if (!run_pass3(s, prog, &b) || run_interrupted())
+	if (!build_or_reuse(s, prog, key, &b))
 		goto out;
 	if (o->last_pass == 3) {
 		status = 0;
 		goto out;
 	}
-	if (!run_pass4(s, &b))
-		goto out;
 	if (o->last_pass == 4) {
 		status = keep_module(&b) ? 0 : 1;
 		goto out;
@@ -319,6 +404,7 @@ out:
 	else
 		build_remove(&b);
 	build_free(&b);
+	free(key);
 	return status;
 }
 
@@ -339,6 +425,16 @@ int main(int argc, char **argv)
 		return 1;
 	case OPTIONS_RUN:
 		break;
+	}
+	if (opts.clean_cache) {
+		/* stap's --clean-cache: trim, then quit */
+		int n = modcache_trim(modcache_limit());
+
+		if (opts.verbose)
+			fprintf(stderr, "tapc: removed %d module cache entr%s\n", n,
+				n == 1 ? "y" : "ies");
+		options_free(&opts);
+		return 0;
 	}
 	run_catch_signals();
 	if (!session_init(&s, &opts))

@@ -47,6 +47,10 @@ static const char usage_text[] =
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
 "  --no-global-var-display  do not print the script's globals at exit\n"
+"  --disable-cache  build the module even if the module cache has it, and\n"
+"                 do not store it there\n"
+"  --poison-cache build the module again and replace its cache entry\n"
+"  --clean-cache  trim the module cache to its size limit, then quit\n"
 "  --remote=vm    build for the test VM's kernel and run there (see\n"
 "                 tapc-vm(1)): in its persistent guest if one runs, else in\n"
 "                 a one-shot guest\n"
@@ -57,8 +61,9 @@ static const char usage_text[] =
 "\n"
 "Environment: TAPC_TAPSET (main tapset directory), TAPC_RUNTIME (runtime\n"
 "directory), TMPDIR (where the build directory goes), XDG_CACHE_HOME (the\n"
-"compiled runtime is cached in $XDG_CACHE_HOME/tapc, else ~/.cache/tapc),\n"
-"TAPC_RUNTIME_CACHE=0 (compile the runtime into every module instead).\n";
+"compiled runtime and built modules are cached in $XDG_CACHE_HOME/tapc, else\n"
+"~/.cache/tapc), TAPC_RUNTIME_CACHE=0 (compile the runtime into every module\n"
+"instead), TAPC_CACHE_MB (the module cache's size limit, default 256).\n";
 
 void strlist_add(struct strlist *l, const char *s)
 {
@@ -148,7 +153,8 @@ static bool valid_global_setting(const char *g)
 }
 
 enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
-       OPT_NO_GLOBAL_VAR_DISPLAY };
+       OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
+       OPT_POISON_CACHE };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -156,6 +162,9 @@ static const struct option long_options[] = {
 	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
 	{ "remote", required_argument, NULL, OPT_REMOTE },
 	{ "no-global-var-display", no_argument, NULL, OPT_NO_GLOBAL_VAR_DISPLAY },
+	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
+	{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
+	{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -233,6 +242,9 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	case 'L': o->list_probes_vars = arg; return true;
 	case OPT_COMPATIBLE: o->compatible = arg; return true;
 	case OPT_NO_GLOBAL_VAR_DISPLAY: o->no_global_var_display = true; return true;
+	case OPT_DISABLE_CACHE: o->disable_cache = true; return true;
+	case OPT_CLEAN_CACHE: o->clean_cache = true; return true;
+	case OPT_POISON_CACHE: o->poison_cache = true; return true;
 	case OPT_REMOTE:
 		if (strcmp(arg, "vm") != 0) {
 			bad_usage("unsupported remote '%s' (tapc knows --remote=vm, the test VM)", arg);
@@ -295,6 +307,8 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 	first_arg = optind;
 	if (o->list_probes || o->list_probes_vars) {
 		/* -l/-L take the place of the script. */
+	} else if (o->clean_cache) {
+		return OPTIONS_RUN;	/* it quits: no script needed */
 	} else if (!o->script_text) {
 		if (first_arg >= argc) {
 			bad_usage("%s", "no script given: name a FILE, '-' for stdin, or use -e SCRIPT");

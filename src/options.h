@@ -50,6 +50,9 @@ struct tapc_options {
 	const char *list_probes;	/* -l PP */
 	const char *list_probes_vars;	/* -L PP */
 	char *list_script;	/* -l/-L: "probe PP {}", the script */
+	bool disable_cache;	/* --disable-cache */
+	bool clean_cache;	/* --clean-cache: trim the module cache, quit */
+	bool poison_cache;	/* --poison-cache: rebuild, replacing entries */
 	const char *compatible;	/* --compatible=VERSION */
 	const char *remote;	/* --remote=vm: build for the test VM */
 	int argc;		/* script arguments: $1..$N */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "elaborate.h"
 #include "kinfo.h"
 #include "parse.h"
 #include "paths.h"
@@ -232,4 +233,40 @@ char *session_module_name(const struct session *s)
 	hash_add_str(&h, flags);
 	hash_hex(&h, hex);
 	return xasprintf("tapc_%s_%ld", hex, (long)getpid());
+}
+
+char *session_cache_key(const struct session *s, const struct program *prog,
+			const char *runtime_key)
+{
+	const struct tapc_options *o = s->opts;
+	struct hash128 h;
+	char hex[33], flags[16], *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	hash_init(&h);
+	hash_add_str(&h, "tapc-module-cache 1");
+	hash_add_str(&h, TAPC_VERSION);
+	hash_add_str(&h, runtime_key);
+	/* The elaborated program, and the texts it came from: statement
+	 * positions end up in the module's error messages. */
+	if (mem) {
+		program_print(mem, prog);
+		fclose(mem);
+		hash_add(&h, text, len);
+		free(text);
+	}
+	for (const struct srcfile *f = s->files; f; f = f->next) {
+		hash_add_str(&h, f->name);
+		hash_add(&h, f->text, f->len);
+	}
+	hash_add_str(&h, "args");
+	for (int i = 0; i < o->argc; i++)
+		hash_add_str(&h, o->argv[i]);
+	hash_strlist(&h, "-D", &o->defines);
+	snprintf(flags, sizeof(flags), "%c%d%d%d%d", o->opt_level, o->guru,
+		 o->timing, o->unoptimized, o->no_global_var_display);
+	hash_add_str(&h, flags);
+	hash_hex(&h, hex);
+	return xstrdup(hex);
 }

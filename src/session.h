@@ -38,4 +38,10 @@ void session_free(struct session *s);
  * malloc'ed; at most TAPC_MODULE_NAME_MAX characters. */
 char *session_module_name(const struct session *s);
 
+struct program;
+/* The module cache key (see modcache.h) of the elaborated program prog
+ * with runtime_key (build_runtime_key): 32 hex digits, malloc'ed. */
+char *session_cache_key(const struct session *s, const struct program *prog,
+			const char *runtime_key);
+
 #endif

@@ -14,6 +14,8 @@
  * removed before we exit.
  */
 #define _GNU_SOURCE
+#include "modimage.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -111,62 +113,52 @@ static int module_name(const char *path, char *name, size_t size)
 
 /*
  * The name the kernel will give the module: "name=" in its .modinfo
- * section (written by modpost).  0 if found, -1 if the file has none.
+ * section (written by modpost); left alone if the file has none.
  */
-static int modinfo_name(int fd, char *name, size_t size)
+static void modinfo_name(int fd, char *name, size_t size)
 {
-	const Elf64_Ehdr *eh;
-	const Elf64_Shdr *sh, *strsh;
-	struct stat st;
-	char *img;
-	size_t i, len;
-	int ret = -1;
+	struct modimage m;
 
-	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr) ||
-	    st.st_size > (1 << 30))
-		return -1;
-	img = malloc(st.st_size);
-	if (!img)
-		return -1;
-	if (pread(fd, img, st.st_size, 0) != st.st_size)
-		goto out;
-	eh = (const Elf64_Ehdr *)img;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh->e_shoff > (size_t)st.st_size ||
-	    eh->e_shnum > (st.st_size - eh->e_shoff) / sizeof(Elf64_Shdr) ||
-	    eh->e_shstrndx >= eh->e_shnum)
-		goto out;
-	sh = (const Elf64_Shdr *)(img + eh->e_shoff);
-	strsh = &sh[eh->e_shstrndx];
-	if (strsh->sh_offset > (size_t)st.st_size ||
-	    strsh->sh_size > st.st_size - strsh->sh_offset)
-		goto out;
-	for (i = 0; i < eh->e_shnum; i++) {
-		const char *sec, *p, *end;
-
-		if (sh[i].sh_name >= strsh->sh_size ||
-		    strncmp(img + strsh->sh_offset + sh[i].sh_name, ".modinfo",
-			    strsh->sh_size - sh[i].sh_name) ||
-		    sh[i].sh_offset > (size_t)st.st_size ||
-		    sh[i].sh_size > st.st_size - sh[i].sh_offset)
-			continue;
-		sec = img + sh[i].sh_offset;
-		end = sec + sh[i].sh_size;
-		for (p = sec; p < end; p += strnlen(p, end - p) + 1) {
-			len = strnlen(p, end - p);
-			if (len > 5 && len - 5 < size && p + len < end &&
-			    !strncmp(p, "name=", 5)) {
-				memcpy(name, p + 5, len - 5);
-				name[len - 5] = '\0';
-				ret = 0;
-				goto out;
-			}
-		}
+	if (modimage_read(fd, &m) == 0) {
+		modimage_name(&m, name, size);
+		modimage_free(&m);
 	}
-out:
-	free(img);
+}
+
+/*
+ * A module of that name is loaded already (the same cached module run
+ * twice at once): load this copy under a name of the same length made
+ * unique by our pid, "PREFIXpNNNNNNN" in place of its last 8 characters,
+ * as staprun renames stap's modules.  0 with s->name updated, or -1 with
+ * errno set.
+ */
+static int load_renamed(struct session *s, int fd, const char *params)
+{
+	char name[sizeof(s->name)];
+	size_t len = strlen(s->name);
+	struct modimage m;
+	int ret;
+
+	if (len < 13) {
+		errno = EEXIST;
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%.*sp%07ld", (int)(len - 8), s->name,
+		 (long)getpid() % 10000000L);
+	if (modimage_read(fd, &m) < 0)
+		return -1;
+	if (modimage_rename(&m, name) < 0) {
+		modimage_free(&m);
+		errno = EEXIST;
+		return -1;
+	}
+	vmsg("module %s is loaded already: loading this one as %s", s->name, name);
+	ret = (int)syscall(SYS_init_module, m.img, m.size, params);
+	modimage_free(&m);
+	if (ret == 0) {
+		snprintf(s->name, sizeof(s->name), "%s", name);
+		snprintf(s->dir, sizeof(s->dir), "/proc/tapc-%s", s->name);
+	}
 	return ret;
 }
 
@@ -547,7 +539,8 @@ int main(int argc, char **argv)
 
 	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,
 	     params);
-	if (syscall(SYS_finit_module, fd, params, 0) != 0) {
+	if (syscall(SYS_finit_module, fd, params, 0) != 0 &&
+	    (errno != EEXIST || load_renamed(&s, fd, params) != 0)) {
 		fprintf(stderr, "ERROR: Couldn't insert module '%s': %s\n",
 			argv[optind], strerror(errno));
 		close(fd);

@@ -1,0 +1,379 @@
+/* The module cache (see modcache.h). */
+#define _GNU_SOURCE
+#include "modcache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "util.h"
+
+#define SUM_HEADER "tapc-module-cache 1"
+
+static char *cache_root(void)
+{
+	return build_cache_dir("modules");
+}
+
+/* ROOT/KK/KEY (no extension), or NULL without a cache directory. */
+static char *entry_base(const char *key)
+{
+	char *root = cache_root(), *base;
+
+	if (!root)
+		return NULL;
+	base = xasprintf("%s/%.2s/%s", root, key, key);
+	free(root);
+	return base;
+}
+
+static char *with_ext(const char *base, const char *ext)
+{
+	return xasprintf("%s.%s", base, ext);
+}
+
+/* Size and content hash of a file. */
+static bool file_sum(const char *path, unsigned long long *size, char hex[33])
+{
+	struct hash128 h;
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	hash_init(&h);
+	if (!hash_file(&h, path))
+		return false;
+	*size = (unsigned long long)st.st_size;
+	hash_hex(&h, hex);
+	return true;
+}
+
+/* Take the entry's lock (creating it when create); -1 when it cannot. */
+static int lock_entry(const char *base, int how, bool create)
+{
+	char *path = with_ext(base, "lock");
+	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+
+	free(path);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, how) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether the .sum of base names the sizes and hashes its files have. */
+static bool entry_intact(const char *base, const char **damaged)
+{
+	char *sum_path = with_ext(base, "sum"), line[3][128];
+	static const char *const exts[] = { "c", "ko" };
+	FILE *f = fopen(sum_path, "r");
+	bool ok = f != NULL;
+
+	free(sum_path);
+	*damaged = NULL;
+	for (int i = 0; ok && i < 3; i++)
+		ok = fgets(line[i], sizeof(line[i]), f) != NULL;
+	if (f)
+		fclose(f);
+	if (!ok)
+		return false;	/* no entry, or one still being written */
+	if (strcmp(line[0], SUM_HEADER "\n") != 0) {
+		*damaged = "its checksum file is not tapc's";
+		return false;
+	}
+	for (int i = 0; i < 2; i++) {
+		char want_ext[8], want_hex[40], hex[33], *path;
+		unsigned long long want_size, size;
+
+		if (sscanf(line[i + 1], "%7s %llu %39s", want_ext, &want_size, want_hex) != 3 ||
+		    strcmp(want_ext, exts[i]) != 0) {
+			*damaged = "its checksum file is damaged";
+			return false;
+		}
+		path = with_ext(base, exts[i]);
+		ok = file_sum(path, &size, hex);
+		free(path);
+		if (!ok || size != want_size || strcmp(hex, want_hex) != 0) {
+			*damaged = exts[i][0] == 'c' ? "its C file does not match its checksum"
+						     : "its module does not match its checksum";
+			return false;
+		}
+	}
+	return true;
+}
+
+static void remove_entry_files(const char *base)
+{
+	static const char *const exts[] = { "sum", "c", "ko" };
+
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		char *p = with_ext(base, exts[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
+bool modcache_lookup(const char *key, struct modcache_entry *e, const char **damaged)
+{
+	char *base = entry_base(key), *sum;
+	const char *why = NULL;
+	bool hit = false;
+	int lock;
+
+	memset(e, 0, sizeof(*e));
+	if (damaged)
+		*damaged = NULL;
+	if (!base)
+		return false;
+	lock = lock_entry(base, LOCK_SH, false);
+	if (lock >= 0) {
+		hit = entry_intact(base, &why);
+		close(lock);
+	}
+	if (why) {
+		/* Damaged: take it out under the exclusive lock, so a
+		 * writer's complete entry is never removed half-way. */
+		lock = lock_entry(base, LOCK_EX, false);
+		if (lock >= 0) {
+			const char *again;
+
+			if (!entry_intact(base, &again) && again)
+				remove_entry_files(base);
+			close(lock);
+		}
+		if (damaged)
+			*damaged = why;
+	}
+	if (hit) {
+		e->c_path = with_ext(base, "c");
+		e->ko_path = with_ext(base, "ko");
+		sum = with_ext(base, "sum");
+		utimensat(AT_FDCWD, sum, NULL, 0);	/* recently used */
+		free(sum);
+	}
+	free(base);
+	return hit;
+}
+
+void modcache_entry_free(struct modcache_entry *e)
+{
+	free(e->c_path);
+	free(e->ko_path);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Copy from into the cache as dest: a temp file in dest's directory,
+ * renamed into place. */
+static bool publish_copy(const char *from, const char *dest)
+{
+	char *tmp = xasprintf("%s.tmpXXXXXX", dest);
+	int fd = mkstemp(tmp);
+	bool ok = fd >= 0;
+
+	if (fd >= 0) {
+		fchmod(fd, 0644);	/* as the build's own files */
+		close(fd);
+	}
+	ok = ok && build_copy_file(from, tmp) && rename(tmp, dest) == 0;
+	if (!ok && fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	return ok;
+}
+
+static bool write_sum(const char *base)
+{
+	char *dest = with_ext(base, "sum"), *tmp = xasprintf("%s.tmpXXXXXX", dest);
+	static const char *const exts[] = { "c", "ko" };
+	int fd = mkstemp(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	bool ok = f != NULL;
+
+	if (fd >= 0)
+		fchmod(fd, 0644);
+	if (ok)
+		fprintf(f, "%s\n", SUM_HEADER);
+	for (int i = 0; ok && i < 2; i++) {
+		char *path = with_ext(base, exts[i]), hex[33];
+		unsigned long long size;
+
+		ok = file_sum(path, &size, hex);
+		if (ok)
+			fprintf(f, "%s %llu %s\n", exts[i], size, hex);
+		free(path);
+	}
+	if (f && fclose(f) != 0)
+		ok = false;
+	else if (!f && fd >= 0)
+		close(fd);
+	ok = ok && rename(tmp, dest) == 0;
+	if (!ok && fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	free(dest);
+	return ok;
+}
+
+bool modcache_store(const char *key, const char *c_path, const char *ko_path,
+		    char *why, size_t whylen)
+{
+	char *base = entry_base(key), *dir, *c_dest, *ko_dest;
+	bool ok;
+	int lock;
+
+	if (!base) {
+		snprintf(why, whylen, "no cache directory (neither XDG_CACHE_HOME nor HOME is set)");
+		return false;
+	}
+	dir = xstrndup(base, (size_t)(strrchr(base, '/') - base));
+	if (!build_mkdir_p(dir) || (lock = lock_entry(base, LOCK_EX, true)) < 0) {
+		snprintf(why, whylen, "cannot use %s: %s", dir, strerror(errno));
+		free(dir);
+		free(base);
+		return false;
+	}
+	c_dest = with_ext(base, "c");
+	ko_dest = with_ext(base, "ko");
+	remove_entry_files(base);	/* the .sum first: incomplete from now */
+	ok = publish_copy(c_path, c_dest) && publish_copy(ko_path, ko_dest) && write_sum(base);
+	if (!ok) {
+		snprintf(why, whylen, "cannot write into %s: %s", dir, strerror(errno));
+		remove_entry_files(base);
+	}
+	close(lock);
+	free(c_dest);
+	free(ko_dest);
+	free(dir);
+	free(base);
+	return ok;
+}
+
+/* ---- size limit ----------------------------------------------------------- */
+
+struct cached {
+	char *base;
+	time_t used;
+	unsigned long long bytes;
+};
+
+static unsigned long long file_size(const char *base, const char *ext)
+{
+	char *p = with_ext(base, ext);
+	struct stat st;
+	unsigned long long n = stat(p, &st) == 0 ? (unsigned long long)st.st_size : 0;
+
+	free(p);
+	return n;
+}
+
+/* Every entry with a .sum under root, appended to *v (n, cap). */
+static void list_entries(const char *root, struct cached **v, size_t *n, size_t *cap)
+{
+	DIR *top = opendir(root);
+	struct dirent *sub;
+
+	while (top && (sub = readdir(top))) {
+		char *dir;
+		DIR *d;
+		struct dirent *de;
+
+		if (sub->d_name[0] == '.')
+			continue;
+		dir = xasprintf("%s/%s", root, sub->d_name);
+		d = opendir(dir);
+		while (d && (de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			struct stat st;
+			char *sum;
+
+			if (len < 5 || strcmp(de->d_name + len - 4, ".sum") != 0)
+				continue;
+			sum = xasprintf("%s/%s", dir, de->d_name);
+			if (stat(sum, &st) == 0) {
+				if (*n == *cap) {
+					*cap = *cap ? *cap * 2 : 16;
+					*v = xrealloc(*v, *cap * sizeof(**v));
+				}
+				(*v)[*n].base = xstrndup(sum, strlen(sum) - 4);
+				(*v)[*n].used = st.st_mtime;
+				(*v)[*n].bytes = (unsigned long long)st.st_size +
+						 file_size((*v)[*n].base, "c") +
+						 file_size((*v)[*n].base, "ko");
+				(*n)++;
+			}
+			free(sum);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	if (top)
+		closedir(top);
+}
+
+static int by_use(const void *a, const void *b)
+{
+	const struct cached *x = a, *y = b;
+
+	return (x->used > y->used) - (x->used < y->used);
+}
+
+unsigned long long modcache_limit(void)
+{
+	const char *env = getenv("TAPC_CACHE_MB");
+	char *end;
+	unsigned long long mb = 256;
+
+	if (env && *env) {
+		unsigned long long v = strtoull(env, &end, 10);
+
+		if (!*end)
+			mb = v;
+	}
+	return mb * 1024 * 1024;
+}
+
+int modcache_trim(unsigned long long limit)
+{
+	char *root = cache_root();
+	struct cached *v = NULL;
+	size_t n = 0, cap = 0;
+	unsigned long long total = 0;
+	int removed = 0;
+
+	if (!root)
+		return 0;
+	list_entries(root, &v, &n, &cap);
+	for (size_t i = 0; i < n; i++)
+		total += v[i].bytes;
+	qsort(v, n, sizeof(*v), by_use);
+	for (size_t i = 0; i < n; i++) {
+		if (total > limit) {
+			int lock = lock_entry(v[i].base, LOCK_EX | LOCK_NB, false);
+
+			/* an entry in use right now stays */
+			if (lock >= 0) {
+				remove_entry_files(v[i].base);
+				close(lock);
+				total -= v[i].bytes;
+				removed++;
+			}
+		}
+		free(v[i].base);
+	}
+	free(v);
+	free(root);
+	return removed;
+}
