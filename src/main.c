@@ -25,6 +25,39 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+/*
+ * Elaborate with the tapset files pass 1 found the script needs.  Should
+ * that fail while other tapset files were left unparsed, elaborate again
+ * with all of them, so that messages (the "similar:" suggestions, for one)
+ * are those of the whole library; the first attempt's messages are held
+ * back until it is known which attempt counts.
+ */
+static struct program *elaborate_lazily(struct session *s, const struct elab_options *eo)
+{
+	FILE *saved = s->diag.stream;
+	char *held = NULL;
+	size_t held_len = 0;
+	FILE *mem = session_library_complete(s) ? NULL : open_memstream(&held, &held_len);
+	struct program *prog;
+
+	if (mem)
+		s->diag.stream = mem;
+	prog = elaborate(s->user, s->n_user, s->library, s->n_library, eo, &s->diag);
+	if (!mem)
+		return prog;
+	fclose(mem);
+	s->diag.stream = saved;
+	if (!prog && session_load_library_rest(s) == 0) {
+		s->diag.errors = 0;
+		s->diag.warnings = 0;
+		free(held);
+		return elaborate(s->user, s->n_user, s->library, s->n_library, eo, &s->diag);
+	}
+	fwrite(held, 1, held_len, saved);
+	free(held);
+	return prog;
+}
+
 /* Pass 2: elaborate; -p2 prints the result. NULL after errors. */
 static struct program *run_pass2(struct session *s,
 				 const struct tapc_options *opts)
@@ -37,8 +70,7 @@ static struct program *run_pass2(struct session *s,
 	struct program *prog;
 
 	pass_clock_start(&clock);
-	prog = elaborate(s->user, s->n_user, s->library, s->n_library, &eo,
-			 &s->diag);
+	prog = elaborate_lazily(s, &eo);
 	if (!prog) {
 		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
 		return NULL;

@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "paths.h"
 #include "remote.h"
+#include "tapindex.h"
 #include "tapsets.h"
 #include "util.h"
 #include "version.h"
@@ -148,10 +149,47 @@ static void load_library_macros(struct session *s, const struct strlist *paths)
 	}
 }
 
+/* tapindex's parser: a library file into the session's library. */
+static struct script *parse_library_file(void *ctx, const char *path)
+{
+	struct session *s = ctx;
+	struct srcfile *f = read_library_file(s, path);
+	int before = s->n_library;
+
+	strlist_add(&s->parsed_paths, path);
+	if (!f)
+		return NULL;
+	parse_into(s, f, false);
+	return s->n_library > before ? s->library[s->n_library - 1] : NULL;
+}
+
+/* What, besides the files, decides what the tapsets define: pass 1's
+ * conditionals see the kernel, the architecture and the language
+ * version; and which directories are searched. */
+static char *tapset_index_key(const struct session *s)
+{
+	const struct tapc_options *o = s->opts;
+	char *main_dir = tapc_data_dir("tapsets"), hex[33];
+	struct hash128 h;
+
+	hash_init(&h);
+	hash_add_str(&h, TAPC_VERSION);
+	hash_add_str(&h, s->target.release ? s->target.release : "");
+	hash_add_str(&h, s->target.arch ? s->target.arch : "");
+	hash_add_str(&h, s->target.build_dir ? s->target.build_dir : "");
+	hash_add_str(&h, s->env.systemtap_v ? s->env.systemtap_v : "");
+	hash_add_str(&h, main_dir);
+	for (int i = 0; i < o->include_dirs.count; i++)
+		hash_add_str(&h, o->include_dirs.items[i]);
+	hash_hex(&h, hex);
+	free(main_dir);
+	return xstrdup(hex);
+}
+
 int session_pass1(struct session *s)
 {
 	struct library_files lf = { { 0 }, { 0 } };
-	char *main_dir = tapc_data_dir("tapsets");
+	char *main_dir = tapc_data_dir("tapsets"), *key;
 
 	scan_library_dir(s, &lf, main_dir);
 	free(main_dir);
@@ -160,15 +198,35 @@ int session_pass1(struct session *s)
 	load_library_macros(s, &lf.macros);
 
 	parse_user_scripts(s);
-	for (int i = 0; i < lf.scripts.count; i++) {
-		struct srcfile *f = read_library_file(s, lf.scripts.items[i]);
-
-		if (f)
-			parse_into(s, f, false);
-	}
-	strlist_free(&lf.scripts);
+	key = tapset_index_key(s);
+	tapindex_load(&lf.scripts, s->user, s->n_user, key, parse_library_file, s);
+	free(key);
+	s->library_paths = lf.scripts;
 	strlist_free(&lf.macros);
 	return s->diag.errors;
+}
+
+bool session_library_complete(const struct session *s)
+{
+	return s->parsed_paths.count >= s->library_paths.count;
+}
+
+static bool was_parsed(const struct session *s, const char *path)
+{
+	for (int i = 0; i < s->parsed_paths.count; i++)
+		if (!strcmp(s->parsed_paths.items[i], path))
+			return true;
+	return false;
+}
+
+int session_load_library_rest(struct session *s)
+{
+	int errors = s->diag.errors;
+
+	for (int i = 0; i < s->library_paths.count; i++)
+		if (!was_parsed(s, s->library_paths.items[i]))
+			parse_library_file(s, s->library_paths.items[i]);
+	return s->diag.errors - errors;
 }
 
 void session_print_pass1(const struct session *s, FILE *out)
@@ -196,6 +254,8 @@ void session_free(struct session *s)
 		s->files = next;
 	}
 	kinfo_free();
+	strlist_free(&s->library_paths);
+	strlist_free(&s->parsed_paths);
 	target_free(&s->target);
 }
 

@@ -21,6 +21,8 @@ struct session {
 	struct script **library;	/* parsed tapset files */
 	int n_library;
 	struct macro_lib *macros;	/* from the tapsets' *.stpm files */
+	struct strlist library_paths;	/* every tapset *.stp file */
+	struct strlist parsed_paths;	/* those parsed into library */
 };
 
 /* False after reporting an error (e.g. a bad -r). */
@@ -28,6 +30,10 @@ bool session_init(struct session *s, struct tapc_options *o);
 /* Pass 1: parse the user scripts and the tapset library. Returns the
  * number of errors. */
 int session_pass1(struct session *s);
+/* Whether pass 1 parsed every tapset file (see tapindex.h). */
+bool session_library_complete(const struct session *s);
+/* Parse the tapset files pass 1 left out; returns the number of errors. */
+int session_load_library_rest(struct session *s);
 /* -p1 output: the user scripts in canonical form. */
 void session_print_pass1(const struct session *s, FILE *out);
 void session_free(struct session *s);
