@@ -2,6 +2,7 @@
  * cache and the kbuild run. */
 #define _GNU_SOURCE
 #include "build.h"
+#include "kbypass.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -674,11 +675,48 @@ static bool runtime_cache_wanted(void)
 	return !v || strcmp(v, "0") != 0;
 }
 
+static bool kbuild_forced(void)
+{
+	const char *v = getenv("TAPC_KBUILD");
+
+	return v && strcmp(v, "1") == 0;
+}
+
+/* Pass 4 without kbuild (see kbypass.h), in DIR/bypass so that a failure
+ * leaves nothing behind for kbuild to trip on. */
+static bool build_bypassing(struct build *b, const struct build_config *c,
+			    const char *cache_dir, const char *recipe)
+{
+	char *sub = xasprintf("%s/bypass", b->dir), *log = xasprintf("%s/build.log", b->dir);
+	char *src = xasprintf("%s/%s_src.c", sub, b->name);
+	char *params = xasprintf("%s/%s_params.c", sub, b->name);
+	char *ko = xasprintf("%s/%s.ko", sub, b->name);
+	bool ok = access(recipe, R_OK) == 0 && mkdir(sub, 0700) == 0 &&
+		  build_copy_file(b->src_path, src) && build_copy_file(b->params_path, params) &&
+		  kbypass_build(recipe, c->kernel_tree, sub, b->name, cache_dir, log) &&
+		  rename(ko, b->ko_path) == 0;
+
+	if (ok && c->verbose)
+		fprintf(stderr, "tapc: built without kbuild, with the commands it ran for "
+			"this kernel, runtime and -O level (%s; TAPC_KBUILD=1 to use kbuild)\n",
+			recipe);
+	else if (!ok && c->verbose && access(recipe, R_OK) == 0)
+		fprintf(stderr, "tapc: building without kbuild failed; using kbuild\n");
+	if (!ok)
+		remove_tree(sub);
+	free(sub);
+	free(log);
+	free(src);
+	free(params);
+	free(ko);
+	return ok;
+}
+
 bool build_module(struct build *b, const struct build_config *c)
 {
 	struct rt_sources rs;
 	struct strlist targets = { 0 };
-	char *cache_dir = NULL, *log;
+	char *cache_dir = NULL, *log, *recipe = NULL;
 	const char *why = "TAPC_RUNTIME_CACHE=0";
 	bool ok, failed = false;
 	int st;
@@ -706,11 +744,32 @@ bool build_module(struct build *b, const struct build_config *c)
 	if (!cache_dir && c->verbose)
 		fprintf(stderr, "tapc: compiling the runtime into the module: %s\n",
 			why);
+	if (cache_dir) {
+		/* The commands name the runtime's directory (its headers):
+		 * another installation with the same runtime shares the
+		 * objects, not the recipe. */
+		struct hash128 h;
+		char hex[33];
+
+		hash_init(&h);
+		hash_add_str(&h, c->runtime_dir);
+		hash_hex(&h, hex);
+		recipe = xasprintf("%s/recipe-O%c-%.16s", cache_dir, c->opt_level, hex);
+	}
+	/* The Kbuild file is written either way: a kept directory (-k)
+	 * can always be rebuilt with make. */
 	ok = write_module_kbuild(b, c, &rs, cache_dir);
-	free(cache_dir);
 	rt_sources_free(&rs);
-	if (!ok)
+	if (ok && recipe && !kbuild_forced() && build_bypassing(b, c, cache_dir, recipe)) {
+		free(recipe);
+		free(cache_dir);
+		return true;
+	}
+	free(cache_dir);
+	if (!ok) {
+		free(recipe);
 		return false;
+	}
 
 	log = xasprintf("%s/build.log", b->dir);
 	strlist_add(&targets, "modules");
@@ -724,6 +783,9 @@ bool build_module(struct build *b, const struct build_config *c)
 		show_log(log, "tapc: kbuild failed");
 	else if (c->verbose > 1)
 		show_log(log, "kbuild output");
+	if (ok && recipe)
+		kbypass_record(recipe, b->dir, b->name);
+	free(recipe);
 	free(log);
 	return ok;
 }

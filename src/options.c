@@ -63,7 +63,8 @@ static const char usage_text[] =
 "directory), TMPDIR (where the build directory goes), XDG_CACHE_HOME (the\n"
 "compiled runtime and built modules are cached in $XDG_CACHE_HOME/tapc, else\n"
 "~/.cache/tapc), TAPC_RUNTIME_CACHE=0 (compile the runtime into every module\n"
-"instead), TAPC_CACHE_MB (the module cache's size limit, default 256).\n";
+"instead), TAPC_CACHE_MB (the module cache's size limit, default 256),\n"
+"TAPC_KBUILD=1 (always build with kbuild, not by replaying its commands).\n";
 
 void strlist_add(struct strlist *l, const char *s)
 {
