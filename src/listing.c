@@ -24,7 +24,8 @@ static int probe_cmp(const void *a, const void *b)
  * free them. */
 static void print_set(FILE *out, struct vec *v)
 {
-	qsort(v->v, v->n, sizeof(void *), str_cmp);
+	if (v->n > 1)
+		qsort(v->v, v->n, sizeof(void *), str_cmp);
 	for (size_t i = 0; i < v->n; i++) {
 		if (i == 0 || strcmp(v->v[i], v->v[i - 1]) != 0)
 			fprintf(out, " %s", (char *)v->v[i]);
@@ -54,7 +55,8 @@ void listing_print(FILE *out, const struct program *p, bool with_vars)
 
 	for (size_t i = 0; i < n; i++)
 		dps[i] = p->probes.v[i];
-	qsort(dps, n, sizeof(*dps), probe_cmp);
+	if (n > 1)
+		qsort(dps, n, sizeof(*dps), probe_cmp);
 	for (size_t i = 0; i < n;) {
 		struct vec locals = { 0 }, targets = { 0 };
 		size_t j = i;

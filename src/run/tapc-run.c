@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 static const char *prog = "tapc-run";
 static int verbose;
@@ -222,6 +223,29 @@ static bool relay(int from, int to, bool *eof)
 	return true;
 }
 
+/*
+ * Run the -c command in this process, so that target() is its pid, as
+ * staprun does: words split and expanded as the shell would (quotes,
+ * variables, globs), but without running a shell; a command that needs
+ * one (pipes, redirections, ';') runs under /bin/sh -c.
+ */
+static void exec_command(const char *cmd)
+{
+	wordexp_t words;
+
+	if (wordexp(cmd, &words, WRDE_NOCMD) == 0) {
+		if (words.we_wordc > 0) {
+			execvp(words.we_wordv[0], words.we_wordv);
+			fprintf(stderr, "ERROR: %s: cannot run '%s': %s\n", prog,
+				words.we_wordv[0], strerror(errno));
+			return;
+		}
+		wordfree(&words);
+	}
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	fprintf(stderr, "ERROR: %s: cannot run /bin/sh: %s\n", prog, strerror(errno));
+}
+
 /* The -c command: fork now, exec when released (after begin probes). */
 static pid_t start_child(const char *cmd, const sigset_t *oldmask, int *go_fd)
 {
@@ -244,9 +268,7 @@ static pid_t start_child(const char *cmd, const sigset_t *oldmask, int *go_fd)
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		fprintf(stderr, "ERROR: %s: cannot run /bin/sh: %s\n", prog,
-			strerror(errno));
+		exec_command(cmd);
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* also here: no race with end_child() */
