@@ -36,6 +36,7 @@ struct tap_ring {
 	u64 head;		/* bytes ever written */
 	u64 tail;		/* bytes ever read */
 	u64 dropped;		/* bytes that did not fit */
+	atomic64_t nmi_dropped;	/* bytes dropped without the lock (NMI) */
 	spinlock_t lock;
 	wait_queue_head_t wq;
 };

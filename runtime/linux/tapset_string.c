@@ -4,6 +4,7 @@
  * the portable functions of runtime/core/strfn.c the MAXSTRINGLEN-sized
  * results and the kernel-free prototypes of tapc_tapset.h.
  */
+#include <linux/preempt.h>
 #include <linux/kernel.h>
 #include <linux/spinlock.h>
 #include "tap_internal.h"
@@ -84,7 +85,15 @@ void tapset_tokenize(char *out, const char *input, const char *delim)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&tapset_tokenize_lock, flags);
+	if (in_nmi()) {
+		/* see tap_ring_write(): no waiting in NMI context */
+		if (!raw_spin_trylock_irqsave(&tapset_tokenize_lock, flags)) {
+			out[0] = '\0';
+			return;
+		}
+	} else {
+		raw_spin_lock_irqsave(&tapset_tokenize_lock, flags);
+	}
 	tap_tokenize(&tapset_tokenize_state, input, delim, out, MAXSTRINGLEN);
 	raw_spin_unlock_irqrestore(&tapset_tokenize_lock, flags);
 }

@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/irq_work.h>
+#include <linux/preempt.h>
 #include <linux/string.h>
 #include "tap_internal.h"
 
@@ -51,6 +52,7 @@ static int tap_ring_init(struct tap_ring *r, size_t size)
 		return -ENOMEM;
 	r->size = size;
 	r->head = r->tail = r->dropped = 0;
+	atomic64_set(&r->nmi_dropped, 0);
 	spin_lock_init(&r->lock);
 	init_waitqueue_head(&r->wq);
 	return 0;
@@ -63,7 +65,19 @@ void tap_ring_write(struct tap_ring *r, const char *s, size_t len)
 
 	if (!len)
 		return;
-	spin_lock_irqsave(&r->lock, flags);
+	/*
+	 * A hit in NMI context (a hardware perf event) may have interrupted
+	 * this CPU inside the lock: it must not wait, so its output is
+	 * dropped, and counted, if the lock is busy.
+	 */
+	if (in_nmi()) {
+		if (!spin_trylock_irqsave(&r->lock, flags)) {
+			atomic64_add(len, &r->nmi_dropped);
+			return;
+		}
+	} else {
+		spin_lock_irqsave(&r->lock, flags);
+	}
 	if (len > r->size - (size_t)(r->head - r->tail)) {
 		r->dropped += len;
 	} else {
@@ -246,6 +260,8 @@ static ssize_t tap_ctl_read(struct file *file, char __user *ubuf,
 	spin_lock_irq(&tap_err_ring.lock);
 	dropped += tap_err_ring.dropped;
 	spin_unlock_irq(&tap_err_ring.lock);
+	dropped += atomic64_read(&tap_out_ring.nmi_dropped) +
+		   atomic64_read(&tap_err_ring.nmi_dropped);
 	n = scnprintf(line, sizeof(line), "%s %d %d %llu\n",
 		      tap_state_names[st], atomic_read(&tap_error_count),
 		      atomic_read(&tap_skipped_count), dropped);
