@@ -734,6 +734,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct point_fa
 	int n = fam->expand(p, pp, &points, &err);
 
 	(void)E;
+	free(err.what);
 	if (n < 0) {
 		defer_error(D, &err.pos, err.msg ? err.msg : xstrdup("no match"));
 		for (size_t i = 0; i < points.n; i++)
@@ -873,6 +874,39 @@ static bool has_wildcard(const struct probe_point *pp, int k)
 	return false;
 }
 
+/*
+ * Whether alias name nm, which matched the first components of pp, gives
+ * way to a longer alias name that matches more of pp along the same path
+ * (syscall.read.return over syscall.read plus the suffix .return): as in
+ * SystemTap, a suffix is tried only where no longer name matches.
+ */
+static bool shadowed_alias(struct elab *E, const struct probe_point *pp,
+			   const struct probe_point *nm)
+{
+	size_t k = nm->comps.n;
+
+	if (pp->comps.n <= k)
+		return false;	/* nothing longer can match all of pp */
+	for (size_t i = 0; i < E->aliases.n; i++) {
+		const struct alias_ref *r = E->aliases.v[i];
+
+		for (size_t j = 0; j < r->a->names.n; j++) {
+			const struct probe_point *longer = r->a->names.v[j];
+			size_t m = 0;
+
+			if (longer->comps.n <= k ||
+			    alias_prefix(pp, longer) != (int)longer->comps.n)
+				continue;
+			while (m < k && !strcmp(((struct pp_comp *)longer->comps.v[m])->name,
+						((struct pp_comp *)nm->comps.v[m])->name))
+				m++;
+			if (m == k)
+				return true;
+		}
+	}
+	return false;
+}
+
 static int derive_point(struct elab *E, struct derive *D,
 			const struct probe_point *pp, const struct stmt *body,
 			const char *chain, bool parent_optional)
@@ -890,7 +924,7 @@ static int derive_point(struct elab *E, struct derive *D,
 
 			if (k > best)
 				best = k;
-			if (k != (int)nm->comps.n)
+			if (k != (int)nm->comps.n || shadowed_alias(E, pp, nm))
 				continue;
 			if (D->depth == 0) {
 				struct strbuf sb = STRBUF_INIT;
@@ -1306,13 +1340,14 @@ static bool res_target(struct rctx *R, struct expr *e, bool write)
 			res_expr(R, t->index);
 	}
 	if (fam->target_type(R->dp, e, write, &err) == SEM_UNKNOWN) {
-		char *w = describe_expr(e);
+		char *w = err.what ? NULL : describe_expr(e);
 
-		sem_error(R->E, err.msg ? &err.pos : &e->pos, w, "%s",
+		sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w, "%s",
 			  err.msg ? err.msg : "unresolved target-symbol expression");
 		free(w);
-		free(err.msg);
 	}
+	free(err.msg);
+	free(err.what);
 	return true;
 }
 
@@ -2086,6 +2121,7 @@ static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 	}
 	t = fam->target_type(T->dp, e, false, &err);
 	free(err.msg);
+	free(err.what);
 	if (t == SEM_UNKNOWN)
 		return SEM_UNKNOWN;
 	return settle(T, e, t, want, want_pos);
@@ -2600,8 +2636,10 @@ void program_print(FILE *out, const struct program *p)
 		const struct derived_probe *dp = p->probes.v[i];
 
 		char *t = point_text(dp->loc);
+		char *sig = dp->family && dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
 
-		fprintf(out, "%s%s\n", t, dp->chain);
+		fprintf(out, "%s%s%s\n", t, sig ? sig : "", dp->chain);
+		free(sig);
 		free(t);
 		print_locals(out, &dp->locals);
 	}

@@ -137,6 +137,9 @@ struct derived_probe;
 struct family_error {
 	struct srcpos pos;
 	char *msg;			/* owned */
+	char *what;			/* owned: the token the message is near,
+					 * e.g. "operator '->'", or NULL for
+					 * the expression itself */
 };
 
 struct point_family {
@@ -165,6 +168,12 @@ struct point_family {
 	 * "$prev:struct task_struct*").  NULL: the family has none.
 	 */
 	void (*list_targets)(const struct derived_probe *dp, struct vec *out);
+	/*
+	 * -p2: text printed right after the concrete point: SystemTap's
+	 * probe signature comment, such as the name a kprobe resolves to;
+	 * malloc'd, or NULL for nothing.  NULL: the family prints none.
+	 */
+	char *(*print_sig)(const struct derived_probe *dp);
 };
 
 void family_point_free(struct family_point *fp);
