@@ -84,4 +84,169 @@ const char *tapset_ctime(char *out, long long secs);
 /* A random number in [0, @n) for @n as an unsigned long; 0 for @n == 0. */
 long long tapset_random(long long n);
 
+/* ---- syscalls.stp, aux_syscalls.stp, uconversions.stp ---------------- */
+
+/*
+ * The system call of a syscall.* or syscall_any hit: its x86-64 number (-1
+ * in any other probe), argument @i (1..6, from the user registers; 0
+ * elsewhere) and, in a return probe, its return value.
+ */
+long long tapset_syscall_nr(struct tap_context *c);
+long long tapset_syscall_arg(struct tap_context *c, long long i);
+long long tapset_syscall_ret(struct tap_context *c);
+/* syscall_name(): "read" ... or "syscall_NR" for an unknown number. */
+void tapset_syscall_name(char *out, long long nr);
+/* errno_str(): "ENOENT" ..., or "E#N" for an unknown number. */
+void tapset_errno_str(char *out, long long err);
+/* return_str(): "-2 (ENOENT)" for an error, else decimal (format 1), hex
+ * (2) or octal (3). */
+void tapset_return_str(char *out, long long format, long long ret);
+/* Flag decoders of the argstr formats, as SystemTap prints them. */
+void tapset_open_flag_str(char *out, long long flags);
+void tapset_mprotect_prot_str(char *out, long long prot);
+void tapset_mmap_flags_str(char *out, long long flags);
+void tapset_access_mode_str(char *out, long long mode);
+void tapset_at_flag_str(char *out, long long flags);
+void tapset_fork_flags_str(char *out, long long flags);
+void tapset_signal_name(char *out, long long sig);
+/* _struct_timespec_u(): "[SEC.NSEC]" for @n (1 or 2) timespecs at @uaddr,
+ * "NULL" for 0, the address in hex when unreadable. */
+void tapset_timespec_u(char *out, long long uaddr, long long n);
+
+/*
+ * User memory of the current task, never faulting: at most @n bytes of
+ * the string at @addr into @out (NUL-terminated; @out has MAXSTRINGLEN
+ * bytes).  Return: 0, or -EFAULT (@out is then "").
+ */
+long long tapset_user_string_copy(char *out, long long addr, long long n);
+/* user_string_n_quoted(): quoted and escaped, "..." appended when cut at
+ * @outlen; the address in hex when unreadable. */
+void tapset_user_string_quoted(char *out, long long addr, long long inlen,
+			       long long outlen);
+/* user_buffer_quoted(): @inlen bytes at @addr (NULs included) quoted and
+ * escaped, at most @outlen characters ("..." after the closing quote when
+ * cut); the address in hex when unreadable. */
+void tapset_user_buffer_quoted(char *out, long long addr, long long inlen,
+			       long long outlen);
+/* @size (1, 2, 4, 8) bytes at @addr into *@val, sign-extended if
+ * @is_signed.  Return: 0, or -EFAULT. */
+long long tapset_user_read(long long addr, long long size, long long is_signed,
+			   long long *val);
+
+/* ---- registers.stp: registers, arguments, where the probe is ------- */
+
+/*
+ * The registers of the probed point (tap_context.regs): NULL for begin,
+ * end and timer probes, where the functions that need them raise
+ * SystemTap's errors in @c (the result is then 0 or "").  x86-64.
+ */
+long long tapset_registers_valid(struct tap_context *c);
+long long tapset_user_mode(struct tap_context *c);
+/* A .return probe of a kernel event family. */
+long long tapset_is_return(struct tap_context *c);
+/* addr(): the instruction pointer, 0 without registers; uaddr(): the
+ * user-space one of the current task, 0 for a kernel thread. */
+long long tapset_addr(struct tap_context *c);
+long long tapset_uaddr(struct tap_context *c);
+/* register("rax"), "eax", "ax", "al" ...: sign-extended, or not (u_register). */
+long long tapset_register(struct tap_context *c, const char *name,
+			  long long sign_extend);
+/* Argument @n (1-based) of the probed function: registers di si dx cx r8
+ * r9, then the stack (read fault-safe); @truncate keeps 32 bits,
+ * sign-extended if @sign_extend. */
+long long tapset_arg(struct tap_context *c, long long n, long long sign_extend,
+		     long long truncate);
+long long tapset_returnval(struct tap_context *c);
+/* returnstr(): as return_str() of returnval(), "N/A" without registers. */
+void tapset_returnstr(struct tap_context *c, char *out, long long format);
+/* probefunc(): the kernel function at addr(), else the address in hex. */
+void tapset_probefunc(struct tap_context *c, char *out);
+/* probemod(): the module("NAME") of the probe point, else the module (or
+ * "kernel") at addr(); raises "Cannot determine kernel module name". */
+void tapset_probemod(struct tap_context *c, char *out);
+
+/* ---- target variables ($ptr->field ...; runtime/linux/tapset_deref.c) - */
+
+/*
+ * Kernel memory read for a target variable, never faulting: @size (1, 2,
+ * 4 or 8) bytes at @addr, sign-extended if @is_signed.  An unreadable
+ * address raises SystemTap's "read fault [man error::fault] at 0x... (addr)"
+ * in @c (the result is then 0).
+ */
+long long tap_deref(struct tap_context *c, unsigned long addr, int size,
+		    int is_signed);
+/* A bit field of @bits bits starting @bitpos bits into the byte at @addr
+ * (little-endian), sign-extended if @is_signed; faults as tap_deref(). */
+long long tap_deref_bits(struct tap_context *c, unsigned long addr,
+			 unsigned int bitpos, unsigned int bits, int is_signed);
+/* A char array of @n bytes at @addr as a string into @out (MAXSTRINGLEN
+ * bytes, NUL-terminated, cut at the first NUL); faults as tap_deref()
+ * (@out is then ""). */
+void tap_deref_string(struct tap_context *c, char *out, unsigned long addr,
+		      unsigned long n);
+/* The NUL-terminated string at @addr into @out (MAXSTRINGLEN bytes), or
+ * "<unknown>" when it cannot be read; raises nothing (pretty-printing). */
+void tap_deref_cstring(char *out, unsigned long addr);
+
+/* ---- kprocess.stp (runtime/linux/process.c) -------------------------- */
+
+/*
+ * The event of a kprocess.* probe (__tapc_kprocess.* points); each returns
+ * 0 (or "") in a probe of another kind or for an event without the value.
+ */
+/* The task the event is about (created, exiting, released): its address. */
+long long tapset_kprocess_task(struct tap_context *c);
+/* Its process id (thread group id) and thread id. */
+long long tapset_kprocess_pid(struct tap_context *c);
+long long tapset_kprocess_tid(struct tap_context *c);
+/* kprocess.exit: the exit code as do_exit() got it (status << 8, or the
+ * signal number). */
+long long tapset_kprocess_code(struct tap_context *c);
+/* kprocess.exec: the program's path as user_string_quoted() gives it. */
+void tapset_kprocess_filename(struct tap_context *c, char *out);
+/* kprocess.exec: the user addresses of execve's argv and envp. */
+long long tapset_kprocess_argv(struct tap_context *c);
+long long tapset_kprocess_envp(struct tap_context *c);
+/* kprocess.exec_complete: the system call's return value. */
+long long tapset_kprocess_retval(struct tap_context *c);
+
+/* ---- conversions.stp: kernel memory ---------------------------------- */
+
+/*
+ * Fault-safe reads: @size (1, 2, 4 or 8) bytes at kernel address @addr
+ * into *@val, sign-extended.  Return: 0, or -EFAULT (*@val is then 0).
+ */
+long long tapset_kernel_read(long long addr, long long size,
+			     long long *val);
+/* At most @n (0..MAXSTRINGLEN - 1) bytes of the string at @addr into
+ * @out, NUL-terminated.  Return: 0, or -EFAULT (@out is then ""). */
+long long tapset_kernel_string_copy(char *out, long long addr, long long n);
+/* kernel_string_quoted(): quoted and escaped, or the address in hex. */
+void tapset_kernel_string_quoted(char *out, long long addr);
+/* Guru-mode writes of @size bytes, or of at most @n bytes of @val and a
+ * NUL.  Return: 0, or -EFAULT (nothing is written then). */
+long long tapset_kernel_write(long long addr, long long size, long long val);
+long long tapset_kernel_write_string(long long addr, const char *val,
+				     long long n);
+
+/* ---- backtrace.stp: kernel stacks and symbols ------------------------ */
+
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20		/* addresses in a backtrace */
+#endif
+
+/* SystemTap's formats of one address (see backtrace.stp). */
+void tapset_symname(char *out, long long addr);
+void tapset_symdata(char *out, long long addr);
+/* The module's name, "kernel"; or -ENOENT and "" for no symbol. */
+long long tapset_modname(char *out, long long addr);
+/* The hit's kernel stack: from c->regs when they are kernel registers,
+ * else from the current stack less this module's frames at its top. */
+void tapset_print_backtrace(struct tap_context *c);
+void tapset_backtrace(struct tap_context *c, char *out);
+void tapset_sprint_backtrace(struct tap_context *c, char *out);
+/* print_syms(), sprint_syms(): the hex addresses of @stk, symbolised. */
+void tapset_print_syms(struct tap_context *c, const char *stk);
+void tapset_sprint_syms(char *out, const char *stk);
+
 #endif /* TAPC_TAPSET_H */

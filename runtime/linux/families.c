@@ -5,6 +5,17 @@
  */
 #include "tap_internal.h"
 
+extern const struct tap_family tap_family_kprobe;
+extern const struct tap_family tap_family_syscall;
+extern const struct tap_family tap_family_perf;
+extern const struct tap_family tap_family_process;
+extern const struct tap_family tap_family_trace;
+
 const struct tap_family *const tap_families[] = {
+	&tap_family_kprobe,
+	&tap_family_syscall,
+	&tap_family_perf,
+	&tap_family_process,
+	&tap_family_trace,
 	NULL
 };

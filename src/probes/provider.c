@@ -4,10 +4,20 @@
 static const struct probe_provider *const providers[] = {
 	&probe_provider_begin_end,
 	&probe_provider_timer,
+	&probe_provider_perf,
+	&probe_provider_process,
+	&probe_provider_kprobe,
+	&probe_provider_syscall,
+	&probe_provider_trace,
 };
 
 /* Pass 2's kernel event families; each has its provider above. */
 const struct point_family *const point_families[] = {
+	&point_family_perf,
+	&point_family_process,
+	&point_family_kprobe,
+	&point_family_syscall,
+	&point_family_trace,
 	NULL
 };
 

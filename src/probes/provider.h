@@ -43,6 +43,16 @@ struct probe_provider {
 
 extern const struct probe_provider probe_provider_begin_end;
 extern const struct probe_provider probe_provider_timer;
+extern const struct probe_provider probe_provider_perf;
+extern const struct point_family point_family_perf;
+extern const struct probe_provider probe_provider_process;
+extern const struct point_family point_family_process;
+extern const struct probe_provider probe_provider_kprobe;
+extern const struct point_family point_family_kprobe;
+extern const struct probe_provider probe_provider_syscall;
+extern const struct point_family point_family_syscall;
+extern const struct probe_provider probe_provider_trace;
+extern const struct point_family point_family_trace;
 
 /* The provider of dp's family, or NULL. */
 const struct probe_provider *probe_provider_for(const struct derived_probe *dp);

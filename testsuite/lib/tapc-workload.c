@@ -8,6 +8,15 @@
  * Steps run in order:
  *   getpid N	N raw getpid() system calls (libc may cache getpid)
  *   sleep MS	sleep MS milliseconds
+ *   files DIR	raw system calls with known arguments, in this order:
+ *		open("DIR/tapc-nosuch", O_RDONLY) (fails: ENOENT);
+ *		fd = open("DIR/tapc-file", O_WRONLY|O_CREAT|O_TRUNC, 0644);
+ *		write(fd, "hello\n", 6); close(fd);
+ *		fd = open("DIR/tapc-file", O_RDONLY); read(fd, buf, 64) (6);
+ *		close(fd); close(-1) (fails: EBADF);
+ *		p = mmap(NULL, 8192, PROT_READ|PROT_WRITE,
+ *			 MAP_PRIVATE|MAP_ANONYMOUS, -1, 0); munmap(p, 8192);
+ *		unlink("DIR/tapc-file")
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -15,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 static long number(const char *step, const char *arg)
@@ -47,6 +58,31 @@ static void step_sleep(long ms)
 	nanosleep(&ts, NULL);
 }
 
+static void step_files(const char *dir)
+{
+	char missing[4096], file[4096], buf[64];
+	long fd, p;
+
+	if (!dir) {
+		fprintf(stderr, "tapc-workload: files needs a directory\n");
+		exit(2);
+	}
+	snprintf(missing, sizeof(missing), "%s/tapc-nosuch", dir);
+	snprintf(file, sizeof(file), "%s/tapc-file", dir);
+	syscall(SYS_open, missing, O_RDONLY);
+	fd = syscall(SYS_open, file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	syscall(SYS_write, fd, "hello\n", 6);
+	syscall(SYS_close, fd);
+	fd = syscall(SYS_open, file, O_RDONLY);
+	syscall(SYS_read, fd, buf, sizeof(buf));
+	syscall(SYS_close, fd);
+	syscall(SYS_close, -1);
+	p = syscall(SYS_mmap, NULL, 8192, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	syscall(SYS_munmap, p, 8192);
+	syscall(SYS_unlink, file);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -56,6 +92,8 @@ int main(int argc, char **argv)
 			step_getpid(number(step, arg));
 		} else if (strcmp(step, "sleep") == 0) {
 			step_sleep(number(step, arg));
+		} else if (strcmp(step, "files") == 0) {
+			step_files(arg);
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TAP_PROBE_PERF: timer.profile and perf.type(T).config(C) probes, one
+ * kernel perf event per probe and online CPU, whose overflow handler runs
+ * the probe with the interrupted registers.
+ *
+ * Generic fields: .arg[0] the event type, .arg[1] its config,
+ * .interval_ns the sample period (TAP_PERF_FREQ: a frequency in Hz),
+ * .flags TAP_PERF_PROFILE for timer.profile: a software cpu-clock event
+ * firing every NSEC_PER_SEC / HZ ns, i.e. on each tick, on every CPU.
+ *
+ * CPUs that come online after the module loaded get no events (CPU
+ * hotplug is not followed).
+ */
+#include <linux/perf_event.h>
+#include <linux/cpumask.h>
+#include <linux/cpu.h>
+#include <linux/slab.h>
+#include <linux/rcupdate.h>
+#include <linux/ptrace.h>
+#include "tap_internal.h"
+
+#define TAP_PERF_PROFILE	0x100	/* src/probes/perf.c PERF_F_PROFILE */
+#define TAP_PERF_FREQ		0x200	/* src/probes/perf.c PERF_F_FREQ */
+
+/* The events of one probe: one per possible CPU, NULL when offline. */
+struct tap_perf_probe {
+	const struct tap_probe *probe;
+	struct perf_event **events;
+};
+
+static struct tap_perf_probe *tap_perf;
+static unsigned int tap_nperf;
+
+static void tap_perf_overflow(struct perf_event *event,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	const struct tap_probe *p = event->overflow_handler_context;
+
+	tap_run_event(p, regs, regs && user_mode(regs), NULL);
+}
+
+static void tap_perf_attr(const struct tap_probe *p, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	if (p->flags & TAP_PERF_PROFILE) {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		a->sample_period = NSEC_PER_SEC / HZ;
+		return;
+	}
+	a->type = (u32)p->arg[0];
+	a->config = (u64)p->arg[1];
+	if (p->flags & TAP_PERF_FREQ) {
+		a->freq = 1;
+		a->sample_freq = p->interval_ns;
+	} else {
+		a->sample_period = p->interval_ns;
+	}
+}
+
+static void tap_perf_release(struct tap_perf_probe *tp)
+{
+	unsigned int cpu;
+
+	if (!tp->events)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (tp->events[cpu])
+			perf_event_release_kernel(tp->events[cpu]);
+	kfree(tp->events);
+	tp->events = NULL;
+}
+
+/* The events of @tp on every online CPU, or a negative errno. */
+static int tap_perf_create(struct tap_perf_probe *tp)
+{
+	struct perf_event_attr attr;
+	unsigned int cpu;
+	int ret = 0;
+
+	tp->events = kcalloc(nr_cpu_ids, sizeof(*tp->events), GFP_KERNEL);
+	if (!tp->events)
+		return -ENOMEM;
+	tap_perf_attr(tp->probe, &attr);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct perf_event *e;
+
+		e = perf_event_create_kernel_counter(&attr, cpu, NULL,
+						     tap_perf_overflow,
+						     (void *)tp->probe);
+		if (IS_ERR(e)) {
+			ret = PTR_ERR(e);
+			break;
+		}
+		tp->events[cpu] = e;
+	}
+	cpus_read_unlock();
+	return ret;
+}
+
+static void tap_perf_stop(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_nperf; i++)
+		tap_perf_release(&tap_perf[i]);
+	/*
+	 * Overflow handlers run with interrupts or preemption off (timer
+	 * interrupt, NMI, or a software event's caller): once the events
+	 * are gone, a grace period lets the last of them finish.
+	 */
+	synchronize_rcu();
+	kfree(tap_perf);
+	tap_perf = NULL;
+	tap_nperf = 0;
+}
+
+/*
+ * An event the kernel cannot create (a hardware event without a PMU, as
+ * in a VM) fails the session with SystemTap's message.  The module stays
+ * loaded so that the message reaches the user; the error is counted (the
+ * run fails) and exit is requested, so the begin probes do not run.
+ * (The end probes still do: SystemTap skips them, but control.c offers
+ * families no way to mark the session failed.)
+ */
+static void tap_perf_fail(const struct tap_probe *p, int ret)
+{
+	tap_errmsg("ERROR: probe %s registration error [man warning::pass5] (rc %d)\n",
+		   p->pp, ret);
+	atomic_inc(&tap_error_count);
+	tap_request_exit();
+}
+
+static int tap_perf_init(void)
+{
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = 0; i < tap_nprobes; i++)
+		n += tap_probes[i].kind == TAP_PROBE_PERF;
+	if (!n)
+		return 0;
+	tap_perf = kcalloc(n, sizeof(*tap_perf), GFP_KERNEL);
+	if (!tap_perf)
+		return -ENOMEM;
+	for (i = 0; i < tap_nprobes; i++) {
+		struct tap_perf_probe *tp;
+
+		if (tap_probes[i].kind != TAP_PROBE_PERF)
+			continue;
+		tp = &tap_perf[tap_nperf++];
+		tp->probe = &tap_probes[i];
+		ret = tap_perf_create(tp);
+		if (ret == -ENOMEM) {
+			tap_perf_stop();
+			return ret;
+		}
+		if (ret) {
+			tap_perf_stop();
+			tap_perf_fail(&tap_probes[i], ret);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+const struct tap_family tap_family_perf = {
+	.name = "perf",
+	.init = tap_perf_init,
+	.stop = tap_perf_stop,
+};

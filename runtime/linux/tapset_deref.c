@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel memory reads behind target variables ($prev->comm,
+ * $p->field[i] ...): every read goes through the kernel's no-fault
+ * copies, so a bad pointer raises SystemTap's read fault error in the hit
+ * instead of oopsing.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "tap_internal.h"
+
+static void tap_deref_fault(struct tap_context *c, unsigned long addr)
+{
+	tap_errorf(c, "read fault [man error::fault] at 0x%016lx (addr)", addr);
+}
+
+long long tap_deref(struct tap_context *c, unsigned long addr, int size,
+		    int is_signed)
+{
+	union {
+		u8 b;
+		u16 h;
+		u32 w;
+		u64 q;
+	} v;
+
+	if ((size != 1 && size != 2 && size != 4 && size != 8) ||
+	    copy_from_kernel_nofault(&v, (const void *)addr, size)) {
+		tap_deref_fault(c, addr);
+		return 0;
+	}
+	switch (size) {
+	case 1:
+		return is_signed ? (long long)(s8)v.b : (long long)v.b;
+	case 2:
+		return is_signed ? (long long)(s16)v.h : (long long)v.h;
+	case 4:
+		return is_signed ? (long long)(s32)v.w : (long long)v.w;
+	default:
+		return (long long)v.q;
+	}
+}
+
+long long tap_deref_bits(struct tap_context *c, unsigned long addr,
+			 unsigned int bitpos, unsigned int bits, int is_signed)
+{
+	u8 bytes[9];
+	unsigned int n = (bitpos + bits + 7) / 8, i;
+	u64 v = 0;
+
+	if (bits == 0 || bits > 64 || n > sizeof(bytes) ||
+	    copy_from_kernel_nofault(bytes, (const void *)addr, n)) {
+		tap_deref_fault(c, addr);
+		return 0;
+	}
+	/* the bytes past the eighth only hold the field's top bits */
+	for (i = 0; i < n && i < 8; i++)
+		v |= (u64)bytes[i] << (8 * i);
+	v >>= bitpos;
+	if (n == 9)
+		v |= (u64)bytes[8] << (64 - bitpos);
+	if (bits < 64) {
+		v &= (1ULL << bits) - 1;
+		if (is_signed && (v >> (bits - 1)) & 1)
+			v |= ~0ULL << bits;
+	}
+	return (long long)v;
+}
+
+void tap_deref_string(struct tap_context *c, char *out, unsigned long addr,
+		      unsigned long n)
+{
+	unsigned long len = n < MAXSTRINGLEN - 1 ? n : MAXSTRINGLEN - 1;
+
+	/*
+	 * The array is read whole (strncpy_from_kernel_nofault is not
+	 * exported to modules); the string ends at its first NUL.
+	 */
+	if (len && copy_from_kernel_nofault(out, (const void *)addr, len)) {
+		out[0] = '\0';
+		tap_deref_fault(c, addr);
+		return;
+	}
+	out[len] = '\0';
+}
+
+void tap_deref_cstring(char *out, unsigned long addr)
+{
+	unsigned long len = 0;
+
+	/* page by page, so that a string ending before an unmapped page
+	 * still reads */
+	while (len < MAXSTRINGLEN - 1) {
+		unsigned long at = addr + len;
+		unsigned long chunk = PAGE_SIZE - (at & ~PAGE_MASK);
+		char *nul;
+
+		if (chunk > MAXSTRINGLEN - 1 - len)
+			chunk = MAXSTRINGLEN - 1 - len;
+		if (copy_from_kernel_nofault(out + len, (const void *)at, chunk)) {
+			tap_strlcpy(out, "<unknown>", MAXSTRINGLEN);
+			return;
+		}
+		nul = memchr(out + len, '\0', chunk);
+		if (nul)
+			return;
+		len += chunk;
+	}
+	out[len] = '\0';
+}

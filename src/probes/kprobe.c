@@ -1,0 +1,284 @@
+/* Dwarfless kprobes, as SystemTap has them:
+ *
+ *   kprobe.function("NAME")[.call]
+ *   kprobe.function("NAME").return[.maxactive(N)]
+ *   kprobe.module("MOD").function("NAME")[.call]
+ *   kprobe.module("MOD").function("NAME").return[.maxactive(N)]
+ *   kprobe.statement(ADDRESS).absolute		(guru mode only)
+ *
+ * A kernel function NAME is checked against the target kernel's symbols
+ * at pass 2 and may be a glob ("vfs_*", "{vfs_read,vfs_write}"), which
+ * gives one probe per matching function, as SystemTap's kprobe builder
+ * does.  Module functions are not checked (the module may not even be
+ * loaded yet): they are registered by "MOD:NAME" at run time, where a
+ * failure is a warning and the script goes on.
+ *
+ * The runtime half is runtime/linux/kprobes.c; the entry's fields are:
+ * target = the symbol (NULL for an address), module = MOD or NULL,
+ * flags = TAP_PF_RETURN, arg[0] = maxactive (-1: SystemTap's default) or
+ * the absolute address, arg[1] = 1 for an optional point (no warning when
+ * it does not register).
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kinfo.h"
+#include "ksyms.h"
+#include "probes/provider.h"
+#include "translate_int.h"
+#include "util.h"
+
+/* Variant bits of the patterns. */
+enum {
+	KV_MODULE = 1,		/* kprobe.module("M").function("F") */
+	KV_CALL = 2,		/* .call */
+	KV_RETURN = 4,		/* .return */
+	KV_MAXACTIVE = 8,	/* .return.maxactive(N) */
+	KV_STATEMENT = 16,	/* kprobe.statement(ADDR).absolute */
+};
+
+#define KP { "kprobe", PA_NONE }
+#define FN { "function", PA_STR }
+#define MOD { "module", PA_STR }
+#define CALL { "call", PA_NONE }
+#define RET { "return", PA_NONE }
+#define MAXACT { "maxactive", PA_NUM }
+
+static const struct point_pattern kprobe_patterns[] = {
+	{ DP_FAMILY, 0, 0, 2, { KP, FN } },
+	{ DP_FAMILY, 0, KV_CALL, 3, { KP, FN, CALL } },
+	{ DP_FAMILY, 0, KV_RETURN, 3, { KP, FN, RET } },
+	{ DP_FAMILY, 0, KV_RETURN | KV_MAXACTIVE, 4, { KP, FN, RET, MAXACT } },
+	{ DP_FAMILY, 0, KV_MODULE, 3, { KP, MOD, FN } },
+	{ DP_FAMILY, 0, KV_MODULE | KV_CALL, 4, { KP, MOD, FN, CALL } },
+	{ DP_FAMILY, 0, KV_MODULE | KV_RETURN, 4, { KP, MOD, FN, RET } },
+	{ DP_FAMILY, 0, KV_MODULE | KV_RETURN | KV_MAXACTIVE, 5,
+	  { KP, MOD, FN, RET, MAXACT } },
+	{ DP_FAMILY, 0, KV_STATEMENT, 3,
+	  { KP, { "statement", PA_NUM }, { "absolute", PA_NONE } } },
+};
+
+/* SystemTap keeps maxactive in an unsigned short. */
+#define KPROBE_MAXACTIVE_MAX 65535
+
+static const struct pp_comp *comp(const struct probe_point *pp, int i)
+{
+	return pp->comps.v[i];
+}
+
+static int fail(struct family_error *err, const struct srcpos *pos, char *msg)
+{
+	err->pos = *pos;
+	err->msg = msg;
+	return -1;
+}
+
+static void push_point(struct vec *out, const char *name, const char *module,
+		       int variant, int64_t arg, int target_comp)
+{
+	struct family_point *fp = xcalloc(1, sizeof(*fp));
+
+	fp->target = name ? xstrdup(name) : NULL;
+	fp->module = module ? xstrdup(module) : NULL;
+	fp->num[0] = arg;
+	fp->flags = (variant & KV_RETURN) ? 1 : 0;
+	fp->target_comp = target_comp;
+	vec_push(out, fp);
+}
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[{") != NULL;
+}
+
+/* SystemTap's globs take csh braces, "{a,b}"; fnmatch's extended
+ * patterns spell that "@(a|b)". */
+static char *csh_to_ksh(const char *pat)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int depth = 0;
+
+	for (const char *p = pat; *p; p++) {
+		if (*p == '{') {
+			strbuf_adds(&sb, "@(");
+			depth++;
+		} else if (*p == '}' && depth > 0) {
+			strbuf_addc(&sb, ')');
+			depth--;
+		} else if (*p == ',' && depth > 0) {
+			strbuf_addc(&sb, '|');
+		} else {
+			strbuf_addc(&sb, *p);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * A symbol table made from BTF names each function once: the entry
+ * points SYSCALL_DEFINE0() makes, __x64_sys_NAME (an alias of
+ * __do_sys_NAME), are not in it.  They are known to exist when the
+ * function they stand for is.
+ */
+static bool btf_syscall_alias(const struct ksyms *ks, const char *name)
+{
+	static const char *const prefixes[] = { "__x64_sys_", "__ia32_sys_" };
+	static const char *const bodies[] = { "__do_sys_", "__se_sys_" };
+	bool found = false;
+
+	if (ksyms_source(ks) != KSYMS_BTF)
+		return false;
+	for (size_t i = 0; i < 2 && !found; i++) {
+		size_t len = strlen(prefixes[i]);
+
+		if (strncmp(name, prefixes[i], len) != 0 || !name[len])
+			continue;
+		for (size_t j = 0; j < 2 && !found; j++) {
+			char *body = xasprintf("%s%s", bodies[j], name + len);
+
+			found = ksyms_has(ks, body);
+			free(body);
+		}
+	}
+	return found;
+}
+
+/* The kernel functions NAME names (itself, or a glob's matches, in
+ * sorted order) pushed as points; how many. */
+static size_t match_functions(const struct ksyms *ks, const char *name, int variant,
+			      int64_t arg, struct vec *out)
+{
+	size_t n = 0;
+
+	if (!is_glob(name)) {
+		if (!ksyms_has(ks, name) && !btf_syscall_alias(ks, name))
+			return 0;
+		push_point(out, name, NULL, variant, arg, 1);
+		return 1;
+	}
+	char *pat = csh_to_ksh(name);
+
+	for (size_t i = 0; i < ksyms_count(ks); i++) {
+		const char *sym = ksyms_at(ks, i);
+
+		if (fnmatch(pat, sym, FNM_EXTMATCH) == 0) {
+			push_point(out, sym, NULL, variant, arg, 1);
+			n++;
+		}
+	}
+	free(pat);
+	return n;
+}
+
+static int expand_function(const struct probe_point *pp, int variant, int64_t maxactive,
+			   struct vec *out, struct family_error *err)
+{
+	const struct pp_comp *fn = comp(pp, 1);
+	const char *why = NULL, *near;
+	const struct ksyms *ks = kinfo_ksyms(&why);
+
+	if (!ks)
+		return fail(err, &fn->arg->pos,
+			    xasprintf("no match (the kernel's symbols are unavailable: %s)",
+				      why ? why : "unknown reason"));
+	if (match_functions(ks, fn->arg->str, variant, maxactive, out) > 0)
+		return (int)out->n;
+	/* SystemTap lets an optional point resolve to nothing. */
+	if (pp->optional)
+		return 0;
+	near = is_glob(fn->arg->str) ? NULL : ksyms_nearest(ks, fn->arg->str);
+	if (near)
+		return fail(err, &fn->arg->pos,
+			    xasprintf("no match (similar function: %s)", near));
+	return fail(err, &fn->arg->pos, xstrdup("no match"));
+}
+
+static int kprobe_expand(const struct point_pattern *pat, const struct probe_point *pp,
+			 struct vec *out, struct family_error *err)
+{
+	int v = pat->variant;
+	int64_t maxactive = -1;
+
+	if (v & KV_STATEMENT) {
+		const struct pp_comp *st = comp(pp, 1);
+
+		if (!pp->pos.file || !pp->pos.file->privileged)
+			return fail(err, &comp(pp, 0)->pos, xstrdup(
+				"absolute statement probe in unprivileged script; need stap -g"));
+		push_point(out, NULL, NULL, v, st->arg->num, -1);
+		return 1;
+	}
+	if (v & KV_MAXACTIVE) {
+		const struct pp_comp *ma = comp(pp, pat->n - 1);
+
+		maxactive = ma->arg->num;
+		if (maxactive < 0 || maxactive > KPROBE_MAXACTIVE_MAX)
+			return fail(err, &ma->arg->pos, xasprintf(
+				"maxactive value out of range [0,%d]", KPROBE_MAXACTIVE_MAX));
+	}
+	if (v & KV_MODULE) {
+		/* checked when the module is there: at run time */
+		push_point(out, comp(pp, 2)->arg->str, comp(pp, 1)->arg->str, v,
+			   maxactive, 2);
+		return 1;
+	}
+	return expand_function(pp, v, maxactive, out, err);
+}
+
+/* -p2: SystemTap's signature comment, the symbol the probe goes on. */
+static char *kprobe_print_sig(const struct derived_probe *dp)
+{
+	if (!dp->fp.target)
+		return NULL;
+	return xasprintf(" /*  name = %s%s%s*/", dp->fp.module ? dp->fp.module : "",
+			 dp->fp.module ? ":" : "", dp->fp.target);
+}
+
+const struct point_family point_family_kprobe = {
+	.name = "kprobe",
+	.patterns = kprobe_patterns,
+	.n_patterns = sizeof(kprobe_patterns) / sizeof(kprobe_patterns[0]),
+	.expand = kprobe_expand,
+	.target_type = NULL,
+	.print_sig = kprobe_print_sig,
+};
+
+/* ---- pass 3 ---------------------------------------------------------- */
+
+static bool kprobe_handles(const struct derived_probe *dp)
+{
+	return dp->kind == DP_FAMILY && dp->family == &point_family_kprobe;
+}
+
+static void emit_str_field(FILE *out, const char *field, const char *s)
+{
+	if (!s) {
+		fprintf(out, ".%s = NULL, ", field);
+		return;
+	}
+	char *lit = tr_cstr(s, strlen(s));
+
+	fprintf(out, ".%s = %s, ", field, lit);
+	free(lit);
+}
+
+static bool kprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
+{
+	(void)index;
+	fputs(".kind = TAP_PROBE_KPROBE, ", out);
+	emit_str_field(out, "target", dp->fp.target);
+	emit_str_field(out, "module", dp->fp.module);
+	fprintf(out, ".flags = %s, ", dp->fp.flags ? "TAP_PF_RETURN" : "0");
+	/* an address prints as unsigned: it is above 2^63 in the kernel */
+	fprintf(out, ".arg = { (long long)%" PRIu64 "ULL, %d }, ", (uint64_t)dp->fp.num[0],
+		dp->loc->optional ? 1 : 0);
+	return true;
+}
+
+const struct probe_provider probe_provider_kprobe = {
+	.family = "kprobe",
+	.handles = kprobe_handles,
+	.emit_entry = kprobe_emit,
+};

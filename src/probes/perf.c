@@ -1,0 +1,142 @@
+/* Sampling probes on perf events:
+ *
+ *   timer.profile, timer.profile.tick
+ *	every CPU, on each scheduler tick (HZ times a second per CPU): a
+ *	software cpu-clock event of period NSEC_PER_SEC / HZ per CPU, which
+ *	is what SystemTap falls back to on kernels without a timer hook;
+ *   perf.type(T).config(C)[.sample(N) | .hz(F)]
+ *	the perf event (T, C) on every CPU, firing every N events
+ *	(SystemTap's default N is 1000000) or F times a second.
+ *
+ * perf.sw.NAME and perf.hw.NAME are aliases of tapsets/perf.stp over
+ * perf.type().config(), as in SystemTap.  The runtime half is
+ * runtime/linux/perf.c (TAP_PROBE_PERF): .arg[0] is the type, .arg[1] the
+ * config, .interval_ns the sample period (or frequency), .flags says which.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/provider.h"
+#include "util.h"
+
+/* SystemTap's sample period when none is given. */
+#define PERF_DEFAULT_SAMPLE 1000000
+
+enum { PERF_V_PROFILE = 1, PERF_V_EVENT, PERF_V_SAMPLE, PERF_V_HZ };
+
+/* family_point.flags (copied to tap_probe.flags, above TAP_PF_RETURN) */
+#define PERF_F_PROFILE	0x100	/* period NSEC_PER_SEC / HZ, cpu-clock */
+#define PERF_F_FREQ	0x200	/* interval_ns is a frequency */
+
+static const struct point_pattern perf_patterns[] = {
+	{ DP_FAMILY, 0, PERF_V_PROFILE, 2,
+	  { { "timer", PA_NONE }, { "profile", PA_NONE } } },
+	{ DP_FAMILY, 0, PERF_V_PROFILE, 3,
+	  { { "timer", PA_NONE }, { "profile", PA_NONE }, { "tick", PA_NONE } } },
+	{ DP_FAMILY, 0, PERF_V_EVENT, 3,
+	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM } } },
+	{ DP_FAMILY, 0, PERF_V_SAMPLE, 4,
+	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM },
+	    { "sample", PA_NUM } } },
+	{ DP_FAMILY, 0, PERF_V_HZ, 4,
+	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM },
+	    { "hz", PA_NUM } } },
+};
+
+static int64_t comp_num(const struct probe_point *pp, int i)
+{
+	const struct pp_comp *c = pp->comps.v[i];
+
+	return c->arg ? c->arg->num : 0;
+}
+
+/* An error about the number of component comp, which SystemTap's
+ * message names as its token: "MSG: number 'N' at FILE:LINE:COL". */
+static int perf_fail(struct family_error *err, const struct probe_point *pp, int comp,
+		     const char *msg)
+{
+	const struct expr *arg = ((const struct pp_comp *)pp->comps.v[comp])->arg;
+
+	err->pos = arg->pos;
+	err->msg = xasprintf("%s: number '%" PRId64 "' at %s:%d:%d", msg, arg->num,
+			     arg->pos.file ? arg->pos.file->name : "<input>",
+			     arg->pos.line, arg->pos.col);
+	return -1;
+}
+
+static int perf_expand(const struct point_pattern *pat, const struct probe_point *pp,
+		       struct vec *out, struct family_error *err)
+{
+	struct family_point *fp = xcalloc(1, sizeof(*fp));
+
+	fp->target_comp = -1;
+	if (pat->variant == PERF_V_PROFILE) {
+		fp->flags = PERF_F_PROFILE;
+	} else {
+		int64_t type = comp_num(pp, 1), config = comp_num(pp, 2);
+
+		/* perf_event_attr.type is 32 bits */
+		if (type < 0 || type > UINT32_MAX) {
+			free(fp);
+			return perf_fail(err, pp, 1, "invalid perf event type");
+		}
+		if (pat->variant == PERF_V_SAMPLE || pat->variant == PERF_V_HZ) {
+			int64_t period = comp_num(pp, 3);
+
+			if (period < 1) {
+				char *msg = xasprintf("invalid perf sample %s %" PRId64,
+						      pat->variant == PERF_V_HZ ?
+						      "frequency" : "period", period);
+
+				free(fp);
+				perf_fail(err, pp, 3, msg);
+				free(msg);
+				return -1;
+			}
+		}
+		if (pat->variant == PERF_V_HZ)
+			fp->flags = PERF_F_FREQ;
+		fp->num[0] = type;
+		fp->num[1] = config;
+	}
+	vec_push(out, fp);
+	return 1;
+}
+
+const struct point_family point_family_perf = {
+	.name = "perf",
+	.patterns = perf_patterns,
+	.n_patterns = sizeof(perf_patterns) / sizeof(perf_patterns[0]),
+	.expand = perf_expand,
+};
+
+static bool perf_handles(const struct derived_probe *dp)
+{
+	return dp->kind == DP_FAMILY && dp->family == &point_family_perf;
+}
+
+static bool perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
+{
+	const struct family_point *fp = &dp->fp;
+	/* .sample(N) or .hz(F), checked by perf_expand(), ends the point */
+	int64_t period = dp->loc->comps.n == 4 ? comp_num(dp->loc, 3) :
+		PERF_DEFAULT_SAMPLE;
+
+	(void)index;
+	if (fp->flags & PERF_F_PROFILE) {
+		fprintf(out, ".kind = TAP_PROBE_PERF, .flags = %d, ", fp->flags);
+		return true;
+	}
+	/* config is a u64 of the ABI: written as the unsigned value */
+	fprintf(out, ".kind = TAP_PROBE_PERF, .arg = { %" PRId64 "LL, (long long)%" PRIu64 "ULL }, "
+		".interval_ns = %" PRId64 "ULL, .flags = %d, ",
+		fp->num[0], (uint64_t)fp->num[1], period, fp->flags);
+	return true;
+}
+
+const struct probe_provider probe_provider_perf = {
+	.family = "perf",
+	.handles = perf_handles,
+	.emit_entry = perf_emit,
+};

@@ -1,0 +1,165 @@
+/* Process lifetime probes:
+ *
+ *   process.begin, process("PATH").begin, process(PID).begin
+ *	a process starts running a program: in the new process, when it
+ *	first runs after a fork, and after each successful exec;
+ *   process.end, process("PATH").end, process(PID).end
+ *	the last thread of a process exits, in its context;
+ *   __tapc_kprocess.{create,start,exec,exec_complete,exit,release}
+ *	the kernel's process events behind the kprocess.* aliases of
+ *	tapsets/kprocess.stp, whose variables read the event through the
+ *	functions of that tapset.
+ *
+ * A PATH without '/' is looked up in $PATH, and every PATH is resolved to
+ * the file it names (symbolic links followed), as SystemTap does; the
+ * runtime matches the program's file.  The runtime half is
+ * runtime/linux/process.c (TAP_PROBE_PROCESS): .arg[0] is the event
+ * (TAP_PROC_* there), .arg[1] a process id to match (0: any), .target
+ * the program's path (NULL: any).
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "probes/provider.h"
+#include "translate_int.h"
+#include "util.h"
+
+/* The events; runtime/linux/process.c has the same numbers. */
+enum {
+	PROC_BEGIN = 1, PROC_END, KP_CREATE, KP_START, KP_EXEC,
+	KP_EXEC_COMPLETE, KP_EXIT, KP_RELEASE,
+};
+
+#define PROC_PATS(ev, name) \
+	{ DP_FAMILY, 0, ev, 2, { { "process", PA_NONE }, { name, PA_NONE } } }, \
+	{ DP_FAMILY, 0, ev, 2, { { "process", PA_STR }, { name, PA_NONE } } }, \
+	{ DP_FAMILY, 0, ev, 2, { { "process", PA_NUM }, { name, PA_NONE } } }
+
+#define KPROC_PAT(ev, name) \
+	{ DP_FAMILY, 0, ev, 2, { { "__tapc_kprocess", PA_NONE }, { name, PA_NONE } } }
+
+static const struct point_pattern process_patterns[] = {
+	PROC_PATS(PROC_BEGIN, "begin"),
+	PROC_PATS(PROC_END, "end"),
+	KPROC_PAT(KP_CREATE, "create"),
+	KPROC_PAT(KP_START, "start"),
+	KPROC_PAT(KP_EXEC, "exec"),
+	KPROC_PAT(KP_EXEC_COMPLETE, "exec_complete"),
+	KPROC_PAT(KP_EXIT, "exit"),
+	KPROC_PAT(KP_RELEASE, "release"),
+};
+
+static bool is_executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* NAME as execvp would find it in $PATH, malloc'd, or NULL. */
+static char *search_path(const char *name)
+{
+	const char *dirs = getenv("PATH");
+	char *found = NULL;
+
+	if (!dirs || !*dirs)
+		dirs = "/usr/local/bin:/usr/bin:/bin";
+	while (!found && dirs) {
+		const char *end = strchr(dirs, ':');
+		size_t len = end ? (size_t)(end - dirs) : strlen(dirs);
+		char *cand = xasprintf("%.*s/%s", (int)len, len ? dirs : ".", name);
+
+		if (is_executable(cand))
+			found = cand;
+		else
+			free(cand);
+		dirs = end ? end + 1 : NULL;
+	}
+	return found;
+}
+
+/* The file PATH names, with symbolic links resolved, or NULL. */
+static char *resolve_program(const char *path)
+{
+	char *cand = strchr(path, '/') ? xstrdup(path) : search_path(path);
+	char *real;
+
+	if (!cand)
+		return NULL;
+	real = realpath(cand, NULL);
+	free(cand);
+	if (real && !is_executable(real)) {
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
+static int process_expand(const struct point_pattern *pat, const struct probe_point *pp,
+			  struct vec *out, struct family_error *err)
+{
+	const struct pp_comp *c0 = pp->comps.v[0];
+	struct family_point *fp = xcalloc(1, sizeof(*fp));
+
+	fp->flags = pat->variant;
+	fp->target_comp = -1;
+	if (c0->arg && c0->arg->kind == E_NUM) {
+		if (c0->arg->num <= 0 || c0->arg->num > INT_MAX) {
+			free(fp);
+			err->pos = c0->arg->pos;
+			err->msg = xasprintf("invalid process id %" PRId64, c0->arg->num);
+			return -1;
+		}
+		fp->num[1] = c0->arg->num;
+	} else if (c0->arg) {
+		fp->target = resolve_program(c0->arg->str);
+		if (!fp->target) {
+			err->pos = c0->pos;
+			err->msg = xasprintf("cannot find executable '%s'", c0->arg->str);
+			free(fp);
+			return -1;
+		}
+		fp->target_comp = 0;
+	}
+	fp->num[0] = pat->variant;
+	vec_push(out, fp);
+	return 1;
+}
+
+const struct point_family point_family_process = {
+	.name = "process",
+	.patterns = process_patterns,
+	.n_patterns = sizeof(process_patterns) / sizeof(process_patterns[0]),
+	.expand = process_expand,
+};
+
+static bool process_handles(const struct derived_probe *dp)
+{
+	return dp->kind == DP_FAMILY && dp->family == &point_family_process;
+}
+
+static bool process_emit(FILE *out, const struct derived_probe *dp, size_t index)
+{
+	const struct family_point *fp = &dp->fp;
+
+	(void)index;
+	fprintf(out, ".kind = TAP_PROBE_PROCESS, .arg = { %" PRId64 "LL, %" PRId64 "LL }, ",
+		fp->num[0], fp->num[1]);
+	if (fp->target) {
+		char *s = tr_cstr(fp->target, strlen(fp->target));
+
+		fprintf(out, ".target = %s, ", s);
+		free(s);
+	}
+	return true;
+}
+
+const struct probe_provider probe_provider_process = {
+	.family = "process",
+	.handles = process_handles,
+	.emit_entry = process_emit,
+};

@@ -1,0 +1,363 @@
+/* kernel.trace("NAME"): the kernel's tracepoints, from its BTF.
+ *
+ * NAME is a glob over the event names ("sched_*"), or "SYSTEM:NAME" with
+ * globs in both ("sched:*").  Each match is one probe, printed as
+ * kernel.trace("SYSTEM:NAME") (just "NAME" when the system is unknown).
+ * The event's arguments are the probe's $variables with their BTF types
+ * (src/targetvar.h); $$parms and $$vars print them all, $$name and
+ * $$system name the event.
+ *
+ * Pass 3 writes one callback per probe with the tracepoint's own
+ * signature: on x86-64 every argument an event may have here (an
+ * integer, enum, bool or pointer) arrives in its own unsigned long, so
+ * the callback stores them in an array on its stack and hands that to
+ * the runtime as the event (runtime/linux/tracepoints.c registers it).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "kinfo.h"
+#include "probes/provider.h"
+#include "targetvar.h"
+#include "translate_int.h"
+#include "types.h"
+#include "util.h"
+
+static const struct point_pattern trace_patterns[] = {
+	{ .kind = DP_FAMILY, .n = 2, .c = { { "kernel", PA_NONE }, { "trace", PA_STR } } },
+};
+
+/* Most suggestions of a "no match" error, as SystemTap gives. */
+#define TP_SUGGESTIONS 5
+
+/* The BTF and event of a tracepoint probe. */
+static const struct btf_tracepoint *probe_event(const struct derived_probe *dp,
+						const struct btf **btf)
+{
+	const struct btf_tracepoints *tps = kinfo_tracepoints(NULL);
+	const char *colon = dp->fp.target ? strchr(dp->fp.target, ':') : NULL;
+
+	*btf = kinfo_btf(NULL);
+	if (!tps || !*btf || !dp->fp.target)
+		return NULL;
+	return btf_tracepoint_find(tps, colon ? colon + 1 : dp->fp.target);
+}
+
+/* Whether the callback can receive every argument in a register. */
+static bool event_attachable(const struct btf *btf, const struct btf_tracepoint *tp)
+{
+	for (uint32_t i = 0; i < tp->nargs; i++)
+		if (!targetvar_fits_register(btf, tp->args[i].type))
+			return false;
+	return true;
+}
+
+struct expand_ctx {
+	const struct btf *btf;
+	struct vec *out;
+	const struct btf_tracepoint *unattachable;	/* first one seen */
+};
+
+static void add_match(const struct btf_tracepoint *tp, void *arg)
+{
+	struct expand_ctx *x = arg;
+	struct family_point *fp;
+
+	if (!event_attachable(x->btf, tp)) {
+		if (!x->unattachable)
+			x->unattachable = tp;
+		return;
+	}
+	fp = xcalloc(1, sizeof(*fp));
+	fp->target = tp->system ? xasprintf("%s:%s", tp->system, tp->name) : xstrdup(tp->name);
+	fp->target_comp = 1;
+	vec_push(x->out, fp);
+}
+
+struct near_name {
+	const char *name;
+	int dist;
+};
+
+static int near_cmp(const void *a, const void *b)
+{
+	const struct near_name *x = a, *y = b;
+
+	return x->dist != y->dist ? x->dist - y->dist : strcmp(x->name, y->name);
+}
+
+/* SystemTap's "no match", with the nearest event names. */
+static char *no_match_message(const struct btf_tracepoints *tps, const char *pattern)
+{
+	const char *colon = strchr(pattern, ':');
+	const char *name = colon ? colon + 1 : pattern;
+	size_t n = btf_tracepoints_count(tps), k;
+	struct near_name *near = xcalloc(n + 1, sizeof(*near));
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		near[i].name = btf_tracepoint_at(tps, i)->name;
+		near[i].dist = sem_edit_distance(name, near[i].name);
+	}
+	qsort(near, n, sizeof(*near), near_cmp);
+	strbuf_adds(&sb, "no match");
+	for (k = 0; k < n && k < TP_SUGGESTIONS; k++)
+		strbuf_addf(&sb, "%s%s", k ? ", " : " (similar tracepoints: ", near[k].name);
+	if (k)
+		strbuf_addc(&sb, ')');
+	free(near);
+	return strbuf_detach(&sb);
+}
+
+static int trace_expand(const struct point_pattern *pat, const struct probe_point *pp,
+			struct vec *out, struct family_error *err)
+{
+	const struct pp_comp *comp = pp->comps.v[1];
+	const char *pattern = comp->arg->str, *why = NULL;
+	const struct btf_tracepoints *tps = kinfo_tracepoints(&why);
+	struct expand_ctx x = { .btf = kinfo_btf(NULL), .out = out };
+
+	(void)pat;
+	err->pos = comp->pos;
+	if (!tps) {
+		err->msg = xasprintf("cannot list the kernel's tracepoints: %s", why);
+		return -1;
+	}
+	btf_tracepoints_match(tps, pattern, add_match, &x);
+	if (out->n > 0 || pp->optional)
+		return (int)out->n;
+	if (x.unattachable)
+		err->msg = xasprintf("tracepoint '%s' has an argument passed by value "
+				     "that tapc cannot receive", x.unattachable->name);
+	else
+		err->msg = no_match_message(tps, pattern);
+	return -1;
+}
+
+/* ---- target variables ------------------------------------------------- */
+
+static bool is_context_var(const char *name)
+{
+	return !strcmp(name, "$$parms") || !strcmp(name, "$$vars") ||
+	       !strcmp(name, "$$name") || !strcmp(name, "$$system");
+}
+
+/* The argument called name ("$prev"), or -1. */
+static int arg_index(const struct btf_tracepoint *tp, const char *name)
+{
+	if (name[0] != '$' || name[1] == '$')
+		return -1;
+	for (uint32_t i = 0; i < tp->nargs; i++)
+		if (*tp->args[i].name && !strcmp(tp->args[i].name, name + 1))
+			return (int)i;
+	return -1;
+}
+
+static char *unknown_var_message(const struct btf_tracepoint *tp, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "unable to find tracepoint variable '%s' (alternatives: "
+		    "$$parms, $$vars", name);
+	for (uint32_t i = 0; i < tp->nargs; i++)
+		if (*tp->args[i].name)
+			strbuf_addf(&sb, ", $%s", tp->args[i].name);
+	strbuf_adds(&sb, ", $$name)");
+	return strbuf_detach(&sb);
+}
+
+static enum sem_type trace_target_type(const struct derived_probe *dp, const struct expr *e,
+				       bool write, struct family_error *err)
+{
+	const struct btf *btf;
+	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+	int i;
+
+	err->pos = e->pos;
+	if (!tp) {
+		err->msg = xasprintf("tracepoint '%s' is no longer known", dp->fp.target);
+		return SEM_UNKNOWN;
+	}
+	if (is_context_var(e->name)) {
+		if (write) {
+			err->msg = xasprintf("write to tracepoint variable '%s' not permitted",
+					     e->name);
+			return SEM_UNKNOWN;
+		}
+		if (e->addressof || e->comps.n > 1 ||
+		    (e->comps.n == 1 && (((const struct tcomp *)e->comps.v[0])->kind != TC_PPRINT ||
+					 (strcmp(e->name, "$$parms") && strcmp(e->name, "$$vars"))))) {
+			err->msg = xasprintf("'%s' takes no '->', '[' or '&'", e->name);
+			return SEM_UNKNOWN;
+		}
+		return SEM_STRING;
+	}
+	i = arg_index(tp, e->name);
+	if (i < 0) {
+		err->msg = unknown_var_message(tp, e->name);
+		return SEM_UNKNOWN;
+	}
+	return targetvar_type(btf, tp->args[i].type, e, write, err);
+}
+
+static char *arg_c(unsigned i)
+{
+	return xasprintf("((const unsigned long *)c->event)[%u]", i);
+}
+
+/* $$parms / $$vars: "name=%p" for pointers, "name=%#x" for the others,
+ * separated by spaces, formatted by SystemTap's sprintf; with a "$" or
+ * "$$" suffix (e), "name=%s" of each argument pretty-printed so. */
+static char *parms_c(struct tr *T, const struct btf *btf, const struct btf_tracepoint *tp,
+		     const struct expr *e)
+{
+	struct strbuf fmt = STRBUF_INIT, vals = STRBUF_INIT;
+	unsigned n = 0;
+	char *s, *lit;
+
+	for (uint32_t i = 0; i < tp->nargs; i++) {
+		char *raw, *v;
+		bool pretty = e->comps.n > 0;
+
+		if (!*tp->args[i].name)
+			continue;
+		raw = arg_c(i);
+		if (pretty) {
+			/* $name$ (or $$) with e's suffix */
+			struct expr arg = *e;
+
+			arg.name = xasprintf("$%s", tp->args[i].name);
+			v = targetvar_c(T, btf, tp->args[i].type, raw, &arg);
+			free(arg.name);
+		} else {
+			v = targetvar_value_c(btf, tp->args[i].type, raw);
+		}
+		strbuf_addf(&fmt, "%s%s=%s", i ? " " : "", tp->args[i].name, pretty ? "%s" :
+			    targetvar_is_pointer(btf, tp->args[i].type) ? "%p" : "%#x");
+		strbuf_addf(&vals, "%s%s(%s)", n ? ", " : "", pretty ? "TAP_PSTR" : "TAP_PNUM", v);
+		n++;
+		free(raw);
+		free(v);
+	}
+	if (n == 0) {
+		strbuf_free(&fmt);
+		strbuf_free(&vals);
+		return xstrdup("\"\"");
+	}
+	s = tr_stmp(T);
+	lit = tr_cstr(fmt.buf, fmt.len);
+	tr_line(T, "{");
+	tr_line(T, "\tconst struct tap_parg pa[%u] = { %s };", n, vals.buf);
+	tr_line(T, "\ttap_sprintf(c, %s, MAXSTRINGLEN, %s, %u, pa);", s, lit, n);
+	tr_line(T, "}");
+	tr_check(T);
+	free(lit);
+	strbuf_free(&fmt);
+	strbuf_free(&vals);
+	return s;
+}
+
+static char *trace_target_c(struct tr *T, const struct derived_probe *dp, const struct expr *e)
+{
+	const struct btf *btf;
+	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+	char *base, *r;
+	int i;
+
+	if (!tp) {
+		tr_error(T, &e->pos, "tracepoint '%s' is no longer known", dp->fp.target);
+		return xstrdup("0LL");
+	}
+	if (!strcmp(e->name, "$$parms") || !strcmp(e->name, "$$vars"))
+		return parms_c(T, btf, tp, e);
+	if (!strcmp(e->name, "$$name"))
+		return tr_cstr(tp->name, strlen(tp->name));
+	if (!strcmp(e->name, "$$system"))
+		return tr_cstr(tp->system ? tp->system : "", tp->system ? strlen(tp->system) : 0);
+	i = arg_index(tp, e->name);
+	if (i < 0) {
+		char *msg = unknown_var_message(tp, e->name);
+
+		tr_error(T, &e->pos, "%s", msg);
+		free(msg);
+		return xstrdup("0LL");
+	}
+	base = arg_c((unsigned)i);
+	r = targetvar_c(T, btf, tp->args[i].type, base, e);
+	free(base);
+	return r;
+}
+
+/* -L: "$name:TYPE" for each argument. */
+static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
+{
+	const struct btf *btf;
+	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+
+	for (uint32_t i = 0; tp && i < tp->nargs; i++) {
+		char *tn;
+
+		if (!*tp->args[i].name)
+			continue;
+		tn = targetvar_type_name(btf, tp->args[i].type);
+		vec_push(out, xasprintf("$%s:%s", tp->args[i].name, tn));
+		free(tn);
+	}
+}
+
+/* ---- pass 3 ------------------------------------------------------------ */
+
+static bool trace_handles(const struct derived_probe *dp)
+{
+	return dp->kind == DP_FAMILY && dp->family == &point_family_trace;
+}
+
+static void trace_emit_support(FILE *out, const struct derived_probe *dp, size_t index)
+{
+	const struct btf *btf;
+	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+	uint32_t n = tp ? tp->nargs : 0;
+
+	fprintf(out, "static void tap_tp_cb_%zu(void *data", index);
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(out, ", unsigned long a%u", i);
+	fprintf(out, ")\n{\n");
+	if (n) {
+		fprintf(out, "\tconst unsigned long args[%u] = {", n);
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(out, "%s a%u", i ? "," : "", i);
+		fprintf(out, " };\n\n");
+	}
+	fprintf(out, "\t(void)data;\n\ttap_run_event(&tap_probes[%zu], NULL, 0, %s);\n}\n\n",
+		index, n ? "args" : "NULL");
+}
+
+static bool trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t index)
+{
+	const char *colon = strchr(dp->fp.target, ':');
+	const char *name = colon ? colon + 1 : dp->fp.target;
+	char *lit = tr_cstr(name, strlen(name));
+
+	fprintf(out, ".kind = TAP_PROBE_TRACEPOINT, .target = %s, "
+		".callback = (void *)tap_tp_cb_%zu, ", lit, index);
+	free(lit);
+	return true;
+}
+
+const struct point_family point_family_trace = {
+	.name = "kernel.trace",
+	.patterns = trace_patterns,
+	.n_patterns = sizeof(trace_patterns) / sizeof(trace_patterns[0]),
+	.expand = trace_expand,
+	.target_type = trace_target_type,
+	.list_targets = trace_list_targets,
+};
+
+const struct probe_provider probe_provider_trace = {
+	.family = "kernel.trace",
+	.handles = trace_handles,
+	.emit_entry = trace_emit_entry,
+	.emit_support = trace_emit_support,
+	.target_c = trace_target_c,
+};
