@@ -650,6 +650,20 @@ static char *list_name(const struct derive *D, const struct derived_probe *dp)
 	return strbuf_detach(&sb);
 }
 
+/* Give dp (its kind and loc set) the user's body and condition, and add it
+ * to the program. */
+static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
+		      const struct probe_point *pp, const struct stmt *body,
+		      const char *chain)
+{
+	dp->chain = xasprintf(" /* <- %s */", chain);
+	dp->list_name = list_name(D, dp);
+	dp->body = stmt_dup(body);
+	dp->cond = expr_dup(pp->cond);
+	dp->origin = D->origin;
+	vec_push(&E->P->probes, dp);
+}
+
 /* A concrete point matched pattern p: make the derived probe. */
 static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p,
 		       const struct probe_point *pp, const struct stmt *body,
@@ -680,12 +694,7 @@ static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p
 		free(dp);
 		return -1;
 	}
-	dp->chain = xasprintf(" /* <- %s */", chain);
-	dp->list_name = list_name(D, dp);
-	dp->body = stmt_dup(body);
-	dp->cond = expr_dup(pp->cond);
-	dp->origin = D->origin;
-	vec_push(&E->P->probes, dp);
+	add_probe(E, D, dp, pp, body, chain);
 	return 1;
 }
 
@@ -752,12 +761,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct point_fa
 		dp->fp = *fp;
 		free(fp);
 		dp->loc = family_loc(p, pp, &dp->fp);
-		dp->chain = xasprintf(" /* <- %s */", chain);
-		dp->list_name = list_name(D, dp);
-		dp->body = stmt_dup(body);
-		dp->cond = expr_dup(pp->cond);
-		dp->origin = D->origin;
-		vec_push(&E->P->probes, dp);
+		add_probe(E, D, dp, pp, body, chain);
 	}
 	n = (int)points.n;
 	vec_free(&points);

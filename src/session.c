@@ -267,11 +267,26 @@ static void hash_strlist(struct hash128 *h, const char *tag,
 		hash_add_str(h, l->items[i]);
 }
 
+/* What of the command line shapes the module: the script's arguments,
+ * the -D set, the -O level and the flags that change the C. */
+static void hash_run_options(struct hash128 *h, const struct tapc_options *o)
+{
+	char flags[16];
+
+	hash_add_str(h, "args");
+	for (int i = 0; i < o->argc; i++)
+		hash_add_str(h, o->argv[i]);
+	hash_strlist(h, "-D", &o->defines);
+	snprintf(flags, sizeof(flags), "%c%d%d%d%d", o->opt_level, o->guru,
+		 o->timing, o->unoptimized, o->no_global_var_display);
+	hash_add_str(h, flags);
+}
+
 char *session_module_name(const struct session *s)
 {
 	const struct tapc_options *o = s->opts;
 	struct hash128 h;
-	char hex[33], flags[8];
+	char hex[33];
 
 	if (o->module_name)
 		return xstrdup(o->module_name);
@@ -282,15 +297,9 @@ char *session_module_name(const struct session *s)
 		hash_add_str(&h, f->name);
 		hash_add(&h, f->text, f->len);
 	}
-	hash_add_str(&h, "args");
-	for (int i = 0; i < o->argc; i++)
-		hash_add_str(&h, o->argv[i]);
-	hash_strlist(&h, "-D", &o->defines);
+	hash_run_options(&h, o);
 	hash_strlist(&h, "-I", &o->include_dirs);
 	hash_add_str(&h, s->target.release);
-	snprintf(flags, sizeof(flags), "%c%d%d%d%d", o->opt_level, o->guru,
-		 o->timing, o->unoptimized, o->no_global_var_display);
-	hash_add_str(&h, flags);
 	hash_hex(&h, hex);
 	return xasprintf("tapc_%s_%ld", hex, (long)getpid());
 }
@@ -300,7 +309,7 @@ char *session_cache_key(const struct session *s, const struct program *prog,
 {
 	const struct tapc_options *o = s->opts;
 	struct hash128 h;
-	char hex[33], flags[16], *text = NULL;
+	char hex[33], *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 
@@ -320,13 +329,7 @@ char *session_cache_key(const struct session *s, const struct program *prog,
 		hash_add_str(&h, f->name);
 		hash_add(&h, f->text, f->len);
 	}
-	hash_add_str(&h, "args");
-	for (int i = 0; i < o->argc; i++)
-		hash_add_str(&h, o->argv[i]);
-	hash_strlist(&h, "-D", &o->defines);
-	snprintf(flags, sizeof(flags), "%c%d%d%d%d", o->opt_level, o->guru,
-		 o->timing, o->unoptimized, o->no_global_var_display);
-	hash_add_str(&h, flags);
+	hash_run_options(&h, o);
 	hash_hex(&h, hex);
 	return xstrdup(hex);
 }
