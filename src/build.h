@@ -22,6 +22,8 @@ struct build {
 	char *src_path;		/* DIR/NAME_src.c: the script's C */
 	char *params_path;	/* DIR/NAME_params.c: its module parameters */
 	char *ko_path;		/* DIR/NAME.ko */
+	bool shared_name;	/* named after the module cache key: other runs
+				 * may load a module of that name too */
 };
 
 struct build_config {

@@ -299,7 +299,7 @@ static int run_pass5(struct session *s, const struct build *b)
 		fputs("Pass 5: starting run.\n", stderr);
 	fflush(stderr);
 	child_clock_read(&clock);
-	st = run_module(o, b->ko_path);
+	st = run_module(o, b->ko_path, b->shared_name);
 	if (o->verbose) {
 		char figures[96];
 
@@ -412,6 +412,7 @@ static int run_backend(struct session *s, const struct program *prog)
 		free(key);
 		return 1;
 	}
+	b.shared_name = key != NULL;
 	free(name);
 	if (!build_or_reuse(s, prog, key, &b))
 		goto out;

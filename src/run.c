@@ -178,7 +178,7 @@ static void remote_prefix(struct argv_builder *a, int verbose)
 	free(vm);
 }
 
-static void loader_args(struct argv_builder *a, const struct tapc_options *o,
+static void loader_args(struct argv_builder *a, const struct tapc_options *o, bool rename,
 			const char *loader, const char *ko)
 {
 	char num[32];
@@ -186,6 +186,8 @@ static void loader_args(struct argv_builder *a, const struct tapc_options *o,
 	arg(a, loader);
 	if (o->verbose > 2)
 		arg(a, "-v");
+	if (rename)
+		arg(a, "-R");
 	if (o->output_file) {
 		char *out = absolute(o->output_file);
 
@@ -225,7 +227,7 @@ static int wait_child(pid_t pid)
 	return 128 + WTERMSIG(status);
 }
 
-int run_module(const struct tapc_options *o, const char *ko)
+int run_module(const struct tapc_options *o, const char *ko, bool rename_if_loaded)
 {
 	struct argv_builder a = { NULL, 0 };
 	char *loader = run_loader_path();
@@ -234,7 +236,7 @@ int run_module(const struct tapc_options *o, const char *ko)
 
 	if (o->remote)
 		remote_prefix(&a, o->verbose);
-	loader_args(&a, o, loader, ko);
+	loader_args(&a, o, rename_if_loaded, loader, ko);
 	if (o->verbose > 1) {
 		fputs("Running", stderr);
 		for (int i = 0; i < a.count; i++)

@@ -36,6 +36,7 @@
 
 static const char *prog = "tapc-run";
 static int verbose;
+static bool rename_if_loaded;	/* -R */
 
 struct session {
 	char name[256];		/* module name */
@@ -69,11 +70,14 @@ static void vmsg(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECS] [-v] MODULE.ko [NAME=VALUE...]\n"
+		"Usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
 		"  -o FILE   write the script's output to FILE instead of stdout\n"
-		"  -c CMD    run CMD (with /bin/sh) as the target; stop when it ends\n"
+		"  -c CMD    run CMD as the target (under /bin/sh only if it needs a shell);\n"
+		"            stop when it ends\n"
 		"  -x PID    set target() to PID\n"
 		"  -T SECS   stop the script after SECS seconds\n"
+		"  -R        if a module of the same name is loaded, load this one\n"
+		"            under a unique name of the same length\n"
 		"  -v        tell what happens, on stderr\n"
 		"  -h        this help\n", prog);
 }
@@ -449,8 +453,11 @@ int main(int argc, char **argv)
 	sigset_t mask, oldmask;
 	int opt, i, fd, sigfd = -1, status = 0;
 
-	while ((opt = getopt(argc, argv, "+o:c:x:T:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:c:x:T:Rvh")) != -1) {
 		switch (opt) {
+		case 'R':
+			rename_if_loaded = true;
+			break;
 		case 'o':
 			outfile = optarg;
 			break;
@@ -562,7 +569,7 @@ int main(int argc, char **argv)
 	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,
 	     params);
 	if (syscall(SYS_finit_module, fd, params, 0) != 0 &&
-	    (errno != EEXIST || load_renamed(&s, fd, params) != 0)) {
+	    (errno != EEXIST || !rename_if_loaded || load_renamed(&s, fd, params) != 0)) {
 		fprintf(stderr, "ERROR: Couldn't insert module '%s': %s\n",
 			argv[optind], strerror(errno));
 		close(fd);
