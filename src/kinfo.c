@@ -43,9 +43,11 @@ static bool is_running_kernel(const char *release)
 	return release && uname(&u) == 0 && strcmp(u.release, release) == 0;
 }
 
-/* tapc-vm's extracted vmlinux of RELEASE: CACHE/RELEASE-HASH/vmlinux of a
- * complete (ok) PVH entry. */
-static char *vm_cache_vmlinux(const char *release)
+/* FILE in tapc-vm's cache of boot files for RELEASE: CACHE/RELEASE-HASH/
+ * of a complete (ok) entry holds the extracted vmlinux and, once a guest of
+ * that kernel has booted, a copy of its kallsyms.  Entries with other
+ * hashes (older tapc-vm versions) may remain: the newest FILE wins. */
+static char *vm_cache_file(const char *release, const char *file)
 {
 	const char *env = getenv("TAPC_VM_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
@@ -53,25 +55,30 @@ static char *vm_cache_vmlinux(const char *release)
 		home ? xasprintf("%s/.cache/tapc-vm", home) : NULL;
 	size_t rlen = strlen(release);
 	char *found = NULL;
+	time_t found_mtime = 0;
 	struct dirent *de;
 	DIR *d;
 
 	if (!dir)
 		return NULL;
 	d = opendir(dir);
-	while (d && !found && (de = readdir(d))) {
-		char *ok, *kind, *img;
+	while (d && (de = readdir(d))) {
+		char *ok, *path;
+		struct stat st;
 
 		if (strncmp(de->d_name, release, rlen) != 0 || de->d_name[rlen] != '-')
 			continue;
 		ok = xasprintf("%s/%s/ok", dir, de->d_name);
-		kind = xasprintf("%s/%s/boot-kind", dir, de->d_name);
-		img = xasprintf("%s/%s/vmlinux", dir, de->d_name);
-		if (is_file(ok) && is_file(img) && is_file(kind))
-			found = xstrdup(img);
+		path = xasprintf("%s/%s/%s", dir, de->d_name, file);
+		if (is_file(ok) && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (!found || st.st_mtime > found_mtime)) {
+			free(found);
+			found = path;
+			found_mtime = st.st_mtime;
+			path = NULL;
+		}
 		free(ok);
-		free(kind);
-		free(img);
+		free(path);
 	}
 	if (d)
 		closedir(d);
@@ -89,7 +96,7 @@ static char *find_image(const char *release)
 		return xstrdup(env);
 	if (is_running_kernel(release) && is_file("/sys/kernel/btf/vmlinux"))
 		return xstrdup("/sys/kernel/btf/vmlinux");
-	p = vm_cache_vmlinux(release);
+	p = vm_cache_file(release, "vmlinux");
 	if (p)
 		return p;
 	p = xasprintf("/usr/lib/debug/boot/vmlinux-%s", release);
@@ -128,14 +135,19 @@ const struct ksyms *kinfo_ksyms(const char **err)
 	const char *release = K.target ? K.target->release : NULL;
 
 	if (!K.ksyms_tried) {
+		const char *env = getenv("TAPC_KALLSYMS");
 		const struct btf *btf;
 		const char *image;
+		char *saved;
 
 		K.ksyms_tried = true;
 		btf = is_running_kernel(release) ? NULL : kinfo_btf(NULL);
 		image = K.image && strcmp(K.image, "/sys/kernel/btf/vmlinux") ? K.image : NULL;
-		K.ksyms = ksyms_load(release ? release : "", image, btf, K.ksyms_err,
+		saved = env && *env ? xstrdup(env) :
+			release ? vm_cache_file(release, "kallsyms") : NULL;
+		K.ksyms = ksyms_load(release ? release : "", saved, image, btf, K.ksyms_err,
 				     sizeof(K.ksyms_err));
+		free(saved);
 		if (!K.ksyms && !btf)
 			snprintf(K.ksyms_err, sizeof(K.ksyms_err), "%s", K.btf_err);
 	}

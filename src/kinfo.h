@@ -7,8 +7,10 @@
  * that tapc-vm extracted from /boot/vmlinuz-R into its cache; the debug
  * package's /usr/lib/debug/boot/vmlinux-R; /boot/vmlinuz-R itself (the
  * BTF reader decompresses it, which is slower).  Symbols come from
- * /proc/kallsyms for the running kernel, else from the image (see
- * ksyms.h).  Tracepoint systems come from the target's headers tree.
+ * /proc/kallsyms for the running kernel, else from $TAPC_KALLSYMS or the
+ * copy of the guest's /proc/kallsyms that tapc-vm saves beside the
+ * vmlinux once a guest of that kernel has booted, else from the image
+ * (see ksyms.h).  Tracepoint systems come from the target's headers tree.
  */
 #ifndef TAPC_KINFO_H
 #define TAPC_KINFO_H

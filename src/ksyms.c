@@ -244,7 +244,7 @@ struct ksyms *ksyms_from_btf(const struct btf *btf, char *err, size_t errlen)
 	return ks;
 }
 
-struct ksyms *ksyms_load(const char *release, const char *vmlinux,
+struct ksyms *ksyms_load(const char *release, const char *kallsyms, const char *vmlinux,
 			 const struct btf *btf, char *err, size_t errlen)
 {
 	struct utsname u;
@@ -255,6 +255,11 @@ struct ksyms *ksyms_load(const char *release, const char *vmlinux,
 		if (ks)
 			return ks;
 	}
+	if (kallsyms) {
+		ks = ksyms_from_kallsyms(kallsyms, err, errlen);
+		if (ks)
+			return ks;
+	}
 	if (vmlinux) {
 		ks = ksyms_from_elf(vmlinux, err, errlen);
 		if (ks)
@@ -262,7 +267,7 @@ struct ksyms *ksyms_load(const char *release, const char *vmlinux,
 	}
 	if (btf)
 		return ksyms_from_btf(btf, err, errlen);
-	if (!vmlinux)
+	if (!vmlinux && !kallsyms)
 		errbuf_set(err, errlen, "no symbol source for kernel %s", release ? release : "?");
 	return NULL;
 }

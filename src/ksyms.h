@@ -1,8 +1,10 @@
 /* The target kernel's function names, for checking kprobe.function("NAME")
  * and its globs before building anything.
  *
- * Three sources, best first: /proc/kallsyms when the target is the running
- * kernel (every text symbol, static ones included); else the .symtab of the
+ * Four sources, best first: /proc/kallsyms when the target is the running
+ * kernel (every text symbol, static ones included); else a copy of the
+ * target's kallsyms saved while it ran (tapc-vm keeps one per guest
+ * kernel, see kinfo.h); else the .symtab of the
  * target's vmlinux when it has one (distribution images are stripped);
  * else the FUNC entries of its BTF, which name the functions that have
  * debug information: nearly all, but not those written in assembly.
@@ -28,8 +30,9 @@ struct ksyms *ksyms_from_elf(const char *path, char *err, size_t errlen);
 /* Names of the FUNC entries of BTF. */
 struct ksyms *ksyms_from_btf(const struct btf *btf, char *err, size_t errlen);
 /* The best source for kernel RELEASE: /proc/kallsyms if RELEASE is the
- * running kernel's, else VMLINUX's .symtab, else BTF (either may be NULL). */
-struct ksyms *ksyms_load(const char *release, const char *vmlinux,
+ * running kernel's, else the saved copy KALLSYMS, else VMLINUX's .symtab,
+ * else BTF (any of the three may be NULL). */
+struct ksyms *ksyms_load(const char *release, const char *kallsyms, const char *vmlinux,
 			 const struct btf *btf, char *err, size_t errlen);
 void ksyms_free(struct ksyms *ks);
 

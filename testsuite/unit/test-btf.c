@@ -457,7 +457,15 @@ static void test_ksyms_files(void)
 		CHECK(ksyms_nearest(ks, "qqqqqqqq") == NULL, "nothing near qqqqqqqq");
 	}
 	ksyms_free(ks);
+	/* A saved copy of another kernel's kallsyms beats its .symtab. */
+	ks = ksyms_load("0.0-not-running", path, "/proc/self/exe", NULL, err, sizeof(err));
+	CHECK(ks && ksyms_source(ks) == KSYMS_KALLSYMS && ksyms_has(ks, "do_one_initcall"),
+	      "ksyms_load prefers the saved kallsyms: %s", ks ? ksyms_origin(ks) : err);
+	ksyms_free(ks);
 	unlink(path);
+	ks = ksyms_load("0.0-not-running", path, "/proc/self/exe", NULL, err, sizeof(err));
+	CHECK(ks && ksyms_source(ks) == KSYMS_SYMTAB, "missing saved kallsyms: .symtab next");
+	ksyms_free(ks);
 	ks = ksyms_from_kallsyms("/nonexistent/kallsyms", err, sizeof(err));
 	CHECK(!ks && strstr(err, "/nonexistent/kallsyms"), "missing file: %s", err);
 	/* This test program is not stripped: its own symbol table. */
@@ -666,7 +674,7 @@ static void test_kernel_ksyms(const struct btf *btf, const char *vmlinux)
 		CHECK(strstr(err, "stripped") || strstr(err, "not an ELF"),
 		      "stripped vmlinux or compressed image: %s", err);
 	ksyms_free(ks);
-	ks = ksyms_load("0.0-not-running", vmlinux, btf, err, sizeof(err));
+	ks = ksyms_load("0.0-not-running", NULL, vmlinux, btf, err, sizeof(err));
 	CHECK(ks != NULL, "ksyms_load: %s", err);
 	if (!ks)
 		return;
