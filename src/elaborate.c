@@ -1367,6 +1367,22 @@ static void res_expr(struct rctx *R, struct expr *e)
 	case E_SYM:
 		res_sym(R, e, true, false, false);
 		return;
+	case E_TERNARY: {
+		int known = sem_static_cond(R->dp, e->a);
+
+		res_expr(R, e->a);
+		if (known != 0)
+			res_expr(R, e->b);
+		if (known != 1)
+			res_expr(R, e->c);
+		return;
+	}
+	case E_BINARY:
+		res_expr(R, e->a);
+		if ((e->op != TK_ANDAND && e->op != TK_OROR) ||
+		    sem_static_cond(R->dp, e->a) != (e->op == TK_OROR))
+			res_expr(R, e->b);
+		return;
 	case E_INDEX:
 	case E_IN:
 		res_indexed(R, e, true, false);
@@ -1423,8 +1439,8 @@ static void res_expr(struct rctx *R, struct expr *e)
 			  e->name);
 		return;
 	case E_DEFINED:
-		/* Nothing is defined inside that needs resolving here: no
-		 * target variables exist in this stage. */
+		/* Whether its operand resolves is the answer, not an error
+		 * (sem_defined). */
 		return;
 	case E_EMBEDDED:
 		if (!privileged_pos(R->E, &e->pos))
@@ -1452,6 +1468,58 @@ static struct vardecl *res_name(struct rctx *R, const void *node, const char *na
 	set_arity(R->E, v, 0, pos);
 	note_use(R, v, true, true);
 	return v;
+}
+
+bool sem_defined(const struct derived_probe *dp, const struct expr *e)
+{
+	const struct point_family *fam = dp ? dp->family : NULL;
+	struct family_error err = { 0 };
+	bool ok;
+
+	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
+		return false;
+	ok = fam->target_type(dp, e->a, false, &err) != SEM_UNKNOWN;
+	free(err.msg);
+	free(err.what);
+	return ok;
+}
+
+static int static_cond(const struct derived_probe *dp, const struct expr *e, bool *saw)
+{
+	int a, b;
+
+	if (!e)
+		return -1;
+	switch (e->kind) {
+	case E_NUM:
+		return e->num != 0;
+	case E_DEFINED:
+		*saw = true;
+		return sem_defined(dp, e);
+	case E_UNARY:
+		a = e->op == TK_NOT ? static_cond(dp, e->a, saw) : -1;
+		return a < 0 ? -1 : !a;
+	case E_BINARY:
+		if (e->op != TK_ANDAND && e->op != TK_OROR)
+			return -1;
+		a = static_cond(dp, e->a, saw);
+		if (a == (e->op == TK_OROR))
+			return a;	/* decided by the left side alone */
+		b = static_cond(dp, e->b, saw);
+		return a < 0 || b < 0 ? -1 : b;
+	default:
+		return -1;
+	}
+}
+
+/* Only conditions with @defined in them: SystemTap checks both arms of
+ * 1 ? 2 : "a" all the same. */
+int sem_static_cond(const struct derived_probe *dp, const struct expr *e)
+{
+	bool saw = false;
+	int v = static_cond(dp, e, &saw);
+
+	return saw ? v : -1;
 }
 
 static void res_stmt(struct rctx *R, struct stmt *s)
@@ -1509,6 +1577,16 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 			res_name(R, s, s->name, &s->name_pos);
 		res_stmt(R, s->els);
 		return;
+	case S_IF: {
+		int known = sem_static_cond(R->dp, s->e1);
+
+		res_expr(R, s->e1);
+		if (known != 0)
+			res_stmt(R, s->body);
+		if (known != 1)
+			res_stmt(R, s->els);
+		return;
+	}
 	default:
 		res_expr(R, s->e1);
 		res_expr(R, s->e2);
@@ -2052,13 +2130,21 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 			return settle(T, e, SEM_LONG, want, want_pos);
 		default:
 			texpr(T, e->a, SEM_LONG, NULL);
-			texpr(T, e->b, SEM_LONG, NULL);
+			if ((e->op != TK_ANDAND && e->op != TK_OROR) ||
+			    sem_static_cond(T->dp, e->a) != (e->op == TK_OROR))
+				texpr(T, e->b, SEM_LONG, NULL);
 			return settle(T, e, SEM_LONG, want, want_pos);
 		}
-	case E_TERNARY:
+	case E_TERNARY: {
+		int known = sem_static_cond(T->dp, e->a);
+
 		texpr(T, e->a, SEM_LONG, NULL);
+		if (known >= 0)		/* the other arm does not exist here */
+			return settle(T, e, texpr(T, known ? e->b : e->c, want, want_pos),
+				      SEM_UNKNOWN, NULL);
 		t = tpair(T, e, e->b, e->c, want, want_pos);
 		return settle(T, e, t, SEM_UNKNOWN, NULL);
+	}
 	case E_ASSIGN:
 		if (e->a->kind == E_SYM && e->op != TK_AGG) {
 			/* An assignment to a local elided as unused is
@@ -2170,11 +2256,16 @@ static void tstmt(struct tctx *T, struct stmt *s)
 	case S_EXPR:
 		texpr(T, s->e1, SEM_UNKNOWN, NULL);
 		return;
-	case S_IF: case S_WHILE:
+	case S_IF: case S_WHILE: {
+		int known = s->kind == S_IF ? sem_static_cond(T->dp, s->e1) : -1;
+
 		texpr(T, s->e1, SEM_LONG, NULL);
-		tstmt(T, s->body);
-		tstmt(T, s->els);
+		if (known != 0)
+			tstmt(T, s->body);
+		if (known != 1)
+			tstmt(T, s->els);
 		return;
+	}
 	case S_FOR:
 		texpr(T, s->e1, SEM_UNKNOWN, NULL);
 		texpr(T, s->e2, SEM_LONG, NULL);

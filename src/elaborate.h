@@ -178,6 +178,16 @@ struct point_family {
 
 void family_point_free(struct family_point *fp);
 
+/* @defined(X) (an E_DEFINED node) in probe DP: whether X resolves there.
+ * Only target expressions can; DP may be NULL (a function: nothing). */
+bool sem_defined(const struct derived_probe *dp, const struct expr *e);
+/* A condition made only of @defined, numbers, !, && and || is known in
+ * pass 2, separately for each probe: its value (0 or 1), or -1 when it
+ * depends on run time.  Code it rules out is neither resolved nor
+ * translated, so that @defined($x) ? $x : 0 works where $x does not
+ * exist, as in SystemTap. */
+int sem_static_cond(const struct derived_probe *dp, const struct expr *e);
+
 /* Every kernel event family (src/probes/provider.c), NULL-terminated. */
 extern const struct point_family *const point_families[];
 

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "options.h"
 #include "util.h"
 
@@ -101,10 +102,10 @@ static bool copy_lines(FILE *out, const char *tag, const char *dir, const char *
 
 void kbypass_record(const char *recipe, const char *dir, const char *name)
 {
-	char *files[6], *tmp;
+	struct atomic_file af;
+	char *files[6];
 	FILE *out;
-	bool ok = true;
-	int fd;
+	bool ok;
 
 	if (strlen(name) < 16 || strncmp(name, "tapc_", 5) != 0)
 		return;
@@ -114,14 +115,8 @@ void kbypass_record(const char *recipe, const char *dir, const char *name)
 	files[3] = xstrdup(".Module.symvers.cmd");
 	files[4] = xasprintf(".%s.mod.o.cmd", name);
 	files[5] = xasprintf(".%s.ko.cmd", name);
-	tmp = xasprintf("%s.tmpXXXXXX", recipe);
-	fd = mkstemp(tmp);
-	out = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!out) {
-		if (fd >= 0)
-			close(fd);
-		ok = false;
-	}
+	out = atomic_open(&af, recipe);
+	ok = out != NULL;
 	if (ok) {
 		char *mod = xasprintf("%s.mod", name);
 
@@ -151,11 +146,7 @@ void kbypass_record(const char *recipe, const char *dir, const char *name)
 		free(cmd);
 		free(files[i]);
 	}
-	if (out && fclose(out) != 0)
-		ok = false;
-	if (!ok || rename(tmp, recipe) != 0)
-		unlink(tmp);
-	free(tmp);
+	atomic_close(&af, ok);
 }
 
 /* ---- replaying ------------------------------------------------------------ */

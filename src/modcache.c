@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "build.h"
 #include "util.h"
 
@@ -174,54 +175,25 @@ void modcache_entry_free(struct modcache_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Copy from into the cache as dest: a temp file in dest's directory,
- * renamed into place. */
-static bool publish_copy(const char *from, const char *dest)
-{
-	char *tmp = xasprintf("%s.tmpXXXXXX", dest);
-	int fd = mkstemp(tmp);
-	bool ok = fd >= 0;
-
-	if (fd >= 0) {
-		fchmod(fd, 0644);	/* as the build's own files */
-		close(fd);
-	}
-	ok = ok && build_copy_file(from, tmp) && rename(tmp, dest) == 0;
-	if (!ok && fd >= 0)
-		unlink(tmp);
-	free(tmp);
-	return ok;
-}
-
 static bool write_sum(const char *base)
 {
-	char *dest = with_ext(base, "sum"), *tmp = xasprintf("%s.tmpXXXXXX", dest);
 	static const char *const exts[] = { "c", "ko" };
-	int fd = mkstemp(tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	bool ok = f != NULL;
+	char *dest = with_ext(base, "sum");
+	struct atomic_file af;
+	bool ok = atomic_open(&af, dest) != NULL;
 
-	if (fd >= 0)
-		fchmod(fd, 0644);
 	if (ok)
-		fprintf(f, "%s\n", SUM_HEADER);
+		fprintf(af.f, "%s\n", SUM_HEADER);
 	for (int i = 0; ok && i < 2; i++) {
 		char *path = with_ext(base, exts[i]), hex[33];
 		unsigned long long size;
 
 		ok = file_sum(path, &size, hex);
 		if (ok)
-			fprintf(f, "%s %llu %s\n", exts[i], size, hex);
+			fprintf(af.f, "%s %llu %s\n", exts[i], size, hex);
 		free(path);
 	}
-	if (f && fclose(f) != 0)
-		ok = false;
-	else if (!f && fd >= 0)
-		close(fd);
-	ok = ok && rename(tmp, dest) == 0;
-	if (!ok && fd >= 0)
-		unlink(tmp);
-	free(tmp);
+	ok = atomic_close(&af, ok);
 	free(dest);
 	return ok;
 }
@@ -247,7 +219,7 @@ bool modcache_store(const char *key, const char *c_path, const char *ko_path,
 	c_dest = with_ext(base, "c");
 	ko_dest = with_ext(base, "ko");
 	remove_entry_files(base);	/* the .sum first: incomplete from now */
-	ok = publish_copy(c_path, c_dest) && publish_copy(ko_path, ko_dest) && write_sum(base);
+	ok = atomic_copy(c_path, c_dest) && atomic_copy(ko_path, ko_dest) && write_sum(base);
 	if (!ok) {
 		snprintf(why, whylen, "cannot write into %s: %s", dir, strerror(errno));
 		remove_entry_files(base);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "build.h"
 #include "types.h"
 #include "util.h"
@@ -276,33 +277,24 @@ static void read_index(const char *path, struct entry *v, int n)
 
 static void write_index(const char *path, const struct entry *v, int n)
 {
-	char *dir, *tmp;
-	FILE *f;
-	int fd;
+	struct atomic_file af;
+	char *dir;
 
 	if (!path)
 		return;
 	dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-	tmp = xasprintf("%s.tmpXXXXXX", path);
-	fd = build_mkdir_p(dir) ? mkstemp(tmp) : -1;
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (f) {
-		fprintf(f, "%s\n", INDEX_HEADER);
+	/* the index is an optimisation: failing to write it is no error */
+	if (build_mkdir_p(dir) && atomic_open(&af, path)) {
+		fprintf(af.f, "%s\n", INDEX_HEADER);
 		for (int i = 0; i < n; i++) {
 			if (!v[i].indexed)
 				continue;
-			fprintf(f, "F %lld %lld %s\n", v[i].size, v[i].mtime_ns, v[i].path);
+			fprintf(af.f, "F %lld %lld %s\n", v[i].size, v[i].mtime_ns, v[i].path);
 			for (int j = 0; j < v[i].defs.count; j++)
-				fprintf(f, "%s\n", v[i].defs.items[j]);
+				fprintf(af.f, "%s\n", v[i].defs.items[j]);
 		}
-		if (fclose(f) == 0 && rename(tmp, path) == 0)
-			fd = -1;
-	} else if (fd >= 0) {
-		close(fd);
+		atomic_close(&af, true);
 	}
-	if (fd >= 0)
-		unlink(tmp);	/* the index is an optimisation: no error */
-	free(tmp);
 	free(dir);
 }
 

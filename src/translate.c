@@ -112,11 +112,31 @@ static char *local_field(const struct vardecl *v)
 	return cident("v", 0, v->name);
 }
 
-/* Parameters of %{ %} functions keep their own names: the C body reads
- * them as THIS->name. */
+/* Whether NAME is reserved in C (C11 and the GNU keywords the kernel's
+ * compiler knows), and so cannot name a frame field. */
+static bool c_reserved(const char *name)
+{
+	static const char *const words[] = {
+		"_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic",
+		"_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", "asm",
+		"auto", "break", "case", "char", "const", "continue", "default", "do",
+		"double", "else", "enum", "extern", "float", "for", "goto", "if",
+		"inline", "int", "long", "register", "restrict", "return", "short",
+		"signed", "sizeof", "static", "struct", "switch", "typedef", "typeof",
+		"union", "unsigned", "void", "volatile", "while",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(words[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Parameters of %{ %} functions keep their own names where C allows: old
+ * tapset C reads them as THIS->name.  STAP_ARG_name works for every name. */
 static char *param_field(const struct sem_function *f, int i)
 {
-	if (f->decl->embedded)
+	if (f->decl->embedded && !c_reserved(f->params[i]->name))
 		return xstrdup(f->params[i]->name);
 	return local_field(f->params[i]);
 }
@@ -443,9 +463,12 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
 	tr_line(T, "{");
 	tr_line(T, "#define CONTEXT c");
 	tr_line(T, "#define THIS l");
-	for (int i = 0; i < f->n_params; i++)
-		tr_line(T, "#define STAP_ARG_%s (l->%s)", f->params[i]->name,
-			f->params[i]->name);
+	for (int i = 0; i < f->n_params; i++) {
+		char *pf = param_field(f, i);
+
+		tr_line(T, "#define STAP_ARG_%s (l->%s)", f->params[i]->name, pf);
+		free(pf);
+	}
 	tr_line(T, "#define STAP_RETVALUE (l->__retvalue)");
 	if (str)
 		tr_line(T, "#define STAP_RETURN(v) do { tap_strlcpy(l->__retvalue, (v), "

@@ -550,6 +550,9 @@ static char *logical(struct tr *T, const struct expr *e)
 {
 	char *tmp, *a, *b;
 
+	/* @defined($x) && $x: the right side may not exist in this probe */
+	if (sem_static_cond(T->dp, e->a) == (e->op == TK_OROR))
+		return xstrdup(e->op == TK_OROR ? "1LL" : "0LL");
 	a = tr_expr(T, e->a);
 	tmp = tr_ltmp(T);
 	tr_line(T, "if (%stap_op_true(%s)) {", e->op == TK_ANDAND ? "" : "!", a);
@@ -627,9 +630,15 @@ static char *unary(struct tr *T, const struct expr *e)
 static char *ternary(struct tr *T, const struct expr *e)
 {
 	enum sem_type t = tr_type(T, e);
-	char *cond = tr_expr(T, e->a);
-	char *tmp = t == SEM_STRING ? tr_stmp(T) : tr_ltmp(T);
+	int known = sem_static_cond(T->dp, e->a);
+	char *cond, *tmp;
 	const struct expr *arms[2] = { e->b, e->c };
+
+	/* @defined(...) ? a : b: only the arm that exists in this probe */
+	if (known >= 0)
+		return tr_expr(T, arms[!known]);
+	cond = tr_expr(T, e->a);
+	tmp = t == SEM_STRING ? tr_stmp(T) : tr_ltmp(T);
 
 	tr_line(T, "if (tap_op_true(%s)) {", cond);
 	for (int i = 0; i < 2; i++) {
@@ -998,8 +1007,7 @@ char *tr_expr(struct tr *T, const struct expr *e)
 	case E_STAT:
 		return stat_extract(T, e);
 	case E_DEFINED:
-		/* no target variable exists in the probes built so far */
-		return xstrdup("0LL");
+		return xstrdup(sem_defined(T->dp, e) ? "1LL" : "0LL");
 	case E_TARGET:
 		return target_expr(T, e);
 	case E_EMBEDDED:

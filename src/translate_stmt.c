@@ -67,7 +67,23 @@ static void block(struct tr *T, const struct stmt *s)
 
 static void if_stmt(struct tr *T, const struct stmt *s)
 {
-	char *cond = tr_expr(T, s->e1);
+	int known = sem_static_cond(T->dp, s->e1);
+	char *cond;
+
+	/* if (@defined(...)): only the branch that exists in this probe */
+	if (known >= 0) {
+		const struct stmt *live = known ? s->body : s->els;
+
+		if (live) {
+			tr_line(T, "{");
+			T->indent++;
+			tr_stmt(T, live);
+			T->indent--;
+			tr_line(T, "}");
+		}
+		return;
+	}
+	cond = tr_expr(T, s->e1);
 
 	tr_line(T, "if (tap_op_true(%s)) {", cond);
 	T->indent++;
