@@ -140,7 +140,21 @@ struct tap_probe {
 	long long arg[2];		/* e.g. maxactive, a syscall number */
 	int flags;			/* TAP_PF_* */
 	void *callback;			/* generated code the family calls */
+	/*
+	 * Kernel event probes with a condition of numeric globals: the
+	 * condition without side effects.  While it is false the runtime
+	 * may unregister the probe (runtime/linux/arming.c); the handler
+	 * checks the condition all the same.  NULL: always registered.
+	 */
+	int (*armcond)(void);
 };
+
+/*
+ * A handler that may have changed a global some armcond() reads calls
+ * this at its end: the runtime re-evaluates the conditions soon, from
+ * process context.  Safe in any context (it only sets a flag).
+ */
+void tap_arm_kick(void);
 
 /* Defined by the generated code. */
 extern const struct tap_probe tap_probes[];

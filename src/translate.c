@@ -603,6 +603,8 @@ static char *derivation_text(const struct derived_probe *dp)
 	return strbuf_detach(&sb);
 }
 
+static int *lock_modes(struct tr *T, const struct derived_probe *dp);
+
 static struct body_out gen_probe(struct tr *T, size_t index)
 {
 	struct derived_probe *dp = T->p->probes.v[index];
@@ -628,6 +630,14 @@ static struct body_out gen_probe(struct tr *T, size_t index)
 	T->indent = 0;
 	tr_line(T, "out: __attribute__((unused));");
 	T->indent = 1;
+	{
+		int *mode = lock_modes(T, dp);
+
+		/* it may have changed what arms a probe */
+		if (tr_arm_kicks(T, mode))
+			tr_line(T, "tap_arm_kick();");
+		free(mode);
+	}
 	tr_line(T, "return;");
 	T->dp = NULL;
 	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
@@ -1026,6 +1036,7 @@ struct probe_row {
 	const struct derived_probe *dp;
 	const struct probe_provider *prov;
 	bool runs;
+	bool armed;		/* has tap_armcond_INDEX() */
 };
 
 static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
@@ -1055,6 +1066,8 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].runs && rows[i].prov->emit_support)
 			rows[i].prov->emit_support(out, rows[i].dp, i);
+	for (size_t i = 0; i < n; i++)
+		rows[i].armed = rows[i].runs && tr_arm_emit_cond(T, out, rows[i].dp, i);
 	fputs("\nconst struct tap_probe tap_probes[] = {\n", out);
 	for (size_t i = 0; i < n; i++) {
 		const struct derived_probe *dp = rows[i].dp;
@@ -1077,6 +1090,8 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 				dp->origin ? dp->origin->pos.col : 0);
 		fputs("\t{ ", out);
 		rows[i].prov->emit_entry(out, dp, i);
+		if (rows[i].armed)
+			fprintf(out, ".armcond = tap_armcond_%zu, ", i);
 		{
 			char *ls = tr_cstr(loc, strlen(loc));
 			char *ds = tr_cstr(deriv, strlen(deriv));
@@ -1122,6 +1137,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 	size_t nruns = 0;
 
 	collect_globals(&T);
+	tr_arm_prepare(&T);
 	for (size_t i = 0; i < nprobes; i++) {
 		rows[i].dp = p->probes.v[i];
 		rows[i].prov = probe_provider_for(rows[i].dp);
@@ -1193,6 +1209,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 	for (int i = 0; i < T.nglobals; i++)
 		free(T.globals[i].cname);
 	free(T.globals);
+	free(T.arm_globals);
 	free(fns);
 	free(probes);
 	free(rows);

@@ -50,6 +50,8 @@ struct tr {
 	int nlabel;
 	const char *err_label;		/* where an error unwinds to */
 	const char *brk_label, *cont_label;
+
+	bool *arm_globals;		/* [g]: some probe is armed by g */
 };
 
 /* translate.c */
@@ -65,6 +67,15 @@ char *tr_var(struct tr *T, const struct vardecl *v);
 char *tr_fixed(struct tr *T, const char *ctype, const char *suffix);
 /* A C string literal for bytes s[0..len). */
 char *tr_cstr(const char *s, size_t len);
+
+/* translate_arm.c: conditions the runtime arms probes by */
+void tr_arm_prepare(struct tr *T);
+/* Whether a body with these lock modes (2: writes) must call tap_arm_kick(). */
+bool tr_arm_kicks(const struct tr *T, const int *mode);
+/* static int tap_armcond_INDEX(void) for dp, if it has an armable
+ * condition; whether it wrote one. */
+bool tr_arm_emit_cond(const struct tr *T, FILE *out, const struct derived_probe *dp,
+		      size_t index);
 
 /* translate_expr.c */
 enum sem_type tr_type(const struct tr *T, const struct expr *e);

@@ -273,6 +273,7 @@ static void tap_start_fn(struct work_struct *w)
 		hrtimer_start(&tap_timers[i].timer,
 			      tap_timer_period(&tap_timers[i]),
 			      HRTIMER_MODE_REL);
+	tap_arming_start();
 	/* an exit request that raced with the state change */
 	if (READ_ONCE(tap_exit_requested) &&
 	    atomic_cmpxchg(&tap_state, TAP_RUNNING, TAP_EXITING) ==
@@ -327,6 +328,7 @@ static void tap_stop_fn(struct work_struct *w)
 	tap_set_state(TAP_STOPPING);
 	for (i = 0; i < tap_ntimers; i++)
 		hrtimer_cancel(&tap_timers[i].timer);
+	tap_arming_stop();
 	tap_stop_families(tap_nfamilies);
 	if (started) {
 		tap_run_sequence(READ_ONCE(tap_session_error) ?
@@ -486,11 +488,15 @@ static int __init tap_init(void)
 	ret = tap_transport_init(THIS_MODULE->name);
 	if (ret)
 		goto err_timers;
+	ret = tap_arming_init();
+	if (ret)
+		goto err_arming;
 	ret = tap_init_families();
 	if (ret)
-		goto err_transport;
+		goto err_arming;
 	return 0;
-err_transport:
+err_arming:
+	tap_arming_exit();
 	tap_transport_exit();
 err_timers:
 	kfree(tap_timers);
@@ -511,6 +517,7 @@ static void __exit tap_exit_module(void)
 {
 	tap_ctl_stop();
 	flush_work(&tap_stop_work);
+	tap_arming_exit();
 	tap_transport_exit();
 	kfree(tap_timers);
 	tap_globals_exit();

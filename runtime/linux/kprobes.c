@@ -252,8 +252,28 @@ static void tap_kprobes_stop(void)
 	tap_kprobes_free();
 }
 
+/* A disabled kprobe stays registered but costs its function nothing. */
+static void tap_kprobes_arm(const struct tap_probe *p, bool on)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_nkps; i++) {
+		struct tap_kp *k = &tap_kps[i];
+		struct kprobe *kp = k->ret ? &k->u.krp.kp : &k->u.kp;
+
+		if (k->probe != p || !k->registered)
+			continue;
+		if (on)
+			enable_kprobe(kp);
+		else
+			disable_kprobe(kp);
+	}
+}
+
 const struct tap_family tap_family_kprobe = {
 	.name = "kprobe",
 	.init = tap_kprobes_init,
 	.stop = tap_kprobes_stop,
+	.kind = TAP_PROBE_KPROBE,
+	.arm = tap_kprobes_arm,
 };

@@ -34,6 +34,13 @@ struct tap_sc_table {
 	struct tap_sc_list any;
 	const struct tap_probe **storage;	/* every list's probes */
 	struct tracepoint *tp;			/* registered, or NULL */
+	/* While every probe of the table is disarmed, the tracepoint is
+	 * unregistered (an enabled sys_enter sends every system call
+	 * through the slow tracing path). */
+	struct tracepoint *found;
+	void *fn;
+	unsigned int armed;			/* probes not disarmed */
+	bool ever;				/* tp was registered once */
 };
 
 static struct tap_sc_table tap_sc_entry, tap_sc_exit;
@@ -101,6 +108,7 @@ static int tap_sc_build(struct tap_sc_table *t, bool ret)
 	}
 	if (!total)
 		return 0;
+	t->armed = total;
 	t->storage = kcalloc(total, sizeof(*t->storage), GFP_KERNEL);
 	t->lists = size ? kcalloc(size, sizeof(*t->lists), GFP_KERNEL) : NULL;
 	if (!t->storage || (size && !t->lists))
@@ -158,13 +166,16 @@ static int tap_sc_attach(struct tap_sc_table *t, const char *name, void *fn)
 		tap_errmsg("ERROR: cannot attach to tracepoint %s (%d)\n", name, rc);
 		return rc;
 	}
-	t->tp = tp;
+	t->tp = t->found = tp;
+	t->fn = fn;
+	t->ever = true;
 	return 0;
 }
 
 static void tap_sc_stop(void)
 {
-	bool any = tap_sc_entry.tp || tap_sc_exit.tp;
+	/* a callback registered before a disarm may still be running */
+	bool any = tap_sc_entry.ever || tap_sc_exit.ever;
 
 	if (tap_sc_entry.tp)
 		tracepoint_probe_unregister(tap_sc_entry.tp, tap_sc_enter, NULL);
@@ -192,8 +203,26 @@ static int tap_sc_init(void)
 	return rc;
 }
 
+static void tap_sc_arm(const struct tap_probe *p, bool on)
+{
+	struct tap_sc_table *t = p->flags & TAP_PF_RETURN ? &tap_sc_exit : &tap_sc_entry;
+
+	if (!t->found)
+		return;
+	if (on) {
+		if (t->armed++ == 0 &&
+		    tracepoint_probe_register(t->found, t->fn, NULL) == 0)
+			t->tp = t->found;
+	} else if (t->armed > 0 && --t->armed == 0 && t->tp) {
+		if (tracepoint_probe_unregister(t->tp, t->fn, NULL) == 0)
+			t->tp = NULL;
+	}
+}
+
 const struct tap_family tap_family_syscall = {
 	.name = "syscall",
 	.init = tap_sc_init,
 	.stop = tap_sc_stop,
+	.kind = TAP_PROBE_SYSCALL,
+	.arm = tap_sc_arm,
 };

@@ -109,7 +109,21 @@ struct tap_family {
 	const char *name;
 	int (*init)(void);
 	void (*stop)(void);
+	/*
+	 * optional, with kind: unregister (on false) or register again a
+	 * probe of that kind whose armcond() changed (arming.c).  Process
+	 * context, between init() and stop(), never concurrently with
+	 * either; a probe whose registration failed stays as it is.
+	 */
+	int kind;
+	void (*arm)(const struct tap_probe *p, bool on);
 };
+
+/* arming.c: probes unregistered while their condition is false */
+int tap_arming_init(void);
+void tap_arming_start(void);	/* the session runs: first evaluation */
+void tap_arming_stop(void);	/* before the families stop */
+void tap_arming_exit(void);
 
 /* families.c: every family the runtime has, in registration order. */
 extern const struct tap_family *const tap_families[];

@@ -17,6 +17,7 @@
 
 /* The tracepoint each probe is registered on, NULL when it is not. */
 static struct tracepoint **tap_tp_registered;
+static bool *tap_tp_disarmed;	/* [i]: unregistered by tap_tp_arm() */
 
 static void tap_tp_unregister_all(void)
 {
@@ -28,17 +29,22 @@ static void tap_tp_unregister_all(void)
 	for (i = 0; i < tap_nprobes; i++) {
 		if (!tap_tp_registered[i])
 			continue;
+		/* a disarmed one may still have a callback running */
+		any = true;
+		if (tap_tp_disarmed[i])
+			continue;
 		tracepoint_probe_unregister(tap_tp_registered[i],
 					    tap_probes[i].callback,
 					    (void *)&tap_probes[i]);
 		tap_tp_registered[i] = NULL;
-		any = true;
 	}
 	/* no callback of ours runs once this returns */
 	if (any)
 		tracepoint_synchronize_unregister();
 	kfree(tap_tp_registered);
+	kfree(tap_tp_disarmed);
 	tap_tp_registered = NULL;
+	tap_tp_disarmed = NULL;
 }
 
 static int tap_tp_init(void)
@@ -52,8 +58,15 @@ static int tap_tp_init(void)
 		return 0;
 	tap_tp_registered = kcalloc(tap_nprobes, sizeof(*tap_tp_registered),
 				    GFP_KERNEL);
-	if (!tap_tp_registered)
+	tap_tp_disarmed = kcalloc(tap_nprobes, sizeof(*tap_tp_disarmed),
+				  GFP_KERNEL);
+	if (!tap_tp_registered || !tap_tp_disarmed) {
+		kfree(tap_tp_registered);
+		kfree(tap_tp_disarmed);
+		tap_tp_registered = NULL;
+		tap_tp_disarmed = NULL;
 		return -ENOMEM;
+	}
 	for (i = 0; i < tap_nprobes; i++) {
 		const struct tap_probe *p = &tap_probes[i];
 		struct tracepoint *tp;
@@ -79,8 +92,25 @@ static void tap_tp_stop(void)
 	tap_tp_unregister_all();
 }
 
+static void tap_tp_arm(const struct tap_probe *p, bool on)
+{
+	unsigned int i = p - tap_probes;
+	struct tracepoint *tp = tap_tp_registered ? tap_tp_registered[i] : NULL;
+
+	if (!tp || tap_tp_disarmed[i] == !on)
+		return;
+	if (on)
+		tap_tp_disarmed[i] = tracepoint_probe_register(tp, p->callback,
+							       (void *)p) != 0;
+	else
+		tap_tp_disarmed[i] = tracepoint_probe_unregister(tp, p->callback,
+								 (void *)p) == 0;
+}
+
 const struct tap_family tap_family_trace = {
 	.name = "tracepoint",
 	.init = tap_tp_init,
 	.stop = tap_tp_stop,
+	.kind = TAP_PROBE_TRACEPOINT,
+	.arm = tap_tp_arm,
 };
