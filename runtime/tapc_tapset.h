@@ -249,4 +249,19 @@ void tapset_sprint_backtrace(struct tap_context *c, char *out);
 void tapset_print_syms(struct tap_context *c, const char *stk);
 void tapset_sprint_syms(char *out, const char *stk);
 
+/* ---- procfs("PATH").read/.write probes: $value (runtime/linux/procfs.c) */
+
+/* A write probe's $value: the data written (at most MAXSTRINGLEN - 1
+ * bytes, and less than the file's read buffer), NUL-terminated. */
+const char *tap_procfs_value(struct tap_context *c);
+/*
+ * A read probe's "$value = s" and "$value .= s": the file's content, in
+ * its buffer of .maxsize(N) or MAXSTRINGLEN bytes, NUL included.  What
+ * does not fit is cut and raises "buffer size exceeded, consider
+ * .maxsize(N)." with the size it would need.  Return: 0, or nonzero after
+ * raising that error.
+ */
+int tap_procfs_set(struct tap_context *c, const char *s);
+int tap_procfs_append(struct tap_context *c, const char *s);
+
 #endif /* TAPC_TAPSET_H */

@@ -658,12 +658,16 @@ static char *ternary(struct tr *T, const struct expr *e)
 	return tmp;
 }
 
+static char *target_assign(struct tr *T, const struct expr *e);
+
 static char *assign(struct tr *T, const struct expr *e)
 {
 	const struct expr *lv = e->a;
 	enum sem_type t = tr_type(T, lv);
 	char *keys, *val, *cur, *r;
 
+	if (lv->kind == E_TARGET)
+		return target_assign(T, e);
 	if (e->op != TK_AGG && elided_target(T, lv))
 		return pure_expr(T, e->b) ? xstrdup(t == SEM_STRING ? "\"\"" : "0LL")
 					  : tr_expr(T, e->b);
@@ -1028,6 +1032,23 @@ static char *target_expr(struct tr *T, const struct expr *e)
 		return xstrdup("0LL");
 	}
 	return prov->target_c(T, T->dp, e);
+}
+
+/* $name = ..., $name .= ...: the probe's family writes the C. */
+static char *target_assign(struct tr *T, const struct expr *e)
+{
+	const struct probe_provider *prov = T->dp ? probe_provider_for(T->dp) : NULL;
+	char *val, *r;
+
+	if (!prov || !prov->target_assign_c) {
+		tr_error(T, &e->a->pos, "assignment to a target variable not supported "
+			 "in this probe context");
+		return xstrdup("0LL");
+	}
+	val = tr_expr(T, e->b);
+	r = prov->target_assign_c(T, T->dp, e, val);
+	free(val);
+	return r;
 }
 
 void tr_expr_void(struct tr *T, const struct expr *e)

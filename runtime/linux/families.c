@@ -10,6 +10,7 @@ extern const struct tap_family tap_family_syscall;
 extern const struct tap_family tap_family_perf;
 extern const struct tap_family tap_family_process;
 extern const struct tap_family tap_family_trace;
+extern const struct tap_family tap_family_procfs;
 
 const struct tap_family *const tap_families[] = {
 	&tap_family_kprobe,
@@ -17,5 +18,6 @@ const struct tap_family *const tap_families[] = {
 	&tap_family_perf,
 	&tap_family_process,
 	&tap_family_trace,
+	&tap_family_procfs,
 	NULL
 };

@@ -9,6 +9,7 @@ static const struct probe_provider *const providers[] = {
 	&probe_provider_kprobe,
 	&probe_provider_syscall,
 	&probe_provider_trace,
+	&probe_provider_procfs,
 };
 
 /* Pass 2's kernel event families; each has its provider above. */
@@ -18,6 +19,7 @@ const struct point_family *const point_families[] = {
 	&point_family_kprobe,
 	&point_family_syscall,
 	&point_family_trace,
+	&point_family_procfs,
 	NULL
 };
 

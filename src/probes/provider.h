@@ -39,6 +39,13 @@ struct probe_provider {
 	 * const char * for a string.  May use the translator's helpers of
 	 * translate_int.h (temporaries, error unwinding). */
 	char *(*target_c)(struct tr *T, const struct derived_probe *dp, const struct expr *e);
+	/* Optional: the assignment e (E_ASSIGN: e->op, e->a a target
+	 * expression pass 2 let be written) of the value val (the C of
+	 * e->b, already evaluated): emit the store and return the C of
+	 * the assignment's value.  NULL: the family's target expressions
+	 * cannot be written. */
+	char *(*target_assign_c)(struct tr *T, const struct derived_probe *dp,
+				 const struct expr *e, const char *val);
 };
 
 extern const struct probe_provider probe_provider_begin_end;
@@ -53,6 +60,8 @@ extern const struct probe_provider probe_provider_syscall;
 extern const struct point_family point_family_syscall;
 extern const struct probe_provider probe_provider_trace;
 extern const struct point_family point_family_trace;
+extern const struct probe_provider probe_provider_procfs;
+extern const struct point_family point_family_procfs;
 
 /* The provider of dp's family, or NULL. */
 const struct probe_provider *probe_provider_for(const struct derived_probe *dp);
