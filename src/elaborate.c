@@ -732,6 +732,20 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 	return loc;
 }
 
+/* Give dp the point its family names it by (see derived_point), after
+ * add_probe() took -l's name from the matched one. */
+static void rename_point(struct derived_probe *dp, struct probe_point *named)
+{
+	if (!named)
+		return;
+	named->optional = dp->loc->optional;
+	named->sufficient = dp->loc->sufficient;
+	named->cond = dp->loc->cond;
+	dp->loc->cond = NULL;
+	probe_point_free(dp->loc);
+	dp->loc = named;
+}
+
 /* A point matched pattern p of a kernel event family: one derived probe
  * for each concrete point the family finds. */
 static int derive_family(struct elab *E, struct derive *D, const struct point_family *fam,
@@ -762,6 +776,8 @@ static int derive_family(struct elab *E, struct derive *D, const struct point_fa
 		free(fp);
 		dp->loc = family_loc(p, pp, &dp->fp);
 		add_probe(E, D, dp, pp, body, chain);
+		if (fam->derived_point)
+			rename_point(dp, fam->derived_point(dp));
 	}
 	n = (int)points.n;
 	vec_free(&points);

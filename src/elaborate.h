@@ -174,6 +174,14 @@ struct point_family {
 	 * malloc'd, or NULL for nothing.  NULL: the family prints none.
 	 */
 	char *(*print_sig)(const struct derived_probe *dp);
+	/*
+	 * Pass 2: the point SystemTap names the derived probe by, in pp()
+	 * and -p2, when that is not the matched point (perf adds its
+	 * default ".sample(N)"): a new probe_point without condition, or
+	 * NULL to keep dp->loc.  -l and -L keep the matched point.  NULL:
+	 * the family's points name themselves.
+	 */
+	struct probe_point *(*derived_point)(const struct derived_probe *dp);
 };
 
 void family_point_free(struct family_point *fp);

@@ -259,6 +259,9 @@ static enum hrtimer_restart tap_timer_fn(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/* How many of tap_families[] have been initialised (and not stopped). */
+static unsigned int tap_nfamilies;
+
 static void tap_start_fn(struct work_struct *w)
 {
 	unsigned int i;
@@ -273,6 +276,9 @@ static void tap_start_fn(struct work_struct *w)
 		hrtimer_start(&tap_timers[i].timer,
 			      tap_timer_period(&tap_timers[i]),
 			      HRTIMER_MODE_REL);
+	for (i = 0; i < tap_nfamilies; i++)
+		if (tap_families[i]->start)
+			tap_families[i]->start();
 	tap_arming_start();
 	/* an exit request that raced with the state change */
 	if (READ_ONCE(tap_exit_requested) &&
@@ -285,9 +291,6 @@ static void tap_start_fn(struct work_struct *w)
 }
 
 static DECLARE_WORK(tap_start_work, tap_start_fn);
-
-/* How many of tap_families[] have been initialised (and not stopped). */
-static unsigned int tap_nfamilies;
 
 /* Stop the first @n families, last first. */
 static void tap_stop_families(unsigned int n)

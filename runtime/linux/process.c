@@ -5,8 +5,8 @@
  * numbers of src/probes/process.c), .arg[1] a process id that begin/end
  * must match (0: any), .target the program file they must run (NULL: any).
  *
- * Where each event comes from, and in which task it runs:
- *   kprocess.create	sched_process_fork, in the parent (task: the child)
+ * Where each event comes from, and in which task it runs (kprocess.create
+ * is an alias of the sched_process_fork tracepoint):
  *   kprocess.start	kprobe schedule_tail, the new task's first run
  *   kprocess.exec	sys_enter of execve, in the caller (user registers)
  *   kprocess.exec_complete  sys_exit of execve, in the new program or,
@@ -19,10 +19,13 @@
  *			kernel thread), and sched_process_exec
  *   process.end	kprobe taskstats_exit when the thread group is dead:
  *			the last thread, whose program is still mapped
- * Only the hooks that some probe needs are registered.
+ * Only the hooks that some probe needs are registered.  process.begin
+ * also reports the processes that run when the session starts (see
+ * "processes that already run" below).
  */
 #include <linux/compat.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/mm_types.h>
 #include <linux/namei.h>
@@ -30,8 +33,11 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/tracepoint.h>
+#include <linux/wait.h>
 #include <linux/uaccess.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
@@ -41,7 +47,6 @@
 enum {
 	TAP_PROC_BEGIN = 1,
 	TAP_PROC_END,
-	TAP_KP_CREATE,
 	TAP_KP_START,
 	TAP_KP_EXEC,
 	TAP_KP_EXEC_COMPLETE,
@@ -115,16 +120,26 @@ static void tap_proc_task_event(int ev, struct task_struct *task,
 
 /* ---- tracepoints --------------------------------------------------------- */
 
-static void tap_proc_on_fork(void *data, struct task_struct *parent,
-			     struct task_struct *child)
+static void tap_proc_claim_startup(struct task_struct *t);
+
+/*
+ * process.begin from a hook, in @t: only while the session runs (not
+ * before, when the startup walk will find @t), claiming @t's startup
+ * work so that it is reported once.
+ */
+static void tap_proc_report_begin(struct task_struct *t, struct pt_regs *regs)
 {
-	tap_proc_task_event(TAP_KP_CREATE, child, NULL);
+	if (!(tap_proc_events & TAP_EV(TAP_PROC_BEGIN)) ||
+	    atomic_read(&tap_state) != TAP_RUNNING)
+		return;
+	tap_proc_claim_startup(t);
+	tap_proc_task_event(TAP_PROC_BEGIN, t, regs);
 }
 
 static void tap_proc_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 			     struct linux_binprm *bprm)
 {
-	tap_proc_task_event(TAP_PROC_BEGIN, p, NULL);
+	tap_proc_report_begin(p, NULL);
 }
 
 static void tap_proc_on_exit(void *data, struct task_struct *p)
@@ -171,7 +186,6 @@ struct tap_proc_tp {
 };
 
 static struct tap_proc_tp tap_proc_tps[] = {
-	{ "sched_process_fork", tap_proc_on_fork, TAP_EV(TAP_KP_CREATE) },
 	{ "sched_process_exec", tap_proc_on_exec, TAP_EV(TAP_PROC_BEGIN) },
 	{ "sched_process_exit", tap_proc_on_exit, TAP_EV(TAP_KP_EXIT) },
 	{ "sys_enter", tap_proc_on_sys_enter, TAP_EV(TAP_KP_EXEC) },
@@ -187,7 +201,7 @@ static int tap_proc_on_schedule_tail(struct kprobe *kp, struct pt_regs *regs)
 	tap_proc_task_event(TAP_KP_START, t, regs);
 	/* a new process, not a thread of one or a kernel thread */
 	if (t->mm && thread_group_leader(t) && !(t->flags & PF_KTHREAD))
-		tap_proc_task_event(TAP_PROC_BEGIN, t, regs);
+		tap_proc_report_begin(t, regs);
 	return 0;
 }
 
@@ -230,6 +244,288 @@ static struct tap_proc_kp tap_proc_kps[] = {
 	  TAP_EV(TAP_KP_RELEASE) },
 };
 
+/* ---- processes that already run ------------------------------------------ */
+
+/*
+ * As SystemTap's, process.begin also fires for each process that exists
+ * when the session starts (with -c or -x, only for the target's), in that
+ * process.  Once the session runs, with the hooks above registered, each
+ * such process gets a task work that runs the begin probes when it next
+ * returns to user space: TWA_RESUME, not TWA_SIGNAL, so that no system call
+ * of it is interrupted (a process asleep is reported when it wakes).
+ *
+ * The hooks are registered at load and report only while the session
+ * runs; the walk starts once it runs.  A process can be in the walk and
+ * still reach a hook then: forked just before and not yet run
+ * (schedule_tail), or in an exec.  Each side looks for the other under
+ * tap_proc_works_lock: a hook during the walk leaves a claimed entry
+ * (a tombstone) that makes the walk skip the process, and a hook after
+ * the walk claims the process's work, which then runs nothing.  So a
+ * process that runs at the start is reported once, whatever the order:
+ * by its work, or by the hook if it execs (or first runs) before it
+ * returns to user space.
+ *
+ * The works still queued when the session stops are cancelled with
+ * task_work_cancel_func() (not exported: its address comes from a kprobe
+ * lookup); stop then waits for the ones running, and for RCU-tasks so
+ * that no task is still on the last instructions of the callback when
+ * the module goes.
+ */
+struct tap_proc_work {
+	struct callback_head cb;
+	struct task_struct *task;	/* referenced */
+	struct hlist_node node;		/* in tap_proc_works */
+	bool claimed;			/* reported by a hook */
+	bool tombstone;			/* no work: a hook's mark for the walk */
+	bool cancelling;		/* stop() is on it */
+};
+
+static DEFINE_HASHTABLE(tap_proc_works, 8);	/* by task */
+static DEFINE_RAW_SPINLOCK(tap_proc_works_lock);	/* a leaf: taken in hooks */
+static atomic_t tap_proc_nworks = ATOMIC_INIT(0);	/* queued or running */
+static DECLARE_WAIT_QUEUE_HEAD(tap_proc_works_done);
+static bool tap_proc_walking;	/* from load until the walk is done */
+static bool tap_proc_walked;
+
+typedef struct callback_head *(*tap_task_work_cancel_t)(struct task_struct *,
+							  task_work_func_t);
+static tap_task_work_cancel_t tap_task_work_cancel;
+
+static struct tap_proc_work *tap_proc_work_of(struct task_struct *t)
+{
+	struct tap_proc_work *w;
+
+	hash_for_each_possible(tap_proc_works, w, node, (unsigned long)t)
+		if (w->task == t)
+			return w;
+	return NULL;
+}
+
+static void tap_proc_claim_startup(struct task_struct *t)
+{
+	struct tap_proc_work *w;
+	unsigned long flags;
+
+	if (!READ_ONCE(tap_proc_walking) && !atomic_read(&tap_proc_nworks))
+		return;
+	raw_spin_lock_irqsave(&tap_proc_works_lock, flags);
+	w = tap_proc_work_of(t);
+	if (w) {
+		w->claimed = true;
+	} else if (tap_proc_walking) {
+		/* no reclaim, not even kswapd's wakeup: schedule_tail() runs
+		 * with the runqueue locked */
+		w = kzalloc(sizeof(*w), __GFP_NOWARN);
+		if (w) {
+			get_task_struct(t);
+			w->task = t;
+			w->claimed = true;
+			w->tombstone = true;
+			hash_add(tap_proc_works, &w->node, (unsigned long)t);
+		}
+	}
+	raw_spin_unlock_irqrestore(&tap_proc_works_lock, flags);
+}
+
+static void tap_proc_work_free(struct tap_proc_work *w)
+{
+	put_task_struct(w->task);
+	kfree(w);
+	if (atomic_dec_and_test(&tap_proc_nworks))
+		wake_up(&tap_proc_works_done);
+}
+
+/* The task work, in the process, on its way to user space (or exiting). */
+static void tap_proc_startup_begin(struct callback_head *cb)
+{
+	struct tap_proc_work *w = container_of(cb, struct tap_proc_work, cb);
+	struct tap_proc_event e = { .task = current };
+	bool claimed;
+
+	raw_spin_lock_irq(&tap_proc_works_lock);
+	hash_del(&w->node);
+	claimed = w->claimed;
+	raw_spin_unlock_irq(&tap_proc_works_lock);
+	if (!claimed && !(current->flags & PF_EXITING))
+		tap_proc_fire(TAP_PROC_BEGIN, task_pt_regs(current), 1, &e);
+	tap_proc_work_free(w);
+}
+
+/* A function the kernel does not export, by a kprobe's symbol lookup;
+ * NULL with *err set (-ENOENT: no such symbol) when it cannot. */
+static void *tap_proc_lookup(const char *name, int *err)
+{
+	struct kprobe kp = { .symbol_name = name };
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned long addr, off = 0;
+	char *plus;
+
+	*err = register_kprobe(&kp);
+	if (*err)
+		return NULL;
+	*err = -EINVAL;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	/* the probe may sit past the entry (an endbr): "name+0x4/0x40" */
+	sprint_symbol(sym, addr);
+	plus = strchr(sym, '+');
+	if (!plus || strncmp(sym, name, plus - sym) || name[plus - sym])
+		return NULL;
+	*strchrnul(plus, '/') = '\0';
+	if (kstrtoul(plus + 1, 0, &off))
+		return NULL;
+	*err = 0;
+	return (void *)(addr - off);
+}
+
+/*
+ * The function that cancels a task work by its function: since Linux 6.11
+ * (and in the stable kernels it went back to, such as Debian's 6.1)
+ * task_work_cancel_func(), task_work_cancel() then taking the work itself;
+ * before, task_work_cancel().  The two came together: without the first,
+ * the second is the old one.
+ */
+static tap_task_work_cancel_t tap_proc_find_cancel(void)
+{
+	int err;
+	void *fn = tap_proc_lookup("task_work_cancel_func", &err);
+
+	if (!fn && err == -ENOENT)
+		fn = tap_proc_lookup("task_work_cancel", &err);
+	return fn;
+}
+
+/* Queue the startup work of @p unless a hook reported it; under
+ * rcu_read_lock(). */
+static bool tap_proc_queue(struct task_struct *p)
+{
+	struct tap_proc_work *w = kzalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
+
+	if (!w)
+		return false;
+	init_task_work(&w->cb, tap_proc_startup_begin);
+	w->task = p;
+	/* in the table first: the work may run as soon as it is added */
+	raw_spin_lock_irq(&tap_proc_works_lock);
+	if (tap_proc_work_of(p)) {
+		raw_spin_unlock_irq(&tap_proc_works_lock);
+		kfree(w);
+		return true;
+	}
+	get_task_struct(p);
+	atomic_inc(&tap_proc_nworks);
+	hash_add(tap_proc_works, &w->node, (unsigned long)p);
+	raw_spin_unlock_irq(&tap_proc_works_lock);
+	if (task_work_add(p, &w->cb, TWA_RESUME)) {
+		/* past its last task works: exiting */
+		raw_spin_lock_irq(&tap_proc_works_lock);
+		hash_del(&w->node);
+		raw_spin_unlock_irq(&tap_proc_works_lock);
+		tap_proc_work_free(w);
+	}
+	return true;
+}
+
+/* The walk is over: drop the hooks' tombstones. */
+static void tap_proc_end_walk(void)
+{
+	struct tap_proc_work *w;
+	struct hlist_node *tmp;
+	HLIST_HEAD(dead);
+	unsigned int bkt;
+
+	raw_spin_lock_irq(&tap_proc_works_lock);
+	WRITE_ONCE(tap_proc_walking, false);
+	hash_for_each_safe(tap_proc_works, bkt, tmp, w, node)
+		if (w->tombstone) {
+			hash_del(&w->node);
+			hlist_add_head(&w->node, &dead);
+		}
+	raw_spin_unlock_irq(&tap_proc_works_lock);
+	hlist_for_each_entry_safe(w, tmp, &dead, node) {
+		put_task_struct(w->task);
+		kfree(w);
+	}
+}
+
+static void tap_proc_start(void)
+{
+	long long target = tap_target();
+	struct task_struct *p;
+	bool queued = true;
+
+	if (!(tap_proc_events & TAP_EV(TAP_PROC_BEGIN)))
+		return;
+	if (!tap_task_work_cancel) {
+		tap_proc_end_walk();
+		tap_errmsg("WARNING: process.begin cannot report the processes that already run: task_work_cancel_func not found\n");
+		return;
+	}
+	tap_proc_walked = true;
+	rcu_read_lock();
+	for_each_process(p) {
+		/* user processes; kernel threads have no program */
+		if (p->flags & (PF_KTHREAD | PF_EXITING))
+			continue;
+		if (target && p->tgid != target)
+			continue;
+		queued = tap_proc_queue(p);
+		if (!queued)
+			break;
+	}
+	rcu_read_unlock();
+	tap_proc_end_walk();
+	if (!queued)
+		tap_errmsg("WARNING: process.begin cannot report all the processes that already run: out of memory\n");
+}
+
+/* A startup work not yet cancelled by stop, referenced, or NULL. */
+static struct task_struct *tap_proc_next_queued(void)
+{
+	struct task_struct *t = NULL;
+	struct tap_proc_work *w;
+	unsigned int bkt;
+
+	raw_spin_lock_irq(&tap_proc_works_lock);
+	hash_for_each(tap_proc_works, bkt, w, node)
+		if (!w->cancelling) {
+			w->cancelling = true;
+			t = w->task;
+			get_task_struct(t);
+			break;
+		}
+	raw_spin_unlock_irq(&tap_proc_works_lock);
+	return t;
+}
+
+/* Cancel the startup works, wait for the ones running. */
+static void tap_proc_end_works(void)
+{
+	struct task_struct *t;
+
+	if (!tap_proc_walked)
+		return;
+	while ((t = tap_proc_next_queued())) {
+		struct callback_head *cb =
+			tap_task_work_cancel(t, tap_proc_startup_begin);
+
+		if (cb) {
+			struct tap_proc_work *w =
+				container_of(cb, struct tap_proc_work, cb);
+
+			raw_spin_lock_irq(&tap_proc_works_lock);
+			hash_del(&w->node);
+			raw_spin_unlock_irq(&tap_proc_works_lock);
+			tap_proc_work_free(w);
+		}
+		/* else running (or done): it frees itself */
+		put_task_struct(t);
+	}
+	wait_event(tap_proc_works_done, !atomic_read(&tap_proc_nworks));
+	synchronize_rcu_tasks();
+	tap_proc_walked = false;
+}
+
 /* ---- registration -------------------------------------------------------- */
 
 static void tap_proc_unhook(void)
@@ -261,6 +557,8 @@ static void tap_proc_stop(void)
 	unsigned int i;
 
 	tap_proc_unhook();
+	tap_proc_end_walk();
+	tap_proc_end_works();
 	for (i = 0; i < tap_nprocs; i++)
 		if (tap_procs[i].has_path)
 			path_put(&tap_procs[i].path);
@@ -366,6 +664,13 @@ static int tap_proc_init(void)
 {
 	int ret = tap_proc_collect();
 
+	/* the hooks mark what they report until the startup walk is done;
+	 * the walk must be quick once the session runs (a -c command is
+	 * released then): the lookup, which waits for RCU, is done here */
+	WRITE_ONCE(tap_proc_walking,
+		   !!(tap_proc_events & TAP_EV(TAP_PROC_BEGIN)));
+	if (tap_proc_walking)
+		tap_task_work_cancel = tap_proc_find_cancel();
 	if (!ret && tap_nprocs)
 		ret = tap_proc_hook();
 	if (ret == -ENOMEM || ret == -EINVAL) {
@@ -382,6 +687,7 @@ const struct tap_family tap_family_process = {
 	.name = "process",
 	.init = tap_proc_init,
 	.stop = tap_proc_stop,
+	.start = tap_proc_start,
 };
 
 /* ---- kprocess.stp -------------------------------------------------------- */

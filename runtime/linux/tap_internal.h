@@ -109,6 +109,9 @@ struct tap_family {
 	const char *name;
 	int (*init)(void);
 	void (*stop)(void);
+	/* optional: the session is now running (after the begin probes);
+	 * process context; stop() follows */
+	void (*start)(void);
 	/*
 	 * optional, with kind: unregister (on false) or register again a
 	 * probe of that kind whose armcond() changed (arming.c).  Process

@@ -9,7 +9,9 @@
  *	(SystemTap's default N is 1000000) or F times a second.
  *
  * perf.sw.NAME and perf.hw.NAME are aliases of tapsets/perf.stp over
- * perf.type().config(), as in SystemTap.  The runtime half is
+ * perf.type().config(), as in SystemTap, which names every perf probe
+ * (pp(), -p2) perf.type(T).config(C).sample(N), the period made explicit
+ * (perf_derived_point); -l and -L list the point as written.  The runtime half is
  * runtime/linux/perf.c (TAP_PROBE_PERF): .arg[0] is the type, .arg[1] the
  * config, .interval_ns the sample period (or frequency), .flags says which.
  */
@@ -104,11 +106,42 @@ static int perf_expand(const struct point_pattern *pat, const struct probe_point
 	return 1;
 }
 
+static struct pp_comp *num_comp(const char *name, int64_t n, const struct srcpos *pos)
+{
+	struct expr *e = expr_new(E_NUM, pos);
+
+	e->num = n;
+	return pp_comp_new(xstrdup(name), e, pos);
+}
+
+/*
+ * SystemTap names a perf probe by its event and its sample:
+ * "perf.type(T).config(C).sample(N)", N being the period given, its
+ * default, or the frequency of .hz(F) (which it also prints as
+ * ".sample(F)").  perf_emit() reads N back from there.
+ */
+static struct probe_point *perf_derived_point(const struct derived_probe *dp)
+{
+	const struct probe_point *loc = dp->loc;
+	struct probe_point *named;
+	int64_t period = loc->comps.n == 4 ? comp_num(loc, 3) : PERF_DEFAULT_SAMPLE;
+
+	if (dp->fp.flags & PERF_F_PROFILE)
+		return NULL;
+	named = probe_point_new(&loc->pos);
+	vec_push(&named->comps, pp_comp_new(xstrdup("perf"), NULL, &loc->pos));
+	vec_push(&named->comps, num_comp("type", dp->fp.num[0], &loc->pos));
+	vec_push(&named->comps, num_comp("config", dp->fp.num[1], &loc->pos));
+	vec_push(&named->comps, num_comp("sample", period, &loc->pos));
+	return named;
+}
+
 const struct point_family point_family_perf = {
 	.name = "perf",
 	.patterns = perf_patterns,
 	.n_patterns = sizeof(perf_patterns) / sizeof(perf_patterns[0]),
 	.expand = perf_expand,
+	.derived_point = perf_derived_point,
 };
 
 static bool perf_handles(const struct derived_probe *dp)
@@ -119,7 +152,7 @@ static bool perf_handles(const struct derived_probe *dp)
 static bool perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	const struct family_point *fp = &dp->fp;
-	/* .sample(N) or .hz(F), checked by perf_expand(), ends the point */
+	/* the period or frequency, as perf_derived_point() named it */
 	int64_t period = dp->loc->comps.n == 4 ? comp_num(dp->loc, 3) :
 		PERF_DEFAULT_SAMPLE;
 

@@ -2,13 +2,18 @@
  *
  *   process.begin, process("PATH").begin, process(PID).begin
  *	a process starts running a program: in the new process, when it
- *	first runs after a fork, and after each successful exec;
+ *	first runs after a fork, and after each successful exec; and, as
+ *	in SystemTap, in each process that already runs when the session
+ *	starts (only the target with -c/-x);
  *   process.end, process("PATH").end, process(PID).end
  *	the last thread of a process exits, in its context;
- *   __tapc_kprocess.{create,start,exec,exec_complete,exit,release}
+ *   __tapc_kprocess.{start,exec,exec_complete,exit,release}
  *	the kernel's process events behind the kprocess.* aliases of
  *	tapsets/kprocess.stp, whose variables read the event through the
- *	functions of that tapset.
+ *	functions of that tapset.  Their probes are named, in pp() and -p2,
+ *	by the point SystemTap's alias resolves to (see kp_derived_point).
+ *	(kprocess.create is an alias of the sched_process_fork tracepoint,
+ *	as in SystemTap.)
  *
  * A PATH without '/' is looked up in $PATH, and every PATH is resolved to
  * the file it names (symbolic links followed), as SystemTap does; the
@@ -30,7 +35,7 @@
 
 /* The events; runtime/linux/process.c has the same numbers. */
 enum {
-	PROC_BEGIN = 1, PROC_END, KP_CREATE, KP_START, KP_EXEC,
+	PROC_BEGIN = 1, PROC_END, KP_START, KP_EXEC,
 	KP_EXEC_COMPLETE, KP_EXIT, KP_RELEASE,
 };
 
@@ -45,7 +50,6 @@ enum {
 static const struct point_pattern process_patterns[] = {
 	PROC_PATS(PROC_BEGIN, "begin"),
 	PROC_PATS(PROC_END, "end"),
-	KPROC_PAT(KP_CREATE, "create"),
 	KPROC_PAT(KP_START, "start"),
 	KPROC_PAT(KP_EXEC, "exec"),
 	KPROC_PAT(KP_EXEC_COMPLETE, "exec_complete"),
@@ -130,11 +134,50 @@ static int process_expand(const struct point_pattern *pat, const struct probe_po
 	return 1;
 }
 
+/*
+ * What SystemTap's kprocess.* aliases resolve to, without kernel
+ * debuginfo for the kernel.function() ones (it would add
+ * "@FILE:LINE"), and kprocess.exec[_complete] being syscall.execve[.return]
+ * on the raw_syscalls tracepoints.
+ */
+static const struct {
+	int event;
+	const char *comp, *arg;
+} kp_points[] = {
+	{ KP_START, "function", "schedule_tail" },
+	{ KP_EXEC, "trace", "raw_syscalls:sys_enter" },
+	{ KP_EXEC_COMPLETE, "trace", "raw_syscalls:sys_exit" },
+	{ KP_EXIT, "function", "do_exit" },
+	{ KP_RELEASE, "function", "release_task" },
+};
+
+static struct probe_point *kp_derived_point(const struct derived_probe *dp)
+{
+	const struct srcpos *pos = &dp->loc->pos;
+
+	for (size_t i = 0; i < sizeof(kp_points) / sizeof(kp_points[0]); i++) {
+		struct probe_point *named;
+		struct expr *arg;
+
+		if (kp_points[i].event != dp->variant)
+			continue;
+		named = probe_point_new(pos);
+		arg = expr_new(E_STR, pos);
+		arg->str = xstrdup(kp_points[i].arg);
+		arg->len = strlen(arg->str);
+		vec_push(&named->comps, pp_comp_new(xstrdup("kernel"), NULL, pos));
+		vec_push(&named->comps, pp_comp_new(xstrdup(kp_points[i].comp), arg, pos));
+		return named;
+	}
+	return NULL;
+}
+
 const struct point_family point_family_process = {
 	.name = "process",
 	.patterns = process_patterns,
 	.n_patterns = sizeof(process_patterns) / sizeof(process_patterns[0]),
 	.expand = process_expand,
+	.derived_point = kp_derived_point,
 };
 
 static bool process_handles(const struct derived_probe *dp)
