@@ -355,7 +355,8 @@ static void tap_proc_startup_begin(struct callback_head *cb)
  * NULL with *err set (-ENOENT: no such symbol) when it cannot. */
 static void *tap_proc_lookup(const char *name, int *err)
 {
-	struct kprobe kp = { .symbol_name = name };
+	/* registered disabled: resolved, but the kernel text is not patched */
+	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
 	char sym[KSYM_SYMBOL_LEN];
 	unsigned long addr, off = 0;
 	char *plus;
