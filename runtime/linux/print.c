@@ -158,7 +158,10 @@ int tap_printf(struct tap_context *c, const char *fmt, int nargs,
 		tap_format_error(c, len, &m);
 		return -1;
 	}
-	len = min_t(int, len, sizeof(pc->out) - 1);
+	if (len > (int)sizeof(pc->out) - 1) {
+		tap_count_cut(len - (sizeof(pc->out) - 1));
+		len = sizeof(pc->out) - 1;
+	}
 	if (pc->len + len + 1 > sizeof(pc->out))
 		tap_flush(pc);
 	ret = tap_format(pc->out + pc->len, len + 1, fmt, a, nargs, &ops);
@@ -172,7 +175,8 @@ int tap_printf(struct tap_context *c, const char *fmt, int nargs,
 
 /*
  * printf() of embedded C (STAP_PRINTF): the kernel's vsnprintf into the
- * hit's buffer; a text longer than the whole buffer is cut to its size.
+ * hit's buffer; a text longer than the whole buffer is cut to its size,
+ * and the bytes cut are counted.
  */
 void tap_cprintf(struct tap_context *c, const char *fmt, ...)
 {
@@ -193,7 +197,13 @@ void tap_cprintf(struct tap_context *c, const char *fmt, ...)
 	/* it did not fit: send what was there, format again from the start */
 	tap_flush(pc);
 	va_start(ap, fmt);
-	n = vscnprintf(pc->out, sizeof(pc->out), fmt, ap);
+	n = vsnprintf(pc->out, sizeof(pc->out), fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(pc->out)) {
+		tap_count_cut(n - (sizeof(pc->out) - 1));
+		n = sizeof(pc->out) - 1;
+	}
 	pc->len = n;
 }

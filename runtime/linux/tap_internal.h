@@ -37,6 +37,7 @@ struct tap_ring {
 	u64 tail;		/* bytes ever read */
 	u64 dropped;		/* bytes that did not fit */
 	atomic64_t nmi_dropped;	/* bytes dropped without the lock (NMI) */
+	atomic64_t cut;		/* bytes of prints longer than a hit's buffer */
 	spinlock_t lock;
 	wait_queue_head_t wq;
 };
@@ -72,6 +73,7 @@ extern atomic_t tap_state_gen;	/* bumped on every state change */
 int tap_transport_init(const char *modname);
 void tap_transport_exit(void);
 void tap_ring_write(struct tap_ring *r, const char *s, size_t len);
+void tap_count_cut(u64 len);
 void tap_notify(void);		/* wake readers; safe in any context */
 __printf(1, 2) void tap_errmsg(const char *fmt, ...);
 __printf(1, 2) void tap_outmsg(const char *fmt, ...);

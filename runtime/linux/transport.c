@@ -4,7 +4,7 @@
  *
  *   out  the script's output, in the order the probe hits committed it
  *   err  ERROR and WARNING lines, for tapc-run's stderr
- *   ctl  read: "STATE ERRORS SKIPPED DROPPED\n"; poll says when it changed
+ *   ctl  read: "STATE ERRORS SKIPPED DROPPED CUT\n"; poll says when it changed
  *        write: "start" (run begin probes, start timers) or "stop"
  *
  * out and err are bounded rings.  Probe hits never wait for the reader:
@@ -53,6 +53,7 @@ static int tap_ring_init(struct tap_ring *r, size_t size)
 	r->size = size;
 	r->head = r->tail = r->dropped = 0;
 	atomic64_set(&r->nmi_dropped, 0);
+	atomic64_set(&r->cut, 0);
 	spin_lock_init(&r->lock);
 	init_waitqueue_head(&r->wq);
 	return 0;
@@ -89,6 +90,16 @@ void tap_ring_write(struct tap_ring *r, const char *s, size_t len)
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 	tap_notify();
+}
+
+/*
+ * A single print longer than a hit's whole buffer is cut to fit; what was
+ * cut is counted apart from what the full ring dropped, so that tapc-run
+ * can say which limit to raise.
+ */
+void tap_count_cut(u64 len)
+{
+	atomic64_add(len, &tap_out_ring.cut);
 }
 
 /* Copy up to @len bytes out of the ring into @dst; returns the count. */
@@ -247,9 +258,9 @@ static int tap_ctl_open(struct inode *inode, struct file *file)
 static ssize_t tap_ctl_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	char line[96];
+	char line[128];
 	int gen, st, n;
-	u64 dropped;
+	u64 dropped, cut;
 
 	gen = atomic_read(&tap_state_gen);
 	smp_rmb();
@@ -262,9 +273,10 @@ static ssize_t tap_ctl_read(struct file *file, char __user *ubuf,
 	spin_unlock_irq(&tap_err_ring.lock);
 	dropped += atomic64_read(&tap_out_ring.nmi_dropped) +
 		   atomic64_read(&tap_err_ring.nmi_dropped);
-	n = scnprintf(line, sizeof(line), "%s %d %d %llu\n",
+	cut = atomic64_read(&tap_out_ring.cut);
+	n = scnprintf(line, sizeof(line), "%s %d %d %llu %llu\n",
 		      tap_state_names[st], atomic_read(&tap_error_count),
-		      atomic_read(&tap_skipped_count), dropped);
+		      atomic_read(&tap_skipped_count), dropped, cut);
 	file->private_data = (void *)(long)gen;
 	return simple_read_from_buffer(ubuf, count, ppos, line, n);
 }
