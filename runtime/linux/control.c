@@ -469,34 +469,59 @@ static int tap_init_timers(void)
 	return 0;
 }
 
+/*
+ * Why the module did not load, in the kernel log: tapc-run reads it back
+ * and prints it, as finit_module() itself only returns an errno.
+ */
+static int tap_init_failed(const char *what, int ret)
+{
+	pr_err("%s: cannot load: %s failed (%pe)\n", THIS_MODULE->name, what,
+	       ERR_PTR(ret));
+	return ret;
+}
+
 static int __init tap_init(void)
 {
 	int ret;
 
 	ret = tap_locks_init();
 	if (ret)
-		return ret;
+		return tap_init_failed("allocating the global locks", ret);
 	ret = tap_check_probes();
-	if (ret)
+	if (ret) {
+		tap_init_failed("checking the probe table", ret);
 		goto err_locks;
+	}
 	ret = tap_alloc_cpus();
-	if (ret)
+	if (ret) {
+		tap_init_failed("allocating per-CPU contexts and locals", ret);
 		goto err_cpus;
+	}
 	ret = tap_globals_init();
-	if (ret)
+	if (ret) {
+		tap_init_failed("allocating the global arrays", ret);
 		goto err_cpus;
+	}
 	ret = tap_init_timers();
-	if (ret)
+	if (ret) {
+		tap_init_failed("allocating the timers", ret);
 		goto err_globals;
+	}
 	ret = tap_transport_init(THIS_MODULE->name);
-	if (ret)
+	if (ret) {
+		tap_init_failed("creating the output channels", ret);
 		goto err_timers;
+	}
 	ret = tap_arming_init();
-	if (ret)
+	if (ret) {
+		tap_init_failed("setting up probe arming", ret);
 		goto err_arming;
+	}
 	ret = tap_init_families();
-	if (ret)
+	if (ret) {
+		tap_init_failed("setting up the probe families", ret);
 		goto err_arming;
+	}
 	return 0;
 err_arming:
 	tap_arming_exit();

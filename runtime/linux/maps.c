@@ -601,6 +601,10 @@ int tap_globals_init(void)
 				pr_err("%s: bad global %u (%s)\n",
 				       THIS_MODULE->name, i,
 				       g->name ? g->name : "?");
+			else
+				pr_err("%s: cannot allocate global %s (%u entries): out of memory\n",
+				       THIS_MODULE->name, g->name ? g->name : "?",
+				       g->max_entries ? g->max_entries : MAXMAPENTRIES);
 			tap_globals_exit();
 			return rc;
 		}

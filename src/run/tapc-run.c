@@ -46,10 +46,14 @@ struct session {
 	bool loaded;
 	pid_t child;		/* -c command, or 0 */
 	int go_fd;		/* write end of the child's start pipe */
+	int exec_fd;		/* read end of the child's exec-failure pipe */
+	bool child_failed;	/* the -c command could not be run */
+	bool child_via_shell;	/* it runs under /bin/sh -c */
 	bool child_released;
 	char state[32];		/* from ctl */
 	long errors, skipped;
-	unsigned long long dropped;
+	unsigned long long dropped;	/* output the full ring had no room for */
+	unsigned long long cut;		/* of prints longer than a hit's buffer */
 	bool stop_sent;
 	bool out_eof, err_eof;
 };
@@ -167,6 +171,63 @@ static int load_renamed(struct session *s, int fd, const char *params)
 	return ret;
 }
 
+/*
+ * The kernel log from now on, opened before the load: finit_module()
+ * returns only an errno, and the reasons (the module's own "cannot load"
+ * lines, unknown symbols) are in the log.  -1 when it cannot be read.
+ */
+static int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* A record about module @name that says why it failed, not a taint note. */
+static const char *kmsg_reason(char *rec, const char *name)
+{
+	size_t nlen = strlen(name);
+	char *msg = strchr(rec, ';'), *nl;
+
+	if (!msg)
+		return NULL;
+	msg++;
+	nl = strchr(msg, '\n');
+	if (nl)
+		*nl = '\0';
+	if (strncmp(msg, name, nlen) || msg[nlen] != ':')
+		return NULL;
+	if (strstr(msg, "taints kernel") || strstr(msg, "tainting kernel"))
+		return NULL;
+	return msg;
+}
+
+/* Print what the kernel logged about module @name since @fd was opened. */
+static void kmsg_report(int fd, const char *name)
+{
+	char rec[2048];
+	const char *msg;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten meanwhile */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		msg = kmsg_reason(rec, name);
+		if (msg)
+			fprintf(stderr, "%s: kernel: %s\n", prog, msg);
+	}
+}
+
 static int ctl_read(struct session *s)
 {
 	char buf[128];
@@ -175,8 +236,10 @@ static int ctl_read(struct session *s)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	if (sscanf(buf, "%31s %ld %ld %llu", s->state, &s->errors, &s->skipped,
-		   &s->dropped) != 4)
+	/* the fifth count (prints cut to the hit's buffer) is newer */
+	s->cut = 0;
+	if (sscanf(buf, "%31s %ld %ld %llu %llu", s->state, &s->errors, &s->skipped,
+		   &s->dropped, &s->cut) < 4)
 		return -1;
 	return 0;
 }
@@ -233,6 +296,18 @@ static bool relay(int from, int to, bool *eof)
  * variables, globs), but without running a shell; a command that needs
  * one (pipes, redirections, ';') runs under /bin/sh -c.
  */
+static bool needs_shell(const char *cmd)
+{
+	wordexp_t words;
+	bool shell = true;
+
+	if (wordexp(cmd, &words, WRDE_NOCMD) == 0) {
+		shell = words.we_wordc == 0;
+		wordfree(&words);
+	}
+	return shell;
+}
+
 static void exec_command(const char *cmd)
 {
 	wordexp_t words;
@@ -250,19 +325,49 @@ static void exec_command(const char *cmd)
 	fprintf(stderr, "ERROR: %s: cannot run /bin/sh: %s\n", prog, strerror(errno));
 }
 
-/* The -c command: fork now, exec when released (after begin probes). */
-static pid_t start_child(const char *cmd, const sigset_t *oldmask, int *go_fd)
+/*
+ * Whether the -c command could not be run: the child writes a byte to
+ * its close-on-exec pipe only when exec failed, so end of file with no
+ * byte means the command ran.  A command run by /bin/sh that the shell
+ * cannot find or execute ends with status 127 or 126, as POSIX says.
+ */
+static bool command_failed(struct session *s, int wstatus)
 {
-	int p[2];
+	char c;
+	bool failed = false;
+
+	if (s->exec_fd >= 0) {
+		failed = read(s->exec_fd, &c, 1) == 1;
+		close(s->exec_fd);
+		s->exec_fd = -1;
+	}
+	if (s->child_via_shell && WIFEXITED(wstatus) &&
+	    (WEXITSTATUS(wstatus) == 127 || WEXITSTATUS(wstatus) == 126))
+		failed = true;
+	return failed;
+}
+
+/* The -c command: fork now, exec when released (after begin probes). */
+static pid_t start_child(const char *cmd, const sigset_t *oldmask, int *go_fd,
+			 int *exec_fd)
+{
+	int p[2], e[2];
 	pid_t pid;
 	char c;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
+	if (pipe2(e, O_CLOEXEC) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
+		close(e[0]);
+		close(e[1]);
 		return -1;
 	}
 	if (pid == 0) {
@@ -270,14 +375,19 @@ static pid_t start_child(const char *cmd, const sigset_t *oldmask, int *go_fd)
 		setpgid(0, 0);
 		sigprocmask(SIG_SETMASK, oldmask, NULL);
 		close(p[1]);
+		close(e[0]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
 		exec_command(cmd);
+		if (write(e[1], "x", 1) < 0)
+			_exit(127);
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* also here: no race with end_child() */
 	close(p[0]);
+	close(e[1]);
 	*go_fd = p[1];
+	*exec_fd = e[0];
 	return pid;
 }
 
@@ -296,25 +406,28 @@ static void release_child(struct session *s)
 /* End the -c command if it is still there: it never outlives us. */
 static void end_child(struct session *s)
 {
-	int i;
+	int i, wstatus = 0;
+	bool released = s->go_fd < 0;
 
 	if (!s->child)
 		return;
-	if (s->go_fd >= 0) {
+	if (!released) {
 		close(s->go_fd);	/* never released: it exits by itself */
 		s->go_fd = -1;
 	} else {
 		kill(-s->child, SIGTERM);
 	}
 	for (i = 0; i < 100; i++) {
-		if (waitpid(s->child, NULL, WNOHANG) != 0)
+		if (waitpid(s->child, &wstatus, WNOHANG) != 0)
 			break;
 		usleep(20000);
 	}
 	if (i == 100) {
 		kill(-s->child, SIGKILL);
-		waitpid(s->child, NULL, 0);
+		waitpid(s->child, &wstatus, 0);
 	}
+	if (released && command_failed(s, wstatus))
+		s->child_failed = true;
 	s->child = 0;
 }
 
@@ -356,6 +469,23 @@ static int open_channel(struct session *s, const char *file, int flags)
 		fprintf(stderr, "ERROR: %s: cannot open %s: %s\n", prog, path,
 			strerror(errno));
 	return fd;
+}
+
+/* SIGCHLD: the -c command ended (or could not be run): stop. */
+static void child_ended(struct session *s)
+{
+	int wstatus;
+
+	if (!s->child || waitpid(s->child, &wstatus, WNOHANG) != s->child)
+		return;
+	kill(-s->child, SIGTERM);
+	s->child = 0;
+	if (command_failed(s, wstatus)) {
+		s->child_failed = true;
+		request_stop(s, "the command could not be run");
+	} else {
+		request_stop(s, "the command ended");
+	}
 }
 
 /* Relay until the session is done and both channels are drained. */
@@ -404,13 +534,7 @@ static int run_session(struct session *s, int sigfd, double timeout)
 
 			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
 				if (si.ssi_signo == SIGCHLD) {
-					if (s->child &&
-					    waitpid(s->child, NULL, WNOHANG) ==
-						    s->child) {
-						kill(-s->child, SIGTERM);
-						s->child = 0;
-						request_stop(s, "the command ended");
-					}
+					child_ended(s);
 				} else {
 					request_stop(s, strsignal(si.ssi_signo));
 				}
@@ -444,14 +568,15 @@ static int run_session(struct session *s, int sigfd, double timeout)
 int main(int argc, char **argv)
 {
 	struct session s = { .out_fd = -1, .err_fd = -1, .ctl_fd = -1,
-			     .dest_fd = STDOUT_FILENO, .go_fd = -1 };
+			     .dest_fd = STDOUT_FILENO, .go_fd = -1,
+			     .exec_fd = -1 };
 	const char *outfile = NULL, *cmd = NULL;
 	long target = 0;
 	double timeout = 0;
 	char *params = NULL, *end;
 	size_t plen = 1;
 	sigset_t mask, oldmask;
-	int opt, i, fd, sigfd = -1, status = 0;
+	int opt, i, fd, kmsg_fd, sigfd = -1, status = 0;
 
 	while ((opt = getopt(argc, argv, "+o:c:x:T:Rvh")) != -1) {
 		switch (opt) {
@@ -555,7 +680,8 @@ int main(int argc, char **argv)
 	}
 
 	if (cmd) {
-		s.child = start_child(cmd, &oldmask, &s.go_fd);
+		s.child_via_shell = needs_shell(cmd);
+		s.child = start_child(cmd, &oldmask, &s.go_fd, &s.exec_fd);
 		if (s.child < 0) {
 			fprintf(stderr, "ERROR: %s: cannot fork: %s\n", prog,
 				strerror(errno));
@@ -568,14 +694,20 @@ int main(int argc, char **argv)
 
 	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,
 	     params);
+	kmsg_fd = kmsg_open_at_end();
 	if (syscall(SYS_finit_module, fd, params, 0) != 0 &&
 	    (errno != EEXIST || !rename_if_loaded || load_renamed(&s, fd, params) != 0)) {
 		fprintf(stderr, "ERROR: Couldn't insert module '%s': %s\n",
 			argv[optind], strerror(errno));
+		kmsg_report(kmsg_fd, s.name);
+		if (kmsg_fd >= 0)
+			close(kmsg_fd);
 		close(fd);
 		end_child(&s);
 		goto fail;
 	}
+	if (kmsg_fd >= 0)
+		close(kmsg_fd);
 	close(fd);
 	s.loaded = true;
 
@@ -603,7 +735,11 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"WARNING: %llu bytes of output were dropped: the module's output buffer was full (enlarge it with -D TAP_BUFFER_SIZE=BYTES)\n",
 			s.dropped);
-	if (s.errors)
+	if (s.cut)
+		fprintf(stderr,
+			"WARNING: %llu bytes of output were dropped: a print was longer than a probe hit's print buffer (enlarge it with -D TAP_PRINT_BUFSIZE=BYTES)\n",
+			s.cut);
+	if (s.errors || s.child_failed)
 		status = 1;
 	if (outfile && close(s.dest_fd) < 0) {
 		fprintf(stderr, "ERROR: %s: writing '%s': %s\n", prog, outfile,
