@@ -342,13 +342,17 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 {
 	const struct tapc_options *o = s->opts;
 	struct modcache_entry e;
-	const char *damaged;
+	const char *damaged = NULL;
+	char refused[400] = "";
 
 	*ok = true;
-	if (o->poison_cache || !modcache_lookup(key, &e, &damaged)) {
+	if (o->poison_cache ||
+	    !modcache_lookup(key, &e, &damaged, refused, sizeof(refused))) {
 		if (damaged && o->verbose)
 			fprintf(stderr, "tapc: the cached module %s was damaged (%s); "
 				"building it again\n", key, damaged);
+		if (refused[0] && o->verbose)
+			fprintf(stderr, "tapc: not using the module cache: %s\n", refused);
 		return false;
 	}
 	if (o->verbose)
@@ -367,10 +371,10 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 /* Keep what passes 3 and 4 built for the next run of the same script. */
 static void store_module(const struct session *s, const char *key, const struct build *b)
 {
-	char why[300];
+	char why[400] = "";
 
 	if (!modcache_store(key, b->src_path, b->ko_path, why, sizeof(why))) {
-		if (s->opts->verbose)
+		if (s->opts->verbose && why[0])
 			fprintf(stderr, "tapc: the module is not cached: %s\n", why);
 		return;
 	}
