@@ -740,7 +740,9 @@ bool build_module(struct build *b, const struct build_config *c)
 		hash_init(&h);
 		hash_add_str(&h, c->runtime_dir);
 		hash_hex(&h, hex);
-		recipe = xasprintf("%s/recipe-O%c-%.16s", cache_dir, c->opt_level, hex);
+		/* recipe3: the format's version, so that a tapc of another
+		 * format sharing the cache keeps its own */
+		recipe = xasprintf("%s/recipe3-O%c-%.16s", cache_dir, c->opt_level, hex);
 	}
 	/* The Kbuild file is written either way: a kept directory (-k)
 	 * can always be rebuilt with make. */
