@@ -508,15 +508,33 @@ static bool compile_runtime_in(const char *dir, const char *final,
 	return ok;
 }
 
-/* Whether final holds a complete runtime, and is the caller's own (see
- * cachedir.h); false with why filled, or empty when it is not there. */
-static bool runtime_entry_ok(const char *final, char *why, size_t len)
+/* Whether the cache file DIR/NAME is the caller's own (cachedir.h). */
+static bool cache_file_ok(const char *dir, const char *name, char *why, size_t len)
 {
-	char *mark = xasprintf("%s/ok", final);
-	bool ok = cache_entry_ok(final, true, why, len) &&
-		  cache_entry_ok(mark, false, why, len);
+	char *path = xasprintf("%s/%s", dir, name);
+	bool ok = cache_entry_ok(path, false, why, len);
 
-	free(mark);
+	free(path);
+	return ok;
+}
+
+/* Whether final holds a complete runtime, all of it the caller's own
+ * (cachedir.h): kbuild copies the objects and their .cmd files, the
+ * replay links to them.  False with why filled, or empty when it is not
+ * (all) there. */
+static bool runtime_entry_ok(const char *final, const struct rt_sources *rs, char *why,
+			     size_t len)
+{
+	bool ok = cache_entry_ok(final, true, why, len) && cache_file_ok(final, "ok", why, len);
+
+	for (int i = 0; ok && i < rs->objs.count; i++) {
+		char *obj = xasprintf("%s.o", rs->objs.items[i]);
+		char *cmd = xasprintf(".%s.o.cmd", rs->objs.items[i]);
+
+		ok = cache_file_ok(final, obj, why, len) && cache_file_ok(final, cmd, why, len);
+		free(obj);
+		free(cmd);
+	}
 	return ok;
 }
 
@@ -549,7 +567,7 @@ static char *runtime_cache(const struct build_config *c,
 	}
 	runtime_cache_key(c, key);
 	final = xasprintf("%s/%s", root, key);
-	if (runtime_entry_ok(final, why, len)) {
+	if (runtime_entry_ok(final, rs, why, len)) {
 		if (c->verbose)
 			fprintf(stderr, "tapc: using the runtime compiled in %s\n", final);
 		goto out;
@@ -576,7 +594,7 @@ static char *runtime_cache(const struct build_config *c,
 	 * others use its result. */
 	if (!mark_complete(tmp) || rename(tmp, final) != 0) {
 		remove_tree(tmp);
-		if (!runtime_entry_ok(final, why, len)) {
+		if (!runtime_entry_ok(final, rs, why, len)) {
 			if (!why[0])
 				snprintf(why, len, "the compiled runtime cannot be moved "
 					 "into %s", root);
