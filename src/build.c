@@ -694,7 +694,10 @@ static bool build_bypassing(struct build *b, const struct build_config *c,
 	char *src = xasprintf("%s/%s_src.c", sub, b->name);
 	char *params = xasprintf("%s/%s_params.c", sub, b->name);
 	char *ko = xasprintf("%s/%s.ko", sub, b->name), why[400] = "";
-	bool ok = mkdir(sub, 0700) == 0 &&
+	/* none recorded yet: kbuild, quietly (a recipe that may not be used
+	 * goes on to kbypass_build, which says why) */
+	bool there = cache_entry_ok(recipe, false, why, sizeof(why)) || why[0];
+	bool ok = there && mkdir(sub, 0700) == 0 &&
 		  build_copy_file(b->src_path, src) && build_copy_file(b->params_path, params) &&
 		  kbypass_build(recipe, c->kernel_tree, sub, b->name, cache_dir, log,
 				why, sizeof(why)) &&

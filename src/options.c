@@ -130,14 +130,15 @@ static bool has_control_char(const char *s)
 	return false;
 }
 
-/* Refuse a value with a control character, naming the option and NAME
- * only: the value itself would garble the message. */
-static bool control_char_free(const char *opt, const char *def)
+/* Refuse a value with a control character, naming the option (what:
+ * "-D definition") and NAME only: the value itself would garble the
+ * message. */
+static bool control_char_free(const char *what, const char *def)
 {
 	if (!has_control_char(def))
 		return true;
-	fprintf(stderr, "tapc: invalid %s setting of %.*s: its value has a control "
-		"character\nTry 'tapc --help' for more information.\n", opt,
+	fprintf(stderr, "tapc: invalid %s of %.*s: its value has a control "
+		"character\nTry 'tapc --help' for more information.\n", what,
 		(int)strcspn(def, "="), def);
 	return false;
 }
@@ -254,12 +255,12 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 			bad_usage("invalid -D definition '%s' (expected NAME or NAME=VALUE)", arg);
 			return false;
 		}
-		if (!control_char_free("-D", arg))
+		if (!control_char_free("-D definition", arg))
 			return false;
 		strlist_add(&o->defines, arg);
 		return true;
 	case 'G':
-		if (valid_define(arg) && !control_char_free("-G", arg))
+		if (valid_define(arg) && !control_char_free("-G setting", arg))
 			return false;
 		if (!valid_global_setting(arg)) {
 			bad_usage("invalid -G setting '%s' (expected NAME=VALUE, the value without spaces or quotes)", arg);
