@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
 #include "util.h"
 
 FILE *atomic_open(struct atomic_file *af, const char *dest)
@@ -52,9 +51,21 @@ bool atomic_close(struct atomic_file *af, bool ok)
 bool atomic_copy(const char *from, const char *dest)
 {
 	struct atomic_file af;
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen(from, "re");
+	bool ok = in != NULL;
 
-	if (!atomic_open(&af, dest))
+	/* through the stream mkstemp opened: the temporary file is never
+	 * opened again by name */
+	if (!in || !atomic_open(&af, dest)) {
+		if (in)
+			fclose(in);
 		return false;
-	/* af.f stays empty: the copy writes the temporary file by name */
-	return atomic_close(&af, build_copy_file(from, af.tmp));
+	}
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, af.f) == n;
+	ok = ok && !ferror(in);
+	fclose(in);
+	return atomic_close(&af, ok);
 }

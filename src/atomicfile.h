@@ -17,7 +17,8 @@ struct atomic_file {
 	char *dest;
 };
 
-/* Open a temporary file beside DEST, mode 0644; NULL on failure. */
+/* Open a temporary file beside DEST, created exclusively (mkstemp), mode
+ * 0644; NULL on failure. */
 FILE *atomic_open(struct atomic_file *af, const char *dest);
 /* Close and rename into place if OK and every write succeeded, else
  * remove the temporary file; true when DEST now holds the new file. */

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cachedir.h"
 #include "paths.h"
 #include "run.h"
 #include "util.h"
@@ -53,19 +54,27 @@ void hash_hex(const struct hash128 *h, char out[33])
 		 (unsigned long long)h->b);
 }
 
-/* Hash a file's contents; false when it cannot be read. */
-bool hash_file(struct hash128 *h, const char *path)
+bool hash_fd(struct hash128 *h, int fd)
 {
 	char buf[65536];
 	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		hash_add(h, buf, (size_t)n);
+	return n == 0;
+}
+
+/* Hash a file's contents; false when it cannot be read. */
+bool hash_file(struct hash128 *h, const char *path)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok;
 
 	if (fd < 0)
 		return false;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		hash_add(h, buf, (size_t)n);
+	ok = hash_fd(h, fd);
 	close(fd);
-	return n == 0;
+	return ok;
 }
 
 /* ---- small file helpers ----------------------------------------------- */
@@ -360,40 +369,6 @@ static void show_log(const char *log, const char *what)
 
 /* ---- the runtime object cache ----------------------------------------- */
 
-char *build_cache_dir(const char *what)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-
-	if (xdg && *xdg)
-		return xasprintf("%s/tapc/%s", xdg, what);
-	if (home && *home)
-		return xasprintf("%s/.cache/tapc/%s", home, what);
-	return NULL;
-}
-
-static char *cache_root(void)
-{
-	return build_cache_dir("runtime");
-}
-
-bool build_mkdir_p(const char *path)
-{
-	char *p = xstrdup(path);
-	bool ok = true;
-
-	for (char *s = p + 1; ok && *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		ok = mkdir(p, 0755) == 0 || errno == EEXIST;
-		*s = '/';
-	}
-	ok = ok && (mkdir(p, 0755) == 0 || errno == EEXIST);
-	free(p);
-	return ok;
-}
-
 /* Everything in the runtime directory (names and contents), recursively:
  * headers matter as much as the C files. */
 static void hash_runtime_dir(struct hash128 *h, const char *dir)
@@ -533,40 +508,76 @@ static bool compile_runtime_in(const char *dir, const char *final,
 	return ok;
 }
 
+/* Whether the cache file DIR/NAME is the caller's own (cachedir.h). */
+static bool cache_file_ok(const char *dir, const char *name, char *why, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	bool ok = cache_entry_ok(path, false, why, len);
+
+	free(path);
+	return ok;
+}
+
+/* Whether final holds a complete runtime, all of it the caller's own
+ * (cachedir.h): kbuild copies the objects and their .cmd files, the
+ * replay links to them.  False with why filled, or empty when it is not
+ * (all) there. */
+static bool runtime_entry_ok(const char *final, const struct rt_sources *rs, char *why,
+			     size_t len)
+{
+	bool ok = cache_entry_ok(final, true, why, len) && cache_file_ok(final, "ok", why, len);
+
+	for (int i = 0; ok && i < rs->objs.count; i++) {
+		char *obj = xasprintf("%s.o", rs->objs.items[i]);
+		char *cmd = xasprintf(".%s.o.cmd", rs->objs.items[i]);
+
+		ok = cache_file_ok(final, obj, why, len) && cache_file_ok(final, cmd, why, len);
+		free(obj);
+		free(cmd);
+	}
+	return ok;
+}
+
+/* Mark the runtime compiled in dir complete. */
+static bool mark_complete(const char *dir)
+{
+	char *mark = xasprintf("%s/ok", dir);
+	int fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	free(mark);
+	return fd >= 0 && close(fd) == 0;
+}
+
 /* The cache directory holding the runtime objects for c, compiled now if
- * they are not there yet; NULL (and a reason in *why) when there is no
+ * they are not there yet; NULL (and a reason in why) when there is no
  * usable cache, or after a failed compile (*failed set, reported). */
 static char *runtime_cache(const struct build_config *c,
-			   const struct rt_sources *rs, const char **why,
+			   const struct rt_sources *rs, char *why, size_t len,
 			   bool *failed)
 {
-	char key[33], *root = cache_root(), *final, *ok_file, *tmp;
+	char key[33], *root, *final = NULL, *tmp;
 
 	*failed = false;
-	if (!root) {
-		*why = "neither XDG_CACHE_HOME nor HOME is set";
+	root = cachedir_get("runtime", true, why, len);
+	if (!root)
 		return NULL;
-	}
 	if (!make_safe_path(root) || !make_safe_path(c->kernel_tree)) {
-		*why = "the cache path has characters make cannot take";
-		free(root);
-		return NULL;
+		snprintf(why, len, "the cache path has characters make cannot take");
+		goto fail;
 	}
 	runtime_cache_key(c, key);
 	final = xasprintf("%s/%s", root, key);
-	ok_file = xasprintf("%s/ok", final);
-	if (access(ok_file, F_OK) == 0) {
+	if (runtime_entry_ok(final, rs, why, len)) {
 		if (c->verbose)
 			fprintf(stderr, "tapc: using the runtime compiled in %s\n", final);
 		goto out;
 	}
-	if (!build_mkdir_p(root)) {
-		*why = "the cache directory cannot be created";
-		goto fail;
-	}
+	if (why[0])
+		goto fail;	/* there, but not the caller's own: never used */
 	tmp = xasprintf("%s/.build.XXXXXX", root);
 	if (!mkdtemp(tmp)) {
-		*why = "the cache directory is not writable";
+		snprintf(why, len, "cannot create a directory in %s: %s", root,
+			 strerror(errno));
 		free(tmp);
 		goto fail;
 	}
@@ -579,20 +590,14 @@ static char *runtime_cache(const struct build_config *c,
 		*failed = true;
 		goto fail;
 	}
-	{
-		char *mark = xasprintf("%s/ok", tmp);
-		int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-		if (fd >= 0)
-			close(fd);
-		free(mark);
-	}
 	/* Concurrent runs each build their own; the first rename wins and the
 	 * others use its result. */
-	if (rename(tmp, final) != 0) {
+	if (!mark_complete(tmp) || rename(tmp, final) != 0) {
 		remove_tree(tmp);
-		if (access(ok_file, F_OK) != 0) {
-			*why = "the compiled runtime cannot be moved into the cache";
+		if (!runtime_entry_ok(final, rs, why, len)) {
+			if (!why[0])
+				snprintf(why, len, "the compiled runtime cannot be moved "
+					 "into %s", root);
 			free(tmp);
 			goto fail;
 		}
@@ -600,11 +605,9 @@ static char *runtime_cache(const struct build_config *c,
 	free(tmp);
 out:
 	free(root);
-	free(ok_file);
 	return final;
 fail:
 	free(root);
-	free(ok_file);
 	free(final);
 	return NULL;
 }
@@ -690,18 +693,23 @@ static bool build_bypassing(struct build *b, const struct build_config *c,
 	char *sub = xasprintf("%s/bypass", b->dir), *log = xasprintf("%s/build.log", b->dir);
 	char *src = xasprintf("%s/%s_src.c", sub, b->name);
 	char *params = xasprintf("%s/%s_params.c", sub, b->name);
-	char *ko = xasprintf("%s/%s.ko", sub, b->name);
-	bool ok = access(recipe, R_OK) == 0 && mkdir(sub, 0700) == 0 &&
+	char *ko = xasprintf("%s/%s.ko", sub, b->name), why[400] = "";
+	/* none recorded yet: kbuild, quietly (a recipe that may not be used
+	 * goes on to kbypass_build, which says why) */
+	bool there = cache_entry_ok(recipe, false, why, sizeof(why)) || why[0];
+	bool ok = there && mkdir(sub, 0700) == 0 &&
 		  build_copy_file(b->src_path, src) && build_copy_file(b->params_path, params) &&
-		  kbypass_build(recipe, c->kernel_tree, sub, b->name, cache_dir, log) &&
+		  kbypass_build(recipe, c->kernel_tree, sub, b->name, cache_dir, log,
+				why, sizeof(why)) &&
 		  rename(ko, b->ko_path) == 0;
 
 	if (ok && c->verbose)
 		fprintf(stderr, "tapc: built without kbuild, with the commands it ran for "
 			"this kernel, runtime and -O level (%s; TAPC_KBUILD=1 to use kbuild)\n",
 			recipe);
-	else if (!ok && c->verbose && access(recipe, R_OK) == 0)
-		fprintf(stderr, "tapc: building without kbuild failed; using kbuild\n");
+	else if (!ok && c->verbose && why[0])
+		fprintf(stderr, "tapc: building without kbuild failed (%s); using kbuild\n",
+			why);
 	if (!ok)
 		remove_tree(sub);
 	free(sub);
@@ -716,8 +724,7 @@ bool build_module(struct build *b, const struct build_config *c)
 {
 	struct rt_sources rs;
 	struct strlist targets = { 0 };
-	char *cache_dir = NULL, *log, *recipe = NULL;
-	const char *why = "TAPC_RUNTIME_CACHE=0";
+	char *cache_dir = NULL, *log, *recipe = NULL, why[400] = "TAPC_RUNTIME_CACHE=0";
 	bool ok, failed = false;
 	int st;
 
@@ -736,7 +743,7 @@ bool build_module(struct build *b, const struct build_config *c)
 		return false;
 	}
 	if (runtime_cache_wanted())
-		cache_dir = runtime_cache(c, &rs, &why, &failed);
+		cache_dir = runtime_cache(c, &rs, why, sizeof(why), &failed);
 	if (failed) {
 		rt_sources_free(&rs);
 		return false;
@@ -754,7 +761,9 @@ bool build_module(struct build *b, const struct build_config *c)
 		hash_init(&h);
 		hash_add_str(&h, c->runtime_dir);
 		hash_hex(&h, hex);
-		recipe = xasprintf("%s/recipe-O%c-%.16s", cache_dir, c->opt_level, hex);
+		/* recipe3: the format's version, so that a tapc of another
+		 * format sharing the cache keeps its own */
+		recipe = xasprintf("%s/recipe3-O%c-%.16s", cache_dir, c->opt_level, hex);
 	}
 	/* The Kbuild file is written either way: a kept directory (-k)
 	 * can always be rebuilt with make. */
@@ -783,8 +792,10 @@ bool build_module(struct build *b, const struct build_config *c)
 		show_log(log, "tapc: kbuild failed");
 	else if (c->verbose > 1)
 		show_log(log, "kbuild output");
-	if (ok && recipe)
-		kbypass_record(recipe, b->dir, b->name);
+	if (ok && recipe && !kbypass_record(recipe, b->dir, b->name, why, sizeof(why)) &&
+	    c->verbose && why[0])
+		fprintf(stderr, "tapc: not keeping the commands kbuild ran for later "
+			"builds: %s\n", why);
 	free(recipe);
 	free(log);
 	return ok;

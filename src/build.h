@@ -47,10 +47,6 @@ void build_free(struct build *b);
 /* The runtime cache key of c (32 hex digits): what the runtime objects
  * depend on (kernel tree, runtime sources, -D set). */
 void build_runtime_key(const struct build_config *c, char key[33]);
-/* $XDG_CACHE_HOME/tapc/WHAT, else ~/.cache/tapc/WHAT; NULL without either. */
-char *build_cache_dir(const char *what);
-/* mkdir -p; false with errno set. */
-bool build_mkdir_p(const char *path);
 
 /* Copy a file (false with errno set); print a file to out. */
 bool build_copy_file(const char *from, const char *to);
@@ -67,7 +63,9 @@ void hash_add(struct hash128 *h, const void *data, size_t len);
 void hash_add_str(struct hash128 *h, const char *s);
 /* 32 hex digits and a NUL. */
 void hash_hex(const struct hash128 *h, char out[33]);
-/* Adds the contents of the file at path; false if it cannot be read. */
+/* Adds the contents of the file at path (of what fd reads, to its end);
+ * false if it cannot be read. */
 bool hash_file(struct hash128 *h, const char *path);
+bool hash_fd(struct hash128 *h, int fd);
 
 #endif

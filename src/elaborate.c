@@ -2688,6 +2688,17 @@ struct program *elaborate(struct script **user, int n_user,
 	return E.P;
 }
 
+const struct vardecl *program_global(const struct program *p, const char *name)
+{
+	for (size_t i = 0; i < p->all_vars.n; i++) {
+		const struct vardecl *v = p->all_vars.v[i];
+
+		if (v->global && (v->listed || !v->library) && !strcmp(v->name, name))
+			return v;
+	}
+	return NULL;
+}
+
 /* ---- output and cleanup ------------------------------------------------------ */
 
 static void print_var(FILE *out, const struct vardecl *v)

@@ -262,6 +262,10 @@ void program_print(FILE *out, const struct program *p);
  * the struct stmt), or NULL. */
 const struct sem_ref *program_ref(const struct program *p, const void *node);
 
+/* The global NAME as -G may name it: one the program keeps, or one a user
+ * script declares (dropped when unused); NULL when there is none. */
+const struct vardecl *program_global(const struct program *p, const char *name);
+
 void program_free(struct program *p);
 
 #endif

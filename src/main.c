@@ -58,6 +58,62 @@ static struct program *elaborate_lazily(struct session *s, const struct elab_opt
 	return prog;
 }
 
+/* Whether the program keeps v (a global). */
+static bool kept_global(const struct program *prog, const struct vardecl *v)
+{
+	for (size_t i = 0; i < prog->globals.n; i++)
+		if (prog->globals.v[i] == v)
+			return true;
+	return false;
+}
+
+/* A number as the kernel reads a module parameter of type long (kstrtoll
+ * with base 0: decimal, 0x hex, 0 octal, a sign). */
+static bool param_number(const char *s)
+{
+	char *end;
+
+	errno = 0;
+	(void)strtoll(s, &end, 0);
+	return *s && *s != ' ' && errno == 0 && *end == '\0';
+}
+
+/* Each -G NAME=VALUE against the program, reported as pass 2 errors as
+ * stap does: NAME must be a global of the script, one the module can set
+ * (a scalar, not private to its file), and VALUE a number for a number. */
+static bool check_global_settings(struct session *s, const struct program *prog)
+{
+	const struct strlist *settings = &s->opts->globals;
+	int errors = s->diag.errors;
+
+	for (int i = 0; i < settings->count; i++) {
+		const char *g = settings->items[i], *val = strchr(g, '=') + 1;
+		char *name = xstrndup(g, (size_t)(val - 1 - g));
+		const struct vardecl *v = program_global(prog, name);
+
+		if (!v)
+			diag_error(&s->diag, NULL, "semantic error",
+				   "unresolved global variable '%s' (-G %s)", name, g);
+		else if (!kept_global(prog, v))
+			;	/* unused and dropped: nothing to set, as in stap */
+		else if (v->is_private)
+			diag_error(&s->diag, NULL, "semantic error",
+				   "global variable '%s' is private to its file (-G %s)",
+				   name, g);
+		else if (v->arity > 0 || v->type == SEM_STATS)
+			diag_error(&s->diag, NULL, "semantic error",
+				   "global %s '%s' cannot be set with -G, only a number or "
+				   "a string (-G %s)", v->arity > 0 ? "array" : "statistic",
+				   name, g);
+		else if (v->type == SEM_LONG && !param_number(val))
+			diag_error(&s->diag, NULL, "semantic error",
+				   "global variable '%s' is a number, '%s' is not (-G %s)",
+				   name, val, g);
+		free(name);
+	}
+	return s->diag.errors == errors;
+}
+
 /* Pass 2: elaborate; -p2 prints the result. NULL after errors. */
 static struct program *run_pass2(struct session *s,
 				 const struct tapc_options *opts)
@@ -71,6 +127,11 @@ static struct program *run_pass2(struct session *s,
 
 	pass_clock_start(&clock);
 	prog = elaborate_lazily(s, &eo);
+	if (prog && !opts->list_probes && !opts->list_probes_vars &&
+	    !check_global_settings(s, prog)) {
+		program_free(prog);
+		prog = NULL;
+	}
 	if (!prog) {
 		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
 		return NULL;
@@ -342,13 +403,17 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 {
 	const struct tapc_options *o = s->opts;
 	struct modcache_entry e;
-	const char *damaged;
+	const char *damaged = NULL;
+	char refused[400] = "";
 
 	*ok = true;
-	if (o->poison_cache || !modcache_lookup(key, &e, &damaged)) {
+	if (o->poison_cache ||
+	    !modcache_lookup(key, &e, &damaged, refused, sizeof(refused))) {
 		if (damaged && o->verbose)
 			fprintf(stderr, "tapc: the cached module %s was damaged (%s); "
 				"building it again\n", key, damaged);
+		if (refused[0] && o->verbose)
+			fprintf(stderr, "tapc: not using the module cache: %s\n", refused);
 		return false;
 	}
 	if (o->verbose)
@@ -367,10 +432,10 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 /* Keep what passes 3 and 4 built for the next run of the same script. */
 static void store_module(const struct session *s, const char *key, const struct build *b)
 {
-	char why[300];
+	char why[400] = "";
 
 	if (!modcache_store(key, b->src_path, b->ko_path, why, sizeof(why))) {
-		if (s->opts->verbose)
+		if (s->opts->verbose && why[0])
 			fprintf(stderr, "tapc: the module is not cached: %s\n", why);
 		return;
 	}

@@ -15,23 +15,23 @@
 
 #include "atomicfile.h"
 #include "build.h"
+#include "cachedir.h"
 #include "util.h"
 
 #define SUM_HEADER "tapc-module-cache 1"
 
-static char *cache_root(void)
+/* ROOT/KK/KEY (no extension), KK created when create; NULL with why
+ * filled (empty when the cache or KK only does not exist yet). */
+static char *entry_base(const char *key, bool create, char *why, size_t whylen)
 {
-	return build_cache_dir("modules");
-}
-
-/* ROOT/KK/KEY (no extension), or NULL without a cache directory. */
-static char *entry_base(const char *key)
-{
-	char *root = cache_root(), *base;
+	char *root = cachedir_get("modules", create, why, whylen), *dir, *base = NULL;
 
 	if (!root)
 		return NULL;
-	base = xasprintf("%s/%.2s/%s", root, key, key);
+	dir = xasprintf("%s/%.2s", root, key);
+	if (cachedir_sub(dir, create, why, whylen))
+		base = xasprintf("%s/%s", dir, key);
+	free(dir);
 	free(root);
 	return base;
 }
@@ -41,34 +41,43 @@ static char *with_ext(const char *base, const char *ext)
 	return xasprintf("%s.%s", base, ext);
 }
 
-/* Size and content hash of a file. */
+/* Size and content hash of a cache file (checked as cache_open does). */
 static bool file_sum(const char *path, unsigned long long *size, char hex[33])
 {
 	struct hash128 h;
 	struct stat st;
+	char why[300];
+	int fd = cache_open(path, why, sizeof(why));
+	bool ok;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if (fd < 0)
 		return false;
 	hash_init(&h);
-	if (!hash_file(&h, path))
+	ok = fstat(fd, &st) == 0 && hash_fd(&h, fd);
+	close(fd);
+	if (!ok)
 		return false;
 	*size = (unsigned long long)st.st_size;
 	hash_hex(&h, hex);
 	return true;
 }
 
-/* Take the entry's lock (creating it when create); -1 when it cannot. */
+/* Take the entry's lock (creating it when create); -1 when it cannot, or
+ * when the lock file is not the caller's own (never followed if a
+ * symlink). */
 static int lock_entry(const char *base, int how, bool create)
 {
-	char *path = with_ext(base, "lock");
-	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+	char *path = with_ext(base, "lock"), why[300];
+	int fd = create ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       0600) : -1;
 
-	free(path);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, how) != 0) {
+	if (fd >= 0)
 		close(fd);
-		return -1;
+	fd = cache_open(path, why, sizeof(why));
+	free(path);
+	if (fd >= 0 && flock(fd, how) != 0) {
+		close(fd);
+		fd = -1;
 	}
 	return fd;
 }
@@ -76,9 +85,9 @@ static int lock_entry(const char *base, int how, bool create)
 /* Whether the .sum of base names the sizes and hashes its files have. */
 static bool entry_intact(const char *base, const char **damaged)
 {
-	char *sum_path = with_ext(base, "sum"), line[3][128];
+	char *sum_path = with_ext(base, "sum"), line[3][128], why[300];
 	static const char *const exts[] = { "c", "ko" };
-	FILE *f = fopen(sum_path, "r");
+	FILE *f = cache_fopen(sum_path, why, sizeof(why));
 	bool ok = f != NULL;
 
 	free(sum_path);
@@ -126,9 +135,10 @@ static void remove_entry_files(const char *base)
 	}
 }
 
-bool modcache_lookup(const char *key, struct modcache_entry *e, const char **damaged)
+bool modcache_lookup(const char *key, struct modcache_entry *e, const char **damaged,
+		     char *refused, size_t refusedlen)
 {
-	char *base = entry_base(key), *sum;
+	char *base = entry_base(key, false, refused, refusedlen), *sum;
 	const char *why = NULL;
 	bool hit = false;
 	int lock;
@@ -161,7 +171,7 @@ bool modcache_lookup(const char *key, struct modcache_entry *e, const char **dam
 		e->c_path = with_ext(base, "c");
 		e->ko_path = with_ext(base, "ko");
 		sum = with_ext(base, "sum");
-		utimensat(AT_FDCWD, sum, NULL, 0);	/* recently used */
+		utimensat(AT_FDCWD, sum, NULL, AT_SYMLINK_NOFOLLOW);	/* recently used */
 		free(sum);
 	}
 	free(base);
@@ -201,17 +211,15 @@ static bool write_sum(const char *base)
 bool modcache_store(const char *key, const char *c_path, const char *ko_path,
 		    char *why, size_t whylen)
 {
-	char *base = entry_base(key), *dir, *c_dest, *ko_dest;
+	char *base = entry_base(key, true, why, whylen), *dir, *c_dest, *ko_dest;
 	bool ok;
 	int lock;
 
-	if (!base) {
-		snprintf(why, whylen, "no cache directory (neither XDG_CACHE_HOME nor HOME is set)");
+	if (!base)
 		return false;
-	}
 	dir = xstrndup(base, (size_t)(strrchr(base, '/') - base));
-	if (!build_mkdir_p(dir) || (lock = lock_entry(base, LOCK_EX, true)) < 0) {
-		snprintf(why, whylen, "cannot use %s: %s", dir, strerror(errno));
+	if ((lock = lock_entry(base, LOCK_EX, true)) < 0) {
+		snprintf(why, whylen, "cannot lock an entry in %s", dir);
 		free(dir);
 		free(base);
 		return false;
@@ -244,17 +252,19 @@ static unsigned long long file_size(const char *base, const char *ext)
 {
 	char *p = with_ext(base, ext);
 	struct stat st;
-	unsigned long long n = stat(p, &st) == 0 ? (unsigned long long)st.st_size : 0;
+	unsigned long long n = lstat(p, &st) == 0 ? (unsigned long long)st.st_size : 0;
 
 	free(p);
 	return n;
 }
 
-/* Every entry with a .sum under root, appended to *v (n, cap). */
+/* Every entry with a .sum under root, appended to *v (n, cap); only the
+ * caller's own directories and files, never through a symlink. */
 static void list_entries(const char *root, struct cached **v, size_t *n, size_t *cap)
 {
 	DIR *top = opendir(root);
 	struct dirent *sub;
+	char why[300];
 
 	while (top && (sub = readdir(top))) {
 		char *dir;
@@ -264,7 +274,7 @@ static void list_entries(const char *root, struct cached **v, size_t *n, size_t 
 		if (sub->d_name[0] == '.')
 			continue;
 		dir = xasprintf("%s/%s", root, sub->d_name);
-		d = opendir(dir);
+		d = cache_entry_ok(dir, true, why, sizeof(why)) ? opendir(dir) : NULL;
 		while (d && (de = readdir(d))) {
 			size_t len = strlen(de->d_name);
 			struct stat st;
@@ -273,7 +283,7 @@ static void list_entries(const char *root, struct cached **v, size_t *n, size_t 
 			if (len < 5 || strcmp(de->d_name + len - 4, ".sum") != 0)
 				continue;
 			sum = xasprintf("%s/%s", dir, de->d_name);
-			if (stat(sum, &st) == 0) {
+			if (cache_entry_ok(sum, false, why, sizeof(why)) && lstat(sum, &st) == 0) {
 				if (*n == *cap) {
 					*cap = *cap ? *cap * 2 : 16;
 					*v = xrealloc(*v, *cap * sizeof(**v));
@@ -319,7 +329,7 @@ unsigned long long modcache_limit(void)
 
 int modcache_trim(unsigned long long limit)
 {
-	char *root = cache_root();
+	char why[300], *root = cachedir_get("modules", false, why, sizeof(why));
 	struct cached *v = NULL;
 	size_t n = 0, cap = 0;
 	unsigned long long total = 0;

@@ -9,6 +9,9 @@
  * two digits) as KEY.c (pass 3's C), KEY.ko and KEY.sum, the sizes and
  * hashes of both, written last: an entry is complete only with a .sum
  * that matches, so a torn or corrupt entry is rebuilt, never loaded.
+ * Only the caller's own cache is used, and only files that are the
+ * caller's own (cachedir.h): a module planted by someone else is never
+ * loaded.
  * Writers publish each file by rename under an exclusive lock on
  * KEY.lock; readers take it shared.  Every hit refreshes the .sum's time,
  * and after a store the oldest entries go until the cache is within its
@@ -27,8 +30,10 @@ struct modcache_entry {
 
 /* A complete, intact entry for key (32 hex digits): true with e set (free
  * with modcache_entry_free).  A damaged entry is removed (reason in
- * *damaged, when not NULL) and false returned. */
-bool modcache_lookup(const char *key, struct modcache_entry *e, const char **damaged);
+ * *damaged, when not NULL) and false returned.  A cache that may not be
+ * used (see cachedir.h) is not looked into: false with refused filled. */
+bool modcache_lookup(const char *key, struct modcache_entry *e, const char **damaged,
+		     char *refused, size_t refusedlen);
 void modcache_entry_free(struct modcache_entry *e);
 
 /* Store the C and module files under key; false with why filled (the

@@ -1,5 +1,6 @@
 /* Command-line parsing for tapc. The letters and their meanings follow
  * stap(1); errors are one line plus a hint, exit status 1. */
+#define _GNU_SOURCE	/* strverscmp */
 #include "options.h"
 
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rtlimits.h"
 #include "util.h"
 #include "version.h"
 
@@ -28,7 +30,8 @@ static const char usage_text[] =
 "  -I DIR         look in DIR for additional tapset scripts\n"
 "  -R DIR         look in DIR for the runtime\n"
 "  -D NAME[=VAL]  pass a -D definition to the module build (limits such as\n"
-"                 MAXMAPENTRIES)\n"
+"                 MAXMAPENTRIES, checked against what the runtime can hold:\n"
+"                 see LIMITS in tapc(1))\n"
 "  -G NAME=VALUE  set the initial value of global NAME when the module loads\n"
 "  -g             guru mode: allow embedded C (%{ %}) in the script\n"
 "  -k             keep the temporary build directory\n"
@@ -62,7 +65,8 @@ static const char usage_text[] =
 "Environment: TAPC_TAPSET (main tapset directory), TAPC_RUNTIME (runtime\n"
 "directory), TMPDIR (where the build directory goes), XDG_CACHE_HOME (the\n"
 "compiled runtime and built modules are cached in $XDG_CACHE_HOME/tapc, else\n"
-"~/.cache/tapc), TAPC_RUNTIME_CACHE=0 (compile the runtime into every module\n"
+"~/.cache/tapc, used only when nobody else can write there: see tapc(1)),\n"
+"TAPC_RUNTIME_CACHE=0 (compile the runtime into every module\n"
 "instead), TAPC_CACHE_MB (the module cache's size limit, default 256),\n"
 "TAPC_KBUILD=1 (always build with kbuild, not by replaying its commands).\n";
 
@@ -103,6 +107,8 @@ static long parse_number(const char *s, long min, long max)
 	return v;
 }
 
+/* NAME or NAME=..., NAME an identifier (C's and the script language's
+ * are the same). */
 static bool valid_define(const char *d)
 {
 	const char *p = d;
@@ -112,6 +118,57 @@ static bool valid_define(const char *d)
 	while (isalnum((unsigned char)*p) || *p == '_')
 		p++;
 	return *p == '\0' || *p == '=';
+}
+
+/* A control character (a newline above all) would end the line of the
+ * Kbuild file or module parameter a value goes into. */
+static bool has_control_char(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* Refuse a value with a control character, naming the option (what:
+ * "-D definition") and NAME only: the value itself would garble the
+ * message. */
+static bool control_char_free(const char *what, const char *def)
+{
+	if (!has_control_char(def))
+		return true;
+	fprintf(stderr, "tapc: invalid %s of %.*s: its value has a control "
+		"character\nTry 'tapc --help' for more information.\n", what,
+		(int)strcspn(def, "="), def);
+	return false;
+}
+
+/* Numbers joined by dots: "4.8", "1.0". */
+static bool version_like(const char *v)
+{
+	if (!isdigit((unsigned char)*v))
+		return false;
+	for (; *v; v++)
+		if (!isdigit((unsigned char)*v) && !(*v == '.' && isdigit((unsigned char)v[1])))
+			return false;
+	return true;
+}
+
+/* --compatible=VERSION: stap refuses a version after its own; tapc also
+ * refuses what is not a version at all. */
+static bool valid_compatible(const char *v)
+{
+	if (strverscmp(v, TAPC_COMPAT_VERSION) > 0) {
+		fprintf(stderr, "ERROR: systemtap version %s cannot be compatible with "
+			"future version %s\n", TAPC_COMPAT_VERSION, v);
+		return false;
+	}
+	if (!version_like(v)) {
+		bad_usage("invalid --compatible version '%s' (a SystemTap version such as "
+			  TAPC_COMPAT_VERSION ")", v);
+		return false;
+	}
+	return true;
 }
 
 /* -m NAME as stap takes it: a trailing ".ko" is dropped, only a-z, 0-9
@@ -198,9 +255,13 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 			bad_usage("invalid -D definition '%s' (expected NAME or NAME=VALUE)", arg);
 			return false;
 		}
+		if (!control_char_free("-D definition", arg))
+			return false;
 		strlist_add(&o->defines, arg);
 		return true;
 	case 'G':
+		if (valid_define(arg) && !control_char_free("-G setting", arg))
+			return false;
 		if (!valid_global_setting(arg)) {
 			bad_usage("invalid -G setting '%s' (expected NAME=VALUE, the value without spaces or quotes)", arg);
 			return false;
@@ -241,7 +302,9 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		return true;
 	case 'l': o->list_probes = arg; return true;
 	case 'L': o->list_probes_vars = arg; return true;
-	case OPT_COMPATIBLE: o->compatible = arg; return true;
+	case OPT_COMPATIBLE:
+		o->compatible = arg;
+		return valid_compatible(arg);
 	case OPT_NO_GLOBAL_VAR_DISPLAY: o->no_global_var_display = true; return true;
 	case OPT_DISABLE_CACHE: o->disable_cache = true; return true;
 	case OPT_CLEAN_CACHE: o->clean_cache = true; return true;
@@ -325,6 +388,8 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		bad_usage("%s", "You can't specify -c and -x options together.");
 		return OPTIONS_EXIT_ERROR;
 	}
+	if (!limits_check(&o->defines))
+		return OPTIONS_EXIT_ERROR;
 	/* Quick to build for one-liners, quick to run for script files. */
 	if (!o->opt_level_given)
 		o->opt_level = o->script_text ? '0' : '1';

@@ -189,7 +189,7 @@ static char *tapset_index_key(const struct session *s)
 int session_pass1(struct session *s)
 {
 	struct library_files lf = { { 0 }, { 0 } };
-	char *main_dir = tapc_data_dir("tapsets"), *key;
+	char *main_dir = tapc_data_dir("tapsets"), *key, why[400];
 
 	scan_library_dir(s, &lf, main_dir);
 	free(main_dir);
@@ -199,7 +199,10 @@ int session_pass1(struct session *s)
 
 	parse_user_scripts(s);
 	key = tapset_index_key(s);
-	tapindex_load(&lf.scripts, s->user, s->n_user, key, parse_library_file, s);
+	tapindex_load(&lf.scripts, s->user, s->n_user, key, parse_library_file, s,
+		      why, sizeof(why));
+	if (why[0] && s->opts->verbose)
+		fprintf(stderr, "tapc: not using the tapset index: %s\n", why);
 	free(key);
 	s->library_paths = lf.scripts;
 	strlist_free(&lf.macros);

@@ -10,6 +10,7 @@
 
 #include "atomicfile.h"
 #include "build.h"
+#include "cachedir.h"
 #include "types.h"
 #include "util.h"
 
@@ -230,9 +231,12 @@ static bool entry_wanted(const struct entry *e, const struct wanted *w)
 
 /* ---- the index file ------------------------------------------------------------- */
 
-static char *index_path(const char *key)
+/* The index file of key in the checked cache directory (created when
+ * create); NULL with why filled when the cache may not be used, or empty
+ * when it does not exist. */
+static char *index_path(const char *key, bool create, char *why, size_t whylen)
 {
-	char *dir = build_cache_dir("tapset-index"), *path;
+	char *dir = cachedir_get("tapset-index", create, why, whylen), *path;
 
 	if (!dir)
 		return NULL;
@@ -242,9 +246,9 @@ static char *index_path(const char *key)
 }
 
 /* Fill the entries the index file knows, where the file is unchanged. */
-static void read_index(const char *path, struct entry *v, int n)
+static void read_index(const char *path, struct entry *v, int n, char *why, size_t whylen)
 {
-	FILE *f = path ? fopen(path, "r") : NULL;
+	FILE *f = cache_fopen(path, why, whylen);
 	char line[4096];
 	struct entry *cur = NULL;
 
@@ -275,16 +279,14 @@ static void read_index(const char *path, struct entry *v, int n)
 	fclose(f);
 }
 
-static void write_index(const char *path, const struct entry *v, int n)
+static void write_index(const char *key, const struct entry *v, int n, char *why,
+			size_t whylen)
 {
 	struct atomic_file af;
-	char *dir;
+	char *path = index_path(key, true, why, whylen);
 
-	if (!path)
-		return;
-	dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
 	/* the index is an optimisation: failing to write it is no error */
-	if (build_mkdir_p(dir) && atomic_open(&af, path)) {
+	if (path && atomic_open(&af, path)) {
 		fprintf(af.f, "%s\n", INDEX_HEADER);
 		for (int i = 0; i < n; i++) {
 			if (!v[i].indexed)
@@ -295,7 +297,7 @@ static void write_index(const char *path, const struct entry *v, int n)
 		}
 		atomic_close(&af, true);
 	}
-	free(dir);
+	free(path);
 }
 
 /* ---- loading -------------------------------------------------------------------- */
@@ -323,19 +325,21 @@ static void parse_entry(struct entry *e, tapindex_parse_fn parse, void *ctx)
 }
 
 void tapindex_load(const struct strlist *paths, struct script **user, int n_user,
-		   const char *key, tapindex_parse_fn parse, void *ctx)
+		   const char *key, tapindex_parse_fn parse, void *ctx, char *why,
+		   size_t whylen)
 {
 	int n = paths->count;
 	struct entry *v = xcalloc((size_t)n + 1, sizeof(*v));
 	struct wanted w = { 0 };
-	char *ipath = index_path(key);
+	char *ipath = index_path(key, false, why, whylen);
 	bool stale = false;
 
 	for (int i = 0; i < n; i++) {
 		v[i].path = paths->items[i];
 		stat_entry(&v[i]);
 	}
-	read_index(ipath, v, n);
+	if (ipath)
+		read_index(ipath, v, n, why, whylen);
 	/* Files the index does not know as they are now: parsed (and
 	 * indexed, unless they have errors) whether needed or not. */
 	for (int i = 0; i < n; i++)
@@ -358,8 +362,8 @@ void tapindex_load(const struct strlist *paths, struct script **user, int n_user
 			w.changes++;
 		}
 	}
-	if (stale)
-		write_index(ipath, v, n);
+	if (stale && !why[0])
+		write_index(key, v, n, why, whylen);
 	for (int i = 0; i < n; i++)
 		strlist_free(&v[i].defs);
 	free(v);

@@ -7,6 +7,7 @@
  * ($XDG_CACHE_HOME/tapc/tapset-index/, or ~/.cache/...), one file per
  * (tapset directories, kernel release, architecture, language version,
  * tapc version), since conditionals in a tapset decide what it defines.
+ * Only the caller's own cache is used (see cachedir.h).
  * A file whose size or time changed is parsed again and its entry
  * replaced, so the index stays fresh by itself; a file with parse errors
  * gets no entry and is parsed (and its errors reported) on every run.
@@ -30,8 +31,11 @@ typedef struct script *(*tapindex_parse_fn)(void *ctx, const char *path);
 
 /* Parse, through parse, those of the library files paths that the user
  * scripts need (see above); key names the index (everything besides the
- * files' contents that decides what they define). */
+ * files' contents that decides what they define).  An index the caller
+ * may not trust (cachedir.h) is neither read nor written: why says why
+ * (else it is left empty), and every file is parsed. */
 void tapindex_load(const struct strlist *paths, struct script **user, int n_user,
-		   const char *key, tapindex_parse_fn parse, void *ctx);
+		   const char *key, tapindex_parse_fn parse, void *ctx, char *why,
+		   size_t whylen);
 
 #endif
