@@ -15,6 +15,7 @@
 
 #include "format.h"
 #include "regcomp.h"
+#include "sem_foreach.h"
 #include "util.h"
 
 #define MAX_ALIAS_DEPTH 32
@@ -217,18 +218,35 @@ static char *sem_message(const struct srcpos *pos, const char *what,
 	return strbuf_detach(&sb);
 }
 
+__attribute__((format(printf, 4, 0)))
+static void sem_verror(struct diag *d, const struct srcpos *pos, const char *what,
+		       const char *fmt, va_list ap)
+{
+	char *msg = sem_message(pos, what, fmt, ap);
+
+	diag_error(d, pos, "semantic error", "%s", msg);
+	free(msg);
+}
+
+void sem_report(struct diag *d, const struct srcpos *pos, const char *what,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sem_verror(d, pos, what, fmt, ap);
+	va_end(ap);
+}
+
 __attribute__((format(printf, 4, 5)))
 static void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 		      const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = sem_message(pos, what, fmt, ap);
+	sem_verror(E->d, pos, what, fmt, ap);
 	va_end(ap);
-	diag_error(E->d, pos, "semantic error", "%s", msg);
-	free(msg);
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -2672,6 +2690,8 @@ struct program *elaborate(struct script **user, int n_user,
 		eliminate(&E);
 		infer_types(&E);
 	}
+	if (d->errors == errors)
+		sem_check_foreach_calls(E.P, d);
 
 	for (size_t i = 0; i < E.aliases.n; i++)
 		free(E.aliases.v[i]);

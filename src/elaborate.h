@@ -255,6 +255,12 @@ struct program *elaborate(struct script **user, int n_user,
 			  struct script **library, int n_library,
 			  const struct elab_options *o, struct diag *d);
 
+/* A semantic error of pass 2: "MESSAGE: WHAT at FILE:LINE:COL" at pos,
+ * WHAT naming the token, e.g. "identifier 'a'" (for the checks that run
+ * after elaboration proper, in their own files). */
+void sem_report(struct diag *d, const struct srcpos *pos, const char *what,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* -p2 output, in stap -p2's layout. */
 void program_print(FILE *out, const struct program *p);
 
