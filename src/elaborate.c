@@ -1556,6 +1556,32 @@ int sem_static_cond(const struct derived_probe *dp, const struct expr *e)
 	return saw ? v : -1;
 }
 
+/* delete a, delete a[k], delete x: nothing else has a place to delete
+ * from (SystemTap refuses the rest when it translates). */
+static void res_delete(struct rctx *R, struct expr *e)
+{
+	struct vardecl *v;
+	char *what;
+
+	if (e->kind == E_SYM) {
+		v = res_sym(R, e, false, true, true);
+		if (v)
+			check_iterating(R, v, &e->pos);
+		return;
+	}
+	if (e->kind == E_INDEX && e->a->kind == E_SYM) {
+		res_lvalue(R, e, false);
+		return;
+	}
+	what = describe_expr(e);
+	if (e->kind == E_INDEX)
+		sem_error(R->E, &e->pos, what, "cannot delete histogram bucket entries");
+	else
+		sem_error(R->E, &e->pos, what, "invalid operand of delete expression");
+	free(what);
+	res_expr(R, e);
+}
+
 static void res_stmt(struct rctx *R, struct stmt *s)
 {
 	if (!s)
@@ -1596,14 +1622,7 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 		return;
 	}
 	case S_DELETE:
-		if (s->e1->kind == E_SYM) {
-			struct vardecl *v = res_sym(R, s->e1, false, true, true);
-
-			if (v)
-				check_iterating(R, v, &s->e1->pos);
-		} else {
-			res_lvalue(R, s->e1, false);
-		}
+		res_delete(R, s->e1);
 		return;
 	case S_TRY:
 		res_stmt(R, s->body);
