@@ -627,32 +627,84 @@ static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
 	D->deferred_msg = msg;
 }
 
-static bool timer_args_ok(struct elab *E, const struct probe_point *pp,
+/*
+ * SystemTap's bounds for timers, checked where it checks them (its timer
+ * tapset): timer.s/ms/us/ns periods run from 100 us to one day, in
+ * nanoseconds; timer.hz(N) is a period of ceil(1e9 / N) ns under the same
+ * bounds; timer.jiffies(N) takes 1 to 1000000 jiffies; a randomize is at
+ * most the period.
+ */
+#define TIMER_MIN_NS	INT64_C(100000)
+#define TIMER_MAX_NS	(INT64_C(86400) * 1000000000)
+#define JIFFIES_MAX	INT64_C(1000000)
+
+/* The failure of a timer argument, reported after "while resolving
+ * probe point" as SystemTap chains it. */
+static void timer_arg_error(struct derive *D, const struct pp_comp *c, char *msg)
+{
+	defer_error(D, &c->arg->pos, xasprintf("%s: number '%" PRId64 "' at %s:%d:%d",
+					       msg, c->arg->num, c->arg->pos.file->name,
+					       c->arg->pos.line, c->arg->pos.col));
+	free(msg);
+}
+
+/* The period of timer.UNIT(N), N units of ns_per_unit ns, or -1 with
+ * SystemTap's message when it is out of bounds. */
+static int64_t timer_period_ns(int64_t n, int64_t ns_per_unit, char **msg)
+{
+	int64_t max = TIMER_MAX_NS / ns_per_unit;
+
+	if (n < 1 || n > max || n * ns_per_unit < TIMER_MIN_NS) {
+		*msg = xasprintf("interval value out of range (%" PRId64 ", %" PRId64 ")",
+				 ns_per_unit < TIMER_MIN_NS ? TIMER_MIN_NS / ns_per_unit : 1,
+				 max);
+		return -1;
+	}
+	return n * ns_per_unit;
+}
+
+/* SystemTap's complaint about the interval of dp, or NULL. */
+static char *timer_interval_error(const struct derived_probe *dp)
+{
+	char *msg = NULL;
+
+	switch (dp->kind) {
+	case DP_JIFFIES:
+		if (dp->interval < 1 || dp->interval > JIFFIES_MAX)
+			msg = xstrdup("invalid interval for jiffies timer");
+		break;
+	case DP_HZ:
+		if (dp->interval < 1)
+			msg = xstrdup("frequency must be greater than 0");
+		else
+			timer_period_ns((1000000000 + dp->interval - 1) / dp->interval, 1, &msg);
+		break;
+	default:
+		timer_period_ns(dp->interval, dp->ns_per_unit, &msg);
+		break;
+	}
+	return msg;
+}
+
+static bool timer_args_ok(struct derive *D, const struct probe_point *pp,
 			  struct derived_probe *dp)
 {
 	const struct pp_comp *c1 = pp->comps.v[1];
-	char what[300];
+	const struct pp_comp *c2 = pp->comps.n == 3 ? pp->comps.v[2] : NULL;
+	char *msg;
 
 	dp->interval = c1->arg->num;
-	if (dp->interval <= 0) {
-		snprintf(what, sizeof(what), "number '%" PRId64 "'", c1->arg->num);
-		sem_error(E, &c1->arg->pos, what, "interval must be > 0");
+	dp->randomize = c2 ? c2->arg->num : 0;
+	msg = timer_interval_error(dp);
+	if (msg) {
+		timer_arg_error(D, c1, msg);
 		return false;
 	}
-	if (pp->comps.n == 3) {
-		const struct pp_comp *c2 = pp->comps.v[2];
-
-		dp->randomize = c2->arg->num;
-		snprintf(what, sizeof(what), "number '%" PRId64 "'", c2->arg->num);
-		if (dp->randomize < 0) {
-			sem_error(E, &c2->arg->pos, what, "randomization value must be >= 0");
-			return false;
-		}
-		if (dp->randomize > dp->interval) {
-			sem_error(E, &c2->arg->pos, what,
-				  "randomization value must not exceed the interval");
-			return false;
-		}
+	if (c2 && (dp->randomize < 0 || dp->randomize > dp->interval)) {
+		timer_arg_error(D, c2, xstrdup(dp->kind == DP_JIFFIES ?
+					       "invalid randomize for jiffies timer" :
+					       "randomization value out of range"));
+		return false;
 	}
 	return true;
 }
@@ -706,8 +758,7 @@ static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p
 	if ((p->kind == DP_BEGIN || p->kind == DP_END || p->kind == DP_ERROR) && c0->arg)
 		dp->seq = c0->arg->num;
 	if ((p->kind == DP_TIMER || p->kind == DP_JIFFIES || p->kind == DP_HZ) &&
-	    !timer_args_ok(E, pp, dp)) {
-		D->failed = true;
+	    !timer_args_ok(D, pp, dp)) {
 		probe_point_free(loc);
 		free(dp);
 		return -1;
