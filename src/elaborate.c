@@ -16,6 +16,7 @@
 #include "format.h"
 #include "regcomp.h"
 #include "sem_foreach.h"
+#include "sem_limits.h"
 #include "util.h"
 
 #define MAX_ALIAS_DEPTH 32
@@ -2762,6 +2763,8 @@ struct program *elaborate(struct script **user, int n_user,
 	}
 	if (d->errors == errors)
 		sem_check_foreach_calls(E.P, d);
+	if (d->errors == errors)
+		sem_check_limits(E.P, o, d);
 
 	for (size_t i = 0; i < E.aliases.n; i++)
 		free(E.aliases.v[i]);

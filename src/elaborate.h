@@ -32,6 +32,9 @@
 struct elab_options {
 	bool unoptimized;	/* -u: keep unused code */
 	bool guru;		/* -g */
+	/* -D MAXSTRINGLEN=N, -D MAXMAPENTRIES=N, or 0: the runtime's
+	 * defaults (for the limits pass 2 checks) */
+	int64_t maxstringlen, maxmapentries;
 };
 
 /* A variable: global, function parameter or local. */

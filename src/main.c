@@ -32,6 +32,27 @@ static const char *plural(size_t n, const char *one, const char *many)
  * are those of the whole library; the first attempt's messages are held
  * back until it is known which attempt counts.
  */
+/* The value of -D NAME=N when N is a plain decimal number (the last one
+ * given wins, as for the C compiler), else 0. */
+static int64_t define_value(const struct strlist *defines, const char *name)
+{
+	size_t n = strlen(name);
+	int64_t v = 0;
+
+	for (int i = 0; i < defines->count; i++) {
+		const char *d = defines->items[i];
+		char *end;
+		long long x;
+
+		if (strncmp(d, name, n) || d[n] != '=')
+			continue;
+		errno = 0;
+		x = strtoll(d + n + 1, &end, 10);
+		v = errno || end == d + n + 1 || *end ? 0 : x;
+	}
+	return v;
+}
+
 static struct program *elaborate_lazily(struct session *s, const struct elab_options *eo)
 {
 	FILE *saved = s->diag.stream;
@@ -65,6 +86,8 @@ static struct program *run_pass2(struct session *s,
 	struct elab_options eo = {
 		.unoptimized = opts->unoptimized,
 		.guru = opts->guru,
+		.maxstringlen = define_value(&opts->defines, "MAXSTRINGLEN"),
+		.maxmapentries = define_value(&opts->defines, "MAXMAPENTRIES"),
 	};
 	struct pass_clock clock;
 	struct program *prog;
