@@ -649,42 +649,37 @@ static void timer_arg_error(struct derive *D, const struct pp_comp *c, char *msg
 	free(msg);
 }
 
-/* The period of timer.UNIT(N), N units of ns_per_unit ns, or -1 with
- * SystemTap's message when it is out of bounds. */
-static int64_t timer_period_ns(int64_t n, int64_t ns_per_unit, char **msg)
+/* SystemTap's complaint about a period of N units of ns_per_unit ns
+ * (its bounds in that unit), or NULL when N is within them. */
+static char *timer_range_error(int64_t n, int64_t ns_per_unit)
 {
 	int64_t max = TIMER_MAX_NS / ns_per_unit;
 
-	if (n < 1 || n > max || n * ns_per_unit < TIMER_MIN_NS) {
-		*msg = xasprintf("interval value out of range (%" PRId64 ", %" PRId64 ")",
-				 ns_per_unit < TIMER_MIN_NS ? TIMER_MIN_NS / ns_per_unit : 1,
-				 max);
-		return -1;
-	}
-	return n * ns_per_unit;
+	if (n >= 1 && n <= max && n * ns_per_unit >= TIMER_MIN_NS)
+		return NULL;
+	return xasprintf("interval value out of range (%" PRId64 ", %" PRId64 ")",
+			 ns_per_unit < TIMER_MIN_NS ? TIMER_MIN_NS / ns_per_unit : 1, max);
 }
 
 /* SystemTap's complaint about the interval of dp, or NULL. */
 static char *timer_interval_error(const struct derived_probe *dp)
 {
-	char *msg = NULL;
+	const int64_t second = 1000000000;
 
 	switch (dp->kind) {
 	case DP_JIFFIES:
 		if (dp->interval < 1 || dp->interval > JIFFIES_MAX)
-			msg = xstrdup("invalid interval for jiffies timer");
-		break;
+			return xstrdup("invalid interval for jiffies timer");
+		return NULL;
 	case DP_HZ:
 		if (dp->interval < 1)
-			msg = xstrdup("frequency must be greater than 0");
-		else
-			timer_period_ns((1000000000 + dp->interval - 1) / dp->interval, 1, &msg);
-		break;
+			return xstrdup("frequency must be greater than 0");
+		/* the period in ns, rounded up */
+		return timer_range_error(second / dp->interval +
+					 (second % dp->interval != 0), 1);
 	default:
-		timer_period_ns(dp->interval, dp->ns_per_unit, &msg);
-		break;
+		return timer_range_error(dp->interval, dp->ns_per_unit);
 	}
-	return msg;
 }
 
 static bool timer_args_ok(struct derive *D, const struct probe_point *pp,

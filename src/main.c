@@ -365,7 +365,7 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 {
 	const struct tapc_options *o = s->opts;
 	struct modcache_entry e;
-	const char *damaged;
+	const char *damaged = NULL;	/* --poison-cache looks nothing up */
 
 	*ok = true;
 	if (o->poison_cache || !modcache_lookup(key, &e, &damaged)) {

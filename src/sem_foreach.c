@@ -99,7 +99,8 @@ static void collect_writes(struct iter_check *C)
 	bool changed = true;
 
 	C->fns = xcalloc(n + 1, sizeof(*C->fns));
-	memcpy(C->fns, C->P->functions.v, n * sizeof(*C->fns));
+	for (size_t i = 0; i < n; i++)
+		C->fns[i] = C->P->functions.v[i];
 	qsort(C->fns, n, sizeof(*C->fns), cmp_ptr);
 	C->writes = xcalloc(n * C->words + 1, sizeof(unsigned long));
 	for (size_t i = 0; i < n; i++) {

@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "astwalk.h"
 #include "map.h"
