@@ -33,11 +33,17 @@ struct srcfile *srcfile_read(const char *path, char *errbuf, size_t errlen)
 			 strerror(errno));
 		return NULL;
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+	while (sb.len <= SRCFILE_MAX_BYTES &&
+	       (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
 		strbuf_addn(&sb, chunk, n);
-	if (ferror(fp)) {
-		snprintf(errbuf, errlen, "cannot read '%s': %s", path,
-			 strerror(errno));
+	if (ferror(fp) || sb.len > SRCFILE_MAX_BYTES) {
+		if (sb.len > SRCFILE_MAX_BYTES)
+			snprintf(errbuf, errlen, "cannot read '%s': larger than %zu MiB, "
+				 "the limit for a script file", path,
+				 SRCFILE_MAX_BYTES >> 20);
+		else
+			snprintf(errbuf, errlen, "cannot read '%s': %s", path,
+				 strerror(errno));
 		if (fp != stdin)
 			fclose(fp);
 		strbuf_free(&sb);

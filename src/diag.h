@@ -44,7 +44,15 @@ struct diag {
 	void *stream;		/* FILE *; stderr by default */
 };
 
+/* The most srcfile_read() reads of a script or tapset file: far above any
+ * real one (SystemTap's whole tapset library is a few MiB), and what keeps
+ * "tapc /dev/zero" from filling memory. */
+#define SRCFILE_MAX_BYTES ((size_t)64 << 20)
+
 struct srcfile *srcfile_new(const char *name, const char *text, size_t len);
+/* The file at path ("-": standard input), or NULL with the reason in
+ * errbuf: it cannot be opened or read, or holds more than
+ * SRCFILE_MAX_BYTES. */
 struct srcfile *srcfile_read(const char *path, char *errbuf, size_t errlen);
 void srcfile_free(struct srcfile *f);
 

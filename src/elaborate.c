@@ -15,6 +15,8 @@
 
 #include "format.h"
 #include "regcomp.h"
+#include "sem_foreach.h"
+#include "sem_limits.h"
 #include "util.h"
 
 #define MAX_ALIAS_DEPTH 32
@@ -217,18 +219,35 @@ static char *sem_message(const struct srcpos *pos, const char *what,
 	return strbuf_detach(&sb);
 }
 
+__attribute__((format(printf, 4, 0)))
+static void sem_verror(struct diag *d, const struct srcpos *pos, const char *what,
+		       const char *fmt, va_list ap)
+{
+	char *msg = sem_message(pos, what, fmt, ap);
+
+	diag_error(d, pos, "semantic error", "%s", msg);
+	free(msg);
+}
+
+void sem_report(struct diag *d, const struct srcpos *pos, const char *what,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sem_verror(d, pos, what, fmt, ap);
+	va_end(ap);
+}
+
 __attribute__((format(printf, 4, 5)))
 static void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 		      const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = sem_message(pos, what, fmt, ap);
+	sem_verror(E->d, pos, what, fmt, ap);
 	va_end(ap);
-	diag_error(E->d, pos, "semantic error", "%s", msg);
-	free(msg);
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -609,32 +628,79 @@ static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
 	D->deferred_msg = msg;
 }
 
-static bool timer_args_ok(struct elab *E, const struct probe_point *pp,
+/*
+ * SystemTap's bounds for timers, checked where it checks them (its timer
+ * tapset): timer.s/ms/us/ns periods run from 100 us to one day, in
+ * nanoseconds; timer.hz(N) is a period of ceil(1e9 / N) ns under the same
+ * bounds; timer.jiffies(N) takes 1 to 1000000 jiffies; a randomize is at
+ * most the period.
+ */
+#define TIMER_MIN_NS	INT64_C(100000)
+#define TIMER_MAX_NS	(INT64_C(86400) * 1000000000)
+#define JIFFIES_MAX	INT64_C(1000000)
+
+/* The failure of a timer argument, reported after "while resolving
+ * probe point" as SystemTap chains it. */
+static void timer_arg_error(struct derive *D, const struct pp_comp *c, char *msg)
+{
+	defer_error(D, &c->arg->pos, xasprintf("%s: number '%" PRId64 "' at %s:%d:%d",
+					       msg, c->arg->num, c->arg->pos.file->name,
+					       c->arg->pos.line, c->arg->pos.col));
+	free(msg);
+}
+
+/* SystemTap's complaint about a period of N units of ns_per_unit ns
+ * (its bounds in that unit), or NULL when N is within them. */
+static char *timer_range_error(int64_t n, int64_t ns_per_unit)
+{
+	int64_t max = TIMER_MAX_NS / ns_per_unit;
+
+	if (n >= 1 && n <= max && n * ns_per_unit >= TIMER_MIN_NS)
+		return NULL;
+	return xasprintf("interval value out of range (%" PRId64 ", %" PRId64 ")",
+			 ns_per_unit < TIMER_MIN_NS ? TIMER_MIN_NS / ns_per_unit : 1, max);
+}
+
+/* SystemTap's complaint about the interval of dp, or NULL. */
+static char *timer_interval_error(const struct derived_probe *dp)
+{
+	const int64_t second = 1000000000;
+
+	switch (dp->kind) {
+	case DP_JIFFIES:
+		if (dp->interval < 1 || dp->interval > JIFFIES_MAX)
+			return xstrdup("invalid interval for jiffies timer");
+		return NULL;
+	case DP_HZ:
+		if (dp->interval < 1)
+			return xstrdup("frequency must be greater than 0");
+		/* the period in ns, rounded up */
+		return timer_range_error(second / dp->interval +
+					 (second % dp->interval != 0), 1);
+	default:
+		return timer_range_error(dp->interval, dp->ns_per_unit);
+	}
+}
+
+static bool timer_args_ok(struct derive *D, const struct probe_point *pp,
 			  struct derived_probe *dp)
 {
 	const struct pp_comp *c1 = pp->comps.v[1];
-	char what[300];
+	const struct pp_comp *c2 = pp->comps.n == 3 ? pp->comps.v[2] : NULL;
+	char *msg;
 
 	dp->interval = c1->arg->num;
-	if (dp->interval <= 0) {
-		snprintf(what, sizeof(what), "number '%" PRId64 "'", c1->arg->num);
-		sem_error(E, &c1->arg->pos, what, "interval must be > 0");
+	dp->randomize = c2 ? c2->arg->num : 0;
+	msg = timer_interval_error(dp);
+	if (msg) {
+		timer_arg_error(D, c1, msg);
 		return false;
 	}
-	if (pp->comps.n == 3) {
-		const struct pp_comp *c2 = pp->comps.v[2];
-
-		dp->randomize = c2->arg->num;
-		snprintf(what, sizeof(what), "number '%" PRId64 "'", c2->arg->num);
-		if (dp->randomize < 0) {
-			sem_error(E, &c2->arg->pos, what, "randomization value must be >= 0");
-			return false;
-		}
-		if (dp->randomize > dp->interval) {
-			sem_error(E, &c2->arg->pos, what,
-				  "randomization value must not exceed the interval");
-			return false;
-		}
+	if (c2 && (dp->randomize < 0 || dp->randomize > dp->interval)) {
+		timer_arg_error(D, c2, xstrdup(dp->kind == DP_JIFFIES ?
+					       "invalid randomize for jiffies timer" :
+					       "randomization value out of range"));
+		return false;
 	}
 	return true;
 }
@@ -688,8 +754,7 @@ static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p
 	if ((p->kind == DP_BEGIN || p->kind == DP_END || p->kind == DP_ERROR) && c0->arg)
 		dp->seq = c0->arg->num;
 	if ((p->kind == DP_TIMER || p->kind == DP_JIFFIES || p->kind == DP_HZ) &&
-	    !timer_args_ok(E, pp, dp)) {
-		D->failed = true;
+	    !timer_args_ok(D, pp, dp)) {
 		probe_point_free(loc);
 		free(dp);
 		return -1;
@@ -1538,6 +1603,32 @@ int sem_static_cond(const struct derived_probe *dp, const struct expr *e)
 	return saw ? v : -1;
 }
 
+/* delete a, delete a[k], delete x: nothing else has a place to delete
+ * from (SystemTap refuses the rest when it translates). */
+static void res_delete(struct rctx *R, struct expr *e)
+{
+	struct vardecl *v;
+	char *what;
+
+	if (e->kind == E_SYM) {
+		v = res_sym(R, e, false, true, true);
+		if (v)
+			check_iterating(R, v, &e->pos);
+		return;
+	}
+	if (e->kind == E_INDEX && e->a->kind == E_SYM) {
+		res_lvalue(R, e, false);
+		return;
+	}
+	what = describe_expr(e);
+	if (e->kind == E_INDEX)
+		sem_error(R->E, &e->pos, what, "cannot delete histogram bucket entries");
+	else
+		sem_error(R->E, &e->pos, what, "invalid operand of delete expression");
+	free(what);
+	res_expr(R, e);
+}
+
 static void res_stmt(struct rctx *R, struct stmt *s)
 {
 	if (!s)
@@ -1578,14 +1669,7 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 		return;
 	}
 	case S_DELETE:
-		if (s->e1->kind == E_SYM) {
-			struct vardecl *v = res_sym(R, s->e1, false, true, true);
-
-			if (v)
-				check_iterating(R, v, &s->e1->pos);
-		} else {
-			res_lvalue(R, s->e1, false);
-		}
+		res_delete(R, s->e1);
 		return;
 	case S_TRY:
 		res_stmt(R, s->body);
@@ -2672,6 +2756,10 @@ struct program *elaborate(struct script **user, int n_user,
 		eliminate(&E);
 		infer_types(&E);
 	}
+	if (d->errors == errors)
+		sem_check_foreach_calls(E.P, d);
+	if (d->errors == errors)
+		sem_check_limits(E.P, o, d);
 
 	for (size_t i = 0; i < E.aliases.n; i++)
 		free(E.aliases.v[i]);

@@ -32,6 +32,9 @@
 struct elab_options {
 	bool unoptimized;	/* -u: keep unused code */
 	bool guru;		/* -g */
+	/* -D MAXSTRINGLEN=N, -D MAXMAPENTRIES=N, or 0: the runtime's
+	 * defaults (for the limits pass 2 checks) */
+	int64_t maxstringlen, maxmapentries;
 };
 
 /* A variable: global, function parameter or local. */
@@ -254,6 +257,12 @@ struct program {
 struct program *elaborate(struct script **user, int n_user,
 			  struct script **library, int n_library,
 			  const struct elab_options *o, struct diag *d);
+
+/* A semantic error of pass 2: "MESSAGE: WHAT at FILE:LINE:COL" at pos,
+ * WHAT naming the token, e.g. "identifier 'a'" (for the checks that run
+ * after elaboration proper, in their own files). */
+void sem_report(struct diag *d, const struct srcpos *pos, const char *what,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* -p2 output, in stap -p2's layout. */
 void program_print(FILE *out, const struct program *p);

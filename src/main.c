@@ -25,6 +25,27 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+/* The value of -D NAME=N when N is a plain decimal number (the last one
+ * given wins, as for the C compiler), else 0. */
+static int64_t define_value(const struct strlist *defines, const char *name)
+{
+	size_t n = strlen(name);
+	int64_t v = 0;
+
+	for (int i = 0; i < defines->count; i++) {
+		const char *d = defines->items[i];
+		char *end;
+		long long x;
+
+		if (strncmp(d, name, n) || d[n] != '=')
+			continue;
+		errno = 0;
+		x = strtoll(d + n + 1, &end, 10);
+		v = errno || end == d + n + 1 || *end ? 0 : x;
+	}
+	return v;
+}
+
 /*
  * Elaborate with the tapset files pass 1 found the script needs.  Should
  * that fail while other tapset files were left unparsed, elaborate again
@@ -121,6 +142,8 @@ static struct program *run_pass2(struct session *s,
 	struct elab_options eo = {
 		.unoptimized = opts->unoptimized,
 		.guru = opts->guru,
+		.maxstringlen = define_value(&opts->defines, "MAXSTRINGLEN"),
+		.maxmapentries = define_value(&opts->defines, "MAXMAPENTRIES"),
 	};
 	struct pass_clock clock;
 	struct program *prog;
@@ -403,7 +426,7 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 {
 	const struct tapc_options *o = s->opts;
 	struct modcache_entry e;
-	const char *damaged = NULL;
+	const char *damaged = NULL;	/* --poison-cache looks nothing up */
 	char refused[400] = "";
 
 	*ok = true;

@@ -565,7 +565,8 @@ opt_size:
 	  %empty	{ ps->last_size = 0; }
 	| LBRACKET NUMBER RBRACKET
 		{
-			if ($2->num == 0 || $2->num > 2147483647) {
+			/* SystemTap's bounds (its "arbitrary max") */
+			if ($2->num == 0 || $2->num > 1000000) {
 				perr(ps, &@2.pos, "array size out of range");
 				YYERROR;
 			}
@@ -573,7 +574,7 @@ opt_size:
 		}
 	| LBRACKET MINUS NUMBER RBRACKET
 		{
-			perr(ps, &@2.pos, "array size out of range");
+			perr(ps, &@3.pos, "array size out of range");
 			YYERROR;
 		}
 	;

@@ -761,7 +761,9 @@ static void display_array(struct tr *T, const struct tr_global *g)
 	tr_line(T, "\tgoto out;");
 	tr_line(T, "for (i = 0; i < n; i++) {");
 	T->indent++;
-	tr_line(T, "struct tap_map_entry *e = tap_foreach_get(%s, i);", g->cname);
+	tr_line(T, "struct tap_map_entry *e;");
+	tr_line(T, "if ((e = tap_foreach_get(%s, i)) == NULL)", g->cname);
+	tr_line(T, "\tcontinue;");
 	strbuf_addf(&fmt, "%s[", v->name);
 	for (int k = 0; k < v->arity; k++) {
 		bool s = v->index_types[k] == SEM_STRING;

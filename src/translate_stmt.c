@@ -302,7 +302,9 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 	tr_line(T, "\tgoto %s;", T->err_label);
 	tr_line(T, "for (%s = 0; %s < %s; %s++) {", i, i, n, i);
 	T->indent++;
-	tr_line(T, "%s = tap_foreach_get(%s, %s);", ent, map, i);
+	/* an element deleted since the snapshot comes back NULL: skip it */
+	tr_line(T, "if ((%s = tap_foreach_get(%s, %s)) == NULL)", ent, map, i);
+	tr_line(T, "\tcontinue;");
 	for (size_t k = 0; slice && k < s->slice.n; k++) {
 		bool str = arr->index_types && arr->index_types[k] == SEM_STRING;
 

@@ -42,17 +42,56 @@ static char *field(struct tap_map_entry *e, u32 off)
 	return (char *)e + off;
 }
 
+u32 tap_map_stride(const struct tap_map_spec *spec)
+{
+	u64 off = HDR_SIZE;
+	int k;
+
+	if (spec->max_entries == 0 || spec->max_entries > TAP_MAP_MAX_ENTRIES ||
+	    spec->nkeys < 0 || spec->nkeys > TAP_MAP_MAX_KEYS ||
+	    spec->key_strlen > 0xffffU || spec->val_strlen > 0xffffU)
+		return 0;
+	for (k = 0; k < spec->nkeys; k++) {
+		switch (spec->key_types[k]) {
+		case TAP_KEY_LONG:
+			off += sizeof(s64);
+			break;
+		case TAP_KEY_STR:
+			off += round8(spec->key_strlen + 1);
+			break;
+		default:
+			return 0;
+		}
+	}
+	switch (spec->val_type) {
+	case TAP_VAL_LONG:
+		off += sizeof(s64);
+		break;
+	case TAP_VAL_STR:
+		off += round8(spec->val_strlen + 1);
+		break;
+	case TAP_VAL_STAT:
+		if (spec->hist.buckets < 0 ||
+		    spec->hist.buckets > TAP_HIST_MAX_BUCKETS)
+			return 0;
+		off += tap_stat_size(&spec->hist);
+		break;
+	default:
+		return 0;
+	}
+	if (off * spec->max_entries > TAP_MAP_MAX_SLAB)
+		return 0;
+	return (u32)off;
+}
+
 int tap_map_create(struct tap_map **out, const struct tap_map_spec *spec)
 {
 	struct tap_map *m;
-	u64 off, slab_size;
-	u32 nhash = 1, i;
+	u32 off, nhash = 1, i;
 	int k;
 
 	*out = NULL;
-	if (spec->max_entries == 0 || spec->max_entries > 0x7fffffffU ||
-	    spec->nkeys < 0 || spec->nkeys > TAP_MAP_MAX_KEYS ||
-	    spec->key_strlen > 0xffffU || spec->val_strlen > 0xffffU)
+	if (!tap_map_stride(spec))
 		return TAP_MAP_EINVAL;
 
 	m = tap_zalloc(sizeof(*m));
@@ -65,50 +104,24 @@ int tap_map_create(struct tap_map **out, const struct tap_map_spec *spec)
 	m->val_type = spec->val_type;
 	m->val_strlen = spec->val_strlen;
 	m->hist = spec->hist;
+	m->stride = tap_map_stride(spec);
 
+	/* The same layout tap_map_stride() measured: header, keys, value. */
 	off = HDR_SIZE;
 	for (k = 0; k < spec->nkeys; k++) {
 		m->key_types[k] = (u8)spec->key_types[k];
-		m->key_off[k] = (u32)off;
-		switch (spec->key_types[k]) {
-		case TAP_KEY_LONG:
-			off += sizeof(s64);
-			break;
-		case TAP_KEY_STR:
-			off += round8(spec->key_strlen + 1);
-			break;
-		default:
-			goto inval;
-		}
+		m->key_off[k] = off;
+		off += spec->key_types[k] == TAP_KEY_LONG ? sizeof(s64) :
+			round8(spec->key_strlen + 1);
 	}
-	m->val_off = (u32)off;
-	switch (spec->val_type) {
-	case TAP_VAL_LONG:
-		off += sizeof(s64);
-		break;
-	case TAP_VAL_STR:
-		off += round8(spec->val_strlen + 1);
-		break;
-	case TAP_VAL_STAT:
-		if (spec->hist.buckets < 0 ||
-		    spec->hist.buckets > TAP_HIST_MAX_BUCKETS)
-			goto inval;
-		off += tap_stat_size(&spec->hist);
-		break;
-	default:
-		goto inval;
-	}
-	m->stride = (u32)off;
+	m->val_off = off;
 
 	/* Load factor at most 1 keeps chains short without rehashing. */
 	while (nhash < m->max_entries)
 		nhash <<= 1;
 	m->hash_mask = nhash - 1;
 
-	slab_size = (u64)m->stride * m->max_entries;
-	if (slab_size > 0x7fffffffULL)
-		goto inval;
-	m->slab = tap_zalloc((size_t)slab_size);
+	m->slab = tap_zalloc((size_t)m->stride * m->max_entries);
 	m->hash = tap_zalloc((size_t)nhash * sizeof(u32));
 	m->order = tap_zalloc((size_t)m->max_entries * sizeof(u32));
 	m->scratch = tap_zalloc((size_t)m->max_entries * sizeof(u32));
@@ -121,10 +134,6 @@ int tap_map_create(struct tap_map **out, const struct tap_map_spec *spec)
 	tap_map_reset(m);
 	*out = m;
 	return 0;
-
-inval:
-	tap_free(m);
-	return TAP_MAP_EINVAL;
 }
 
 void tap_map_destroy(struct tap_map *m)

@@ -39,6 +39,9 @@
 #define TAP_MAP_ENOMEM		(-23)
 
 #define TAP_MAP_MAX_KEYS	9
+/* At most this many elements, and this many bytes of them, per map. */
+#define TAP_MAP_MAX_ENTRIES	0x7fffffffU
+#define TAP_MAP_MAX_SLAB	0x7fffffffULL
 
 enum tap_map_key_type {
 	TAP_KEY_LONG = 1,
@@ -93,6 +96,16 @@ struct tap_map {
 	u32 *scratch;		/* merge sort workspace */
 	void *owner;		/* the caller's, untouched by the core */
 };
+
+/*
+ * The bytes each element of a map of this spec takes (its header, keys
+ * and value), or 0 when tap_map_create() would refuse the spec
+ * (TAP_MAP_EINVAL): a size of 0 or above TAP_MAP_MAX_ENTRIES, a bad key
+ * or value type, string limits above 65535, a bad histogram, or
+ * elements that need more than TAP_MAP_MAX_SLAB bytes together.  Pure,
+ * so that pass 2 refuses at compile time what the module would refuse.
+ */
+u32 tap_map_stride(const struct tap_map_spec *spec);
 
 int tap_map_create(struct tap_map **out, const struct tap_map_spec *spec);
 void tap_map_destroy(struct tap_map *m);

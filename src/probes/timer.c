@@ -1,6 +1,7 @@
 /* timer.{s,sec,ms,msec,us,usec,ns,nsec}(N)[.randomize(M)], timer.hz(N)
  * and timer.jiffies(N)[.randomize(M)]: one periodic hrtimer each.  Pass 2
- * checked N > 0 and 0 <= M <= N. */
+ * checked SystemTap's bounds: periods of 100 us to a day, 1 to 1000000
+ * jiffies, 0 <= M <= N. */
 #include <inttypes.h>
 
 #include "probes/provider.h"
@@ -25,10 +26,9 @@ static bool timer_emit(FILE *out, const struct derived_probe *dp, size_t index)
 		unit = "TAP_TIMER_JIFFIES";
 		break;
 	case DP_HZ:
-		/* N per second; at least one nanosecond apart */
-		interval = 1000000000ULL / (uint64_t)dp->interval;
-		if (interval == 0)
-			interval = 1;
+		/* N per second, the period rounded up as SystemTap does */
+		interval = (1000000000ULL + (uint64_t)dp->interval - 1) /
+			   (uint64_t)dp->interval;
 		spread = 0;
 		break;
 	default:

@@ -1533,6 +1533,39 @@ static void test_bad_specs(void)
 	CHECK_EQ(tap_map_create(&m, &spec), TAP_MAP_EINVAL);
 }
 
+/* What pass 2 asks before the module is built: the bytes per element,
+ * and 0 for everything tap_map_create() refuses. */
+static void test_stride(void)
+{
+	struct tap_map_spec spec;
+	struct tap_map *m;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.max_entries = 1000000;
+	spec.nkeys = 1;
+	spec.key_types[0] = TAP_KEY_LONG;
+	spec.val_type = TAP_VAL_LONG;
+	/* a 24-byte header, an 8-byte key, an 8-byte value */
+	CHECK_EQ(tap_map_stride(&spec), 40);
+	spec.key_strlen = spec.val_strlen = 511;
+	spec.key_types[0] = TAP_KEY_STR;
+	spec.val_type = TAP_VAL_STR;
+	CHECK_EQ(tap_map_stride(&spec), 24 + 512 + 512);
+	/* four string keys and a string value: 2584 bytes, 2.58 GB */
+	spec.nkeys = 4;
+	spec.key_types[1] = spec.key_types[2] = spec.key_types[3] = TAP_KEY_STR;
+	CHECK_EQ(tap_map_stride(&spec), 0);
+	CHECK_EQ(tap_map_create(&m, &spec), TAP_MAP_EINVAL);
+	spec.max_entries = 831069;	/* 831069 * 2584 < 2^31 */
+	CHECK_EQ(tap_map_stride(&spec), 2584);
+	spec.max_entries = 831070;
+	CHECK_EQ(tap_map_stride(&spec), 0);
+	spec.max_entries = TAP_MAP_MAX_ENTRIES + 1U;
+	spec.nkeys = 0;
+	spec.val_type = TAP_VAL_LONG;
+	CHECK_EQ(tap_map_stride(&spec), 0);
+}
+
 /*
  * Deleting while walking a sorted snapshot: the current element may go;
  * elements deleted ahead of the walk read back as NULL.
@@ -1864,6 +1897,7 @@ int main(void)
 	test_no_keys();
 	test_sort_to();
 	test_bad_specs();
+	test_stride();
 	test_delete_during_iteration();
 
 	printf("%d passed, %d failed\n", passed, failed);
