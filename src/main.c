@@ -495,6 +495,7 @@ static int run_backend(struct session *s, const struct program *prog)
 	bool as_p4;
 	int status = 1;
 
+	run_hold_signals();	/* from here on, the build directory is removed */
 	if (!build_init(&b, name)) {
 		free(name);
 		free(key);

@@ -22,15 +22,28 @@
 #define TAPC_VM_EXIT_GUEST 125
 
 static volatile sig_atomic_t caught_signal;
+static volatile sig_atomic_t hold_signals;
 static volatile pid_t child_pid;
 
 static void on_signal(int sig)
 {
 	caught_signal = sig;
+	/* Nothing to clean up yet: end as the signal's default action
+	 * would (it stays blocked until this handler returns). */
+	if (!hold_signals) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	/* The child stops cleanly on its own terms (tapc-run runs the end
 	 * probes; tapc-vm passes the signal into the guest). */
 	if (child_pid > 0)
 		kill(child_pid, sig);
+}
+
+void run_hold_signals(void)
+{
+	hold_signals = 1;
 }
 
 void run_catch_signals(void)

@@ -21,10 +21,14 @@ int run_module(const struct tapc_options *o, const char *ko, bool rename_if_load
  * src/run/tapc-run in the build tree, else from PATH. */
 char *run_loader_path(void);
 
-/* Set up SIGINT/SIGTERM/SIGHUP handling for the whole of tapc: the
- * signal is remembered (and passed on to a running child); the passes
- * check run_interrupted() and stop. */
+/* Set up SIGINT/SIGTERM/SIGHUP handling for the whole of tapc.  Until
+ * run_hold_signals(), nothing needs cleaning up (passes 1 and 2 write
+ * nothing but atomically renamed cache files), so a signal ends tapc at
+ * once, as its default action.  After it, the signal is remembered (and
+ * passed on to a running child); passes 3 to 5 check run_interrupted()
+ * and stop, removing the build directory. */
 void run_catch_signals(void);
+void run_hold_signals(void);
 int run_interrupted(void);
 /* fork() for a child that signals are passed on to (make, tapc-run):
  * the child starts with the default signal dispositions, and a signal
