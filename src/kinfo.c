@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <dirent.h>
+#include <unistd.h>
 
 #include "btf.h"
 #include "ksyms.h"
@@ -43,16 +44,69 @@ static bool is_running_kernel(const char *release)
 	return release && uname(&u) == 0 && strcmp(u.release, release) == 0;
 }
 
-/* FILE in tapc-vm's cache of boot files for RELEASE: CACHE/RELEASE-HASH/
- * of a complete (ok) entry holds the extracted vmlinux and, once a guest of
- * that kernel has booted, a copy of its kallsyms.  Entries with other
- * hashes (older tapc-vm versions) may remain: the newest FILE wins. */
-static char *vm_cache_file(const char *release, const char *file)
+/* Whether PATH is ours alone: of TYPE (S_IFDIR, S_IFREG), not a symlink,
+ * owned by us and writable by nobody else. */
+static bool is_private(const char *path, mode_t type, struct stat *st)
+{
+	return lstat(path, st) == 0 && (st->st_mode & S_IFMT) == type &&
+	       st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Whether nobody but root and us can replace what is inside DIR (a real
+ * path): every directory from DIR up is owned by root or us, and
+ * writable by others only when sticky (as /tmp is). */
+static bool safe_parents(const char *dir)
+{
+	char *p = xstrdup(dir), *slash;
+	bool safe = true;
+
+	for (;;) {
+		struct stat st;
+
+		if (lstat(p[0] ? p : "/", &st) != 0 ||
+		    (st.st_uid != 0 && st.st_uid != geteuid()) ||
+		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
+			safe = false;
+			break;
+		}
+		slash = strrchr(p, '/');
+		if (!slash || !p[0])
+			break;
+		*slash = '\0';
+	}
+	free(p);
+	return safe;
+}
+
+/* tapc-vm's cache of boot files, when it is ours alone (as tapc-vm checks
+ * it): it may sit in an inherited $HOME (sudo -E), and a planted kallsyms
+ * or vmlinux must not be read. */
+static char *vm_cache_dir(void)
 {
 	const char *env = getenv("TAPC_VM_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 	char *dir = env ? xstrdup(env) : xdg ? xasprintf("%s/tapc-vm", xdg) :
 		home ? xasprintf("%s/.cache/tapc-vm", home) : NULL;
+	char *real = dir ? realpath(dir, NULL) : NULL;
+	struct stat st;
+	bool ok = real && is_private(dir, S_IFDIR, &st) && safe_parents(real);
+
+	free(dir);
+	if (!ok) {
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
+/* FILE in tapc-vm's cache of boot files for RELEASE: CACHE/RELEASE-HASH/
+ * of a complete (ok) entry holds the extracted vmlinux and, once a guest of
+ * that kernel has booted, a copy of its kallsyms.  Entries with other
+ * hashes (older tapc-vm versions) may remain: the newest FILE wins.  Only
+ * entries and files of our own count. */
+static char *vm_cache_file(const char *release, const char *file)
+{
+	char *dir = vm_cache_dir();
 	size_t rlen = strlen(release);
 	char *found = NULL;
 	time_t found_mtime = 0;
@@ -63,20 +117,22 @@ static char *vm_cache_file(const char *release, const char *file)
 		return NULL;
 	d = opendir(dir);
 	while (d && (de = readdir(d))) {
-		char *ok, *path;
+		char *entry, *ok, *path;
 		struct stat st;
 
 		if (strncmp(de->d_name, release, rlen) != 0 || de->d_name[rlen] != '-')
 			continue;
-		ok = xasprintf("%s/%s/ok", dir, de->d_name);
-		path = xasprintf("%s/%s/%s", dir, de->d_name, file);
-		if (is_file(ok) && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    (!found || st.st_mtime > found_mtime)) {
+		entry = xasprintf("%s/%s", dir, de->d_name);
+		ok = xasprintf("%s/ok", entry);
+		path = xasprintf("%s/%s", entry, file);
+		if (is_private(entry, S_IFDIR, &st) && is_private(ok, S_IFREG, &st) &&
+		    is_private(path, S_IFREG, &st) && (!found || st.st_mtime > found_mtime)) {
 			free(found);
 			found = path;
 			found_mtime = st.st_mtime;
 			path = NULL;
 		}
+		free(entry);
 		free(ok);
 		free(path);
 	}

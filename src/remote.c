@@ -59,28 +59,36 @@ char *remote_vm_release(void)
 	return xstrdup(line);
 }
 
-bool remote_vm_running(void)
+/* tapc-vm's status for "not running" (see tapc-vm(1)). */
+#define TAPC_VM_STATUS_STOPPED 3
+
+enum remote_vm_guest remote_vm_guest(void)
 {
 	char *prog = remote_vm_program();
 	pid_t pid = fork();
 	int status;
 
 	if (pid == 0) {
+		/* stdout only: a refused state directory is said on stderr */
 		int null = open("/dev/null", O_RDWR);
 
-		if (null >= 0) {
+		if (null >= 0)
 			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
 		execl(prog, prog, "status", (char *)NULL);
 		execlp("tapc-vm", "tapc-vm", "status", (char *)NULL);
 		_exit(127);
 	}
 	free(prog);
 	if (pid < 0)
-		return false;
+		return REMOTE_VM_ERROR;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return false;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			return REMOTE_VM_ERROR;
+	if (!WIFEXITED(status))
+		return REMOTE_VM_ERROR;
+	if (WEXITSTATUS(status) == 0)
+		return REMOTE_VM_GUEST;
+	if (WEXITSTATUS(status) == TAPC_VM_STATUS_STOPPED)
+		return REMOTE_VM_NO_GUEST;
+	return REMOTE_VM_ERROR;
 }

@@ -2,8 +2,6 @@
 #ifndef TAPC_REMOTE_H
 #define TAPC_REMOTE_H
 
-#include <stdbool.h>
-
 /* The kernel release the test VM boots, from `tapc-vm release`, or NULL
  * after printing why not. tapc-vm is looked for next to tapc (installed),
  * in the source tree's scripts/ (build tree), then on PATH. */
@@ -13,7 +11,15 @@ char *remote_vm_release(void);
 char *remote_vm_program(void);
 
 /* Whether the persistent guest of $TAPC_VM_STATE (or tapc-vm's default
- * state) runs: `tapc-vm status` exits 0. */
-bool remote_vm_running(void);
+ * state) runs: `tapc-vm status` exits 0 (it runs) or 3 (it does not).
+ * Any other status is an error tapc-vm printed on stderr, such as a state
+ * directory that is not the caller's alone: then no guest may be used. */
+enum remote_vm_guest {
+	REMOTE_VM_NO_GUEST,
+	REMOTE_VM_GUEST,
+	REMOTE_VM_ERROR,
+};
+
+enum remote_vm_guest remote_vm_guest(void);
 
 #endif

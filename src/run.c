@@ -172,12 +172,20 @@ static void argv_free(struct argv_builder *a)
 	free(a->items);
 }
 
-/* tapc-vm exec (or run) -- in front of tapc-run. */
-static void remote_prefix(struct argv_builder *a, int verbose)
+/* tapc-vm exec (or run) -- in front of tapc-run; false when tapc-vm
+ * cannot tell whether its persistent guest runs (it said why). */
+static bool remote_prefix(struct argv_builder *a, int verbose)
 {
-	char *vm = remote_vm_program();
-	bool persistent = remote_vm_running();
+	enum remote_vm_guest guest = remote_vm_guest();
+	bool persistent = guest == REMOTE_VM_GUEST;
+	char *vm;
 
+	if (guest == REMOTE_VM_ERROR) {
+		fputs("tapc: --remote=vm: 'tapc-vm status' failed; not running "
+		      "the module\n", stderr);
+		return false;
+	}
+	vm = remote_vm_program();
 	if (verbose)
 		fprintf(stderr, "tapc: running in the test VM: %s\n",
 			persistent ? "its persistent guest" :
@@ -189,6 +197,7 @@ static void remote_prefix(struct argv_builder *a, int verbose)
 	arg(a, persistent ? "exec" : "run");
 	arg(a, "--");
 	free(vm);
+	return true;
 }
 
 static void loader_args(struct argv_builder *a, const struct tapc_options *o, bool rename,
@@ -247,8 +256,11 @@ int run_module(const struct tapc_options *o, const char *ko, bool rename_if_load
 	pid_t pid;
 	int status;
 
-	if (o->remote)
-		remote_prefix(&a, o->verbose);
+	if (o->remote && !remote_prefix(&a, o->verbose)) {
+		free(loader);
+		argv_free(&a);
+		return 1;
+	}
 	loader_args(&a, o, rename_if_loaded, loader, ko);
 	if (o->verbose > 1) {
 		fputs("Running", stderr);
