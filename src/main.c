@@ -65,6 +65,7 @@ static struct program *run_pass2(struct session *s,
 	struct elab_options eo = {
 		.unoptimized = opts->unoptimized,
 		.guru = opts->guru,
+		.privilege = opts->privilege,
 	};
 	struct pass_clock clock;
 	struct program *prog;
@@ -141,6 +142,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		.timing = o->timing,
 		.guru = o->guru,
 		.global_var_display = !o->no_global_var_display,
+		.privilege = o->privilege,
 	};
 	struct pass_clock clock;
 	FILE *main_c, *params_c;
