@@ -11,6 +11,7 @@
  * only there.  The module's control files belong to that user, so that
  * tapc-run reads them as the user after it dropped root.
  */
+#include <linux/compiler.h>
 #include <linux/cred.h>
 #include <linux/sched.h>
 #include <linux/uidgid.h>
@@ -32,7 +33,11 @@ void tap_privilege_init(void)
 
 bool tap_stapusr(void)
 {
-	return !(tap_privilege & (TAP_PR_STAPDEV | TAP_PR_STAPSYS));
+	/* read from memory: the compiler would take this file's weak
+	 * default for the value of the module's definition */
+	unsigned int level = READ_ONCE(tap_privilege);
+
+	return !(level & (TAP_PR_STAPDEV | TAP_PR_STAPSYS));
 }
 
 bool tap_task_is_users(struct task_struct *t)
