@@ -80,7 +80,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
-		"  -o FILE   write the script's output to FILE instead of stdout\n"
+		"  -o FILE   write the script's output to FILE instead of stdout (opened\n"
+		"            once the module is loaded, never through a symbolic link)\n"
 		"  -c CMD    run CMD as the target (under /bin/sh only if it needs a shell);\n"
 		"            stop when it ends\n"
 		"  -x PID    set target() to PID\n"
@@ -88,7 +89,9 @@ static void usage(FILE *f)
 		"  -R        if a module of the same name is loaded, load this one\n"
 		"            under a unique name of the same length\n"
 		"  -v        tell what happens, on stderr\n"
-		"  -h        this help\n", prog);
+		"  -h        this help\n"
+		"Installed set-user-ID root, it lets members of the groups stapusr, stapsys\n"
+		"and stapdev run modules, as SystemTap's staprun: see tapc-run(8).\n", prog);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
