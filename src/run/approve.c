@@ -202,12 +202,17 @@ bool approve_name(const char *name)
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == len;
 }
 
-/* A value the kernel takes as one word: printable, no space, no quote. */
+/* A value the kernel takes as one word: no space, quote or control
+ * character (bytes of UTF-8 text are fine, but 0xa0, which the kernel's
+ * isspace() takes for a space). */
 static bool plain_value(const char *v)
 {
-	for (; *v; v++)
-		if (*v <= ' ' || *v >= 0x7f || *v == '"')
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c <= ' ' || c == 0x7f || c == 0xa0 || c == '"')
 			return false;
+	}
 	return true;
 }
 
