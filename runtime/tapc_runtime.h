@@ -16,6 +16,7 @@
  *	const unsigned int tap_nglobals;	(may be 0)
  *	const unsigned long tap_locals_size;
  *	const int tap_timing;
+ *	const unsigned int tap_privilege;	(optional, see below)
  *
  * and the handlers those entries point to.  The runtime provides the
  * module's init and exit, runs the probes, and provides the functions
@@ -170,6 +171,19 @@ extern const unsigned long tap_locals_size;
 
 /* -t: nonzero makes the runtime time every hit and print the report. */
 extern const int tap_timing;
+
+/*
+ * tapc --privilege: the level the module was built for, SystemTap's bits
+ * (src/privilege.h has the same).  The generated file defines it in the
+ * section .tapc_privilege, which tapc-run reads to decide who may load
+ * the module; a module that does not define it gets the runtime's
+ * default, TAP_PR_STAPDEV.  A stapusr module reports process events only
+ * of the processes of the user who loaded it.
+ */
+#define TAP_PR_STAPUSR	0x2
+#define TAP_PR_STAPSYS	0x4
+#define TAP_PR_STAPDEV	0x8
+extern const unsigned int tap_privilege;
 
 /* ---- Globals --------------------------------------------------------- */
 
@@ -436,6 +450,19 @@ void tap_exit(struct tap_context *c);
 
 /* tap_target() - target(): the pid given with -x or the -c command's, or 0. */
 long long tap_target(void);
+
+/*
+ * is_myproc(): whether the current task belongs to the user who loaded the
+ * module (its effective uid is theirs), as SystemTap's.
+ */
+int tap_is_myproc(void);
+
+/*
+ * Before C marked myproc-unprivileged runs in a stapusr module: nonzero,
+ * with SystemTap's error raised in @c, when the current task is not the
+ * user's ("if (tap_assert_myproc(c)) goto out;").
+ */
+int tap_assert_myproc(struct tap_context *c);
 
 /* Record what is being run, for error messages. */
 #define TAP_STMT(c, where)	((c)->last_stmt = (where))

@@ -50,6 +50,40 @@ static void use_file(struct elab *E, const struct srcfile *f)
 			E->lib_used[i] = true;
 }
 
+/* ---- privilege ----------------------------------------------------- */
+
+/* The --privilege level the script is checked against. */
+static unsigned privilege_level(const struct elab *E)
+{
+	return E->o->privilege ? E->o->privilege : PRIV_STAPDEV;
+}
+
+/* --privilege=stapusr: only what SystemTap lets its stapusr members use. */
+static bool stapusr_only(const struct elab *E)
+{
+	return privilege_is_stapusr(privilege_level(E));
+}
+
+/* Whether the level allows the points of pattern p of family fam (NULL:
+ * the built-in begin, end, error, never and timer.* points, open to all,
+ * as in SystemTap). */
+static bool pattern_allowed(const struct elab *E, const struct point_family *fam,
+			    const struct point_pattern *p)
+{
+	if (!stapusr_only(E) || !fam)
+		return true;
+	return fam->unprivileged && fam->unprivileged(p);
+}
+
+/* Embedded C that users of the level may run: everything at stapsys and
+ * above, at stapusr only code marked unprivileged or myproc-unprivileged
+ * (the latter checked at run time to run in the user's own processes). */
+static bool embedded_allowed(const struct elab *E, unsigned pragmas)
+{
+	return !stapusr_only(E) ||
+	       (pragmas & (PRAGMA_UNPRIVILEGED | PRAGMA_MYPROC_UNPRIVILEGED));
+}
+
 /* ---- pointer map --------------------------------------------------- */
 
 static size_t ptr_hash(const void *p, size_t cap)
@@ -951,6 +985,18 @@ static void point_mismatch(struct elab *E, struct derive *D,
 	vec_free(&names);
 }
 
+/* A point the --privilege level does not allow: SystemTap's error, at the
+ * point's last component (for an alias, in the alias's own points). */
+static void refuse_point(struct elab *E, struct derive *D, const struct probe_point *pp)
+{
+	const struct pp_comp *last = pp->comps.v[pp->comps.n - 1];
+
+	defer_error(D, &last->pos, xasprintf(
+		"probe point is not allowed for --privilege=%s: identifier '%s' at %s:%d:%d",
+		privilege_name(privilege_level(E)), last->name,
+		last->pos.file->name, last->pos.line, last->pos.col));
+}
+
 static bool has_wildcard(const struct probe_point *pp, int k)
 {
 	for (int i = 0; i < k; i++)
@@ -1054,6 +1100,10 @@ static int derive_point(struct elab *E, struct derive *D,
 			best = k;
 		if (k != p->n || p->n != (int)pp->comps.n)
 			continue;
+		if (!pattern_allowed(E, fam, p)) {
+			refuse_point(E, D, pp);
+			break;
+		}
 		n = fam ? derive_family(E, D, fam, p, pp, body, chain)
 			: derive_leaf(E, D, p, pp, body, chain);
 		if (n > 0)
@@ -1393,6 +1443,14 @@ static void res_call(struct rctx *R, struct expr *e)
 			sem_error(E, &e->pos, w,
 				  "function may not be used unless -g is specified");
 			free(w);
+		} else if (f->decl->embedded && !embedded_allowed(E, f->decl->pragmas)) {
+			/* tapset C not marked for the --privilege level */
+			char *w = describe_expr(e);
+
+			sem_error(E, &e->pos, w,
+				  "function may not be used when --privilege=%s is specified",
+				  privilege_name(privilege_level(E)));
+			free(w);
 		}
 		vec_push(&R->uses->calls, f);
 		if (!f->resolved) {
@@ -1527,6 +1585,10 @@ static void res_expr(struct rctx *R, struct expr *e)
 		if (!privileged_pos(R->E, &e->pos))
 			sem_error(R->E, &e->pos, "embedded-code",
 				  "embedded code in unprivileged script; need stap -g");
+		else if (!embedded_allowed(R->E, embedded_pragmas(e->str)))
+			sem_error(R->E, &e->pos, "embedded-code",
+				  "embedded expression may not be used when --privilege=%s is specified",
+				  privilege_name(privilege_level(R->E)));
 		return;
 	default:
 		res_expr(R, e->a);

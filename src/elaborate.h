@@ -27,6 +27,7 @@
 
 #include "ast.h"
 #include "diag.h"
+#include "privilege.h"
 #include "types.h"
 
 struct elab_options {
@@ -35,6 +36,8 @@ struct elab_options {
 	/* -D MAXSTRINGLEN=N, -D MAXMAPENTRIES=N, or 0: the runtime's
 	 * defaults (for the limits pass 2 checks) */
 	int64_t maxstringlen, maxmapentries;
+	unsigned privilege;	/* --privilege: enum privilege; 0 counts as
+				 * PRIV_STAPDEV */
 };
 
 /* A variable: global, function parameter or local. */
@@ -185,6 +188,13 @@ struct point_family {
 	 * the family's points name themselves.
 	 */
 	struct probe_point *(*derived_point)(const struct derived_probe *dp);
+	/*
+	 * Pass 2: whether users of --privilege=stapusr may use the points of
+	 * pattern pat (SystemTap's: only those that can be limited to the
+	 * user's own processes).  NULL: none of the family's points; every
+	 * family is open to stapsys and stapdev.
+	 */
+	bool (*unprivileged)(const struct point_pattern *pat);
 };
 
 void family_point_free(struct family_point *fp);

@@ -144,6 +144,7 @@ static struct program *run_pass2(struct session *s,
 		.guru = opts->guru,
 		.maxstringlen = define_value(&opts->defines, "MAXSTRINGLEN"),
 		.maxmapentries = define_value(&opts->defines, "MAXMAPENTRIES"),
+		.privilege = opts->privilege,
 	};
 	struct pass_clock clock;
 	struct program *prog;
@@ -225,6 +226,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		.timing = o->timing,
 		.guru = o->guru,
 		.global_var_display = !o->no_global_var_display,
+		.privilege = o->privilege,
 	};
 	struct pass_clock clock;
 	FILE *main_c, *params_c;

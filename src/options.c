@@ -57,6 +57,10 @@ static const char usage_text[] =
 "  --remote=vm    build for the test VM's kernel and run there (see\n"
 "                 tapc-vm(1)): in its persistent guest if one runs, else in\n"
 "                 a one-shot guest\n"
+"  --privilege=stapusr|stapsys|stapdev  check that the script only uses\n"
+"                 what users of that level may run (tapc-run(8)); the\n"
+"                 module records the level (default stapdev)\n"
+"  --unprivileged same as --privilege=stapusr\n"
 "  --compatible=VERSION  SystemTap language version for systemtap_v\n"
 "                 (default " TAPC_COMPAT_VERSION ")\n"
 "  --help         show this help and exit\n"
@@ -210,9 +214,67 @@ static bool valid_global_setting(const char *g)
 	       strpbrk(eq + 1, " \t\n\"") == NULL;
 }
 
+/* --privilege=LEVEL and --unprivileged, as stap takes them: a level may be
+ * given more than once, but always the same. */
+static bool take_privilege(struct tapc_options *o, enum privilege p,
+			   const char *arg)
+{
+	if (p == PRIV_NONE) {
+		fprintf(stderr, "Invalid argument '%s' for --privilege.\n", arg);
+		return false;
+	}
+	if (o->privilege_given && o->privilege != p) {
+		fputs("Privilege level may be set only once.\n", stderr);
+		return false;
+	}
+	o->privilege = p;
+	o->privilege_given = true;
+	return true;
+}
+
+/*
+ * Below stapdev, what the level allows is decided by tapc's own checks on
+ * the script, its tapsets and its runtime, so nothing may replace them:
+ * no -g, and none of the options and variables SystemTap refuses for such
+ * builds (-D, -I, -R; its SYSTEMTAP_TAPSET and SYSTEMTAP_RUNTIME are our
+ * TAPC_TAPSET and TAPC_RUNTIME).
+ */
+static bool privilege_allows(const struct tapc_options *o)
+{
+	const char *level = privilege_name(o->privilege);
+	const char *vars[] = { "TAPC_TAPSET", "TAPC_RUNTIME" };
+	char refused[16] = "";
+
+	if (o->privilege == PRIV_STAPDEV)
+		return true;
+	if (o->guru) {
+		fprintf(stderr, "You can't specify -g and --privilege=%s together.\n", level);
+		return false;
+	}
+	if (o->defines.count)
+		strcat(refused, "-D");
+	if (o->include_dirs.count)
+		strcat(refused, *refused ? ", -I" : "-I");
+	if (o->runtime_dir)
+		strcat(refused, *refused ? ", -R" : "-R");
+	if (*refused) {
+		fprintf(stderr, "You can't specify %s when --privilege=%s is specified.\n",
+			refused, level);
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		if (getenv(vars[i])) {
+			fprintf(stderr, "You can't set %s when --privilege=%s is specified.\n",
+				vars[i], level);
+			return false;
+		}
+	}
+	return true;
+}
+
 enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
-       OPT_POISON_CACHE };
+       OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -223,6 +285,8 @@ static const struct option long_options[] = {
 	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 	{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 	{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
+	{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
+	{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -309,6 +373,10 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	case OPT_DISABLE_CACHE: o->disable_cache = true; return true;
 	case OPT_CLEAN_CACHE: o->clean_cache = true; return true;
 	case OPT_POISON_CACHE: o->poison_cache = true; return true;
+	case OPT_PRIVILEGE:
+		return take_privilege(o, privilege_by_name(arg), arg);
+	case OPT_UNPRIVILEGED:
+		return take_privilege(o, PRIV_STAPUSR, "stapusr");
 	case OPT_REMOTE:
 		if (strcmp(arg, "vm") != 0) {
 			bad_usage("unsupported remote '%s' (tapc knows --remote=vm, the test VM)", arg);
@@ -352,6 +420,7 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->last_pass = 5;
+	o->privilege = PRIV_STAPDEV;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:c:x:r:tT:wWuO:l:L:",
 				long_options, NULL)) != -1) {
@@ -390,6 +459,10 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 	}
 	if (!limits_check(&o->defines))
 		return OPTIONS_EXIT_ERROR;
+	if (!privilege_allows(o)) {
+		fputs("Try 'tapc --help' for more information.\n", stderr);
+		return OPTIONS_EXIT_ERROR;
+	}
 	/* Quick to build for one-liners, quick to run for script files. */
 	if (!o->opt_level_given)
 		o->opt_level = o->script_text ? '0' : '1';

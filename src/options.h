@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "privilege.h"
+
 /* The passes this build of tapc has. Options that only matter to a later
  * pass are refused until that pass exists, rather than silently ignored. */
 #define TAPC_LAST_PASS 5
@@ -55,6 +57,9 @@ struct tapc_options {
 	bool poison_cache;	/* --poison-cache: rebuild, replacing entries */
 	const char *compatible;	/* --compatible=VERSION */
 	const char *remote;	/* --remote=vm: build for the test VM */
+	enum privilege privilege;	/* --privilege=LEVEL; PRIV_STAPDEV
+					 * when not given */
+	bool privilege_given;
 	int argc;		/* script arguments: $1..$N */
 	char **argv;
 };

@@ -41,6 +41,7 @@ bool session_init(struct session *s, struct tapc_options *o)
 	s->env.runtime = "kernel";
 	s->env.systemtap_v = o->compatible ? o->compatible : TAPC_COMPAT_VERSION;
 	s->env.guru_mode = o->guru;
+	s->env.privilege = privilege_name(o->privilege);
 	s->env.argc = o->argc;
 	s->env.argv = o->argv;
 	s->env.config = target_config;
@@ -274,14 +275,15 @@ static void hash_strlist(struct hash128 *h, const char *tag,
  * the -D set, the -O level and the flags that change the C. */
 static void hash_run_options(struct hash128 *h, const struct tapc_options *o)
 {
-	char flags[16];
+	char flags[24];
 
 	hash_add_str(h, "args");
 	for (int i = 0; i < o->argc; i++)
 		hash_add_str(h, o->argv[i]);
 	hash_strlist(h, "-D", &o->defines);
-	snprintf(flags, sizeof(flags), "%c%d%d%d%d", o->opt_level, o->guru,
-		 o->timing, o->unoptimized, o->no_global_var_display);
+	snprintf(flags, sizeof(flags), "%c%d%d%d%d%x", o->opt_level, o->guru,
+		 o->timing, o->unoptimized, o->no_global_var_display,
+		 (unsigned)o->privilege);
 	hash_add_str(h, flags);
 }
 

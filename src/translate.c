@@ -455,11 +455,24 @@ static void set_function_where(struct tr *T, const struct sem_function *f)
 	free(what);
 }
 
+static unsigned privilege_level(const struct tr *T)
+{
+	return T->o->privilege ? T->o->privilege : PRIV_STAPDEV;
+}
+
 /* The bodies of %{ %} functions see SystemTap's embedded-C names. */
 static void embedded_body(struct tr *T, const struct sem_function *f)
 {
 	bool str = f->type == SEM_STRING;
 
+	/* At stapusr, C marked myproc-unprivileged (user memory and
+	 * registers) runs only in the user's own processes, as SystemTap's
+	 * assert_is_myproc(); else the hit fails with SystemTap's error. */
+	if ((f->decl->pragmas & PRAGMA_MYPROC_UNPRIVILEGED) &&
+	    privilege_is_stapusr(privilege_level(T))) {
+		tr_line(T, "if (tap_assert_myproc(c))");
+		tr_line(T, "\tgoto out;");
+	}
 	tr_line(T, "{");
 	tr_line(T, "#define CONTEXT c");
 	tr_line(T, "#define THIS l");
@@ -903,6 +916,10 @@ static void emit_params(struct tr *T, FILE *out)
 			fprintf(out, "extern long long %s;\n", g->cname);
 			fprintf(out, "module_param_cb(%s, &param_ops_long, &%s, 0);\n",
 				v->name, g->cname);
+			/* named in .modinfo, where tapc-run checks the
+			 * parameters it passes (module_param_string
+			 * names its own) */
+			fprintf(out, "__MODULE_PARM_TYPE(%s, \"long\");\n", v->name);
 		}
 	}
 }
@@ -921,6 +938,22 @@ static void emit_embeds(struct tr *T, FILE *out)
 		}
 		fprintf(out, "%s\n", e->code);
 	}
+}
+
+/*
+ * The --privilege level, in the section tapc-run reads to decide who may
+ * load the module (as SystemTap's .stap_privilege, the same numbers) and
+ * as the symbol the runtime reads to limit a stapusr module to the
+ * processes of the user who loaded it.
+ */
+static void emit_privilege(struct tr *T, FILE *out)
+{
+	unsigned level = privilege_level(T);
+
+	fprintf(out, "/* --privilege=%s */\n"
+		"const unsigned int tap_privilege\n"
+		"\t__attribute__((section(\".tapc_privilege\"), used)) = 0x%x;\n",
+		privilege_name(level), level);
 }
 
 static bool any_embedded(const struct program *p)
@@ -1192,6 +1225,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 			fputs(probes[i].code, main_c);
 	emit_global_table(&T, main_c);
 	fprintf(main_c, "const int tap_timing = %d;\n", o->timing ? 1 : 0);
+	emit_privilege(&T, main_c);
 	if (!nruns && !display)
 		fputs("/* no probe runs: the table holds only a placeholder */\n", main_c);
 	emit_probe_table(&T, main_c, rows, nprobes, display);

@@ -4,7 +4,7 @@
  *
  *  - main_c: the probe handlers, script functions, globals and the tables
  *    the runtime reads (tap_probes[], tap_globals[], tap_locals_size,
- *    tap_timing).  It includes only "tapc_runtime.h" (plus the script's
+ *    tap_timing, tap_privilege).  It includes only "tapc_runtime.h" (plus the script's
  *    own top-level %{ %} blocks, with -g), so it compiles at any -O level;
  *  - params_c: the small part that needs kernel headers, compiled at
  *    kbuild's own level: module_param() declarations that let
@@ -27,6 +27,9 @@ struct translate_options {
 	bool timing;			/* -t: hit and cycle report */
 	bool guru;			/* -g */
 	bool global_var_display;	/* not --no-global-var-display */
+	unsigned privilege;		/* --privilege: enum privilege (0 counts
+					 * as PRIV_STAPDEV), recorded in the
+					 * module for tapc-run and the runtime */
 };
 
 /* False after errors reported through d (nothing usable was written). */

@@ -484,6 +484,7 @@ static int __init tap_init(void)
 {
 	int ret;
 
+	tap_privilege_init();
 	ret = tap_locks_init();
 	if (ret)
 		return tap_init_failed("allocating the global locks", ret);

@@ -19,11 +19,14 @@
  *			kernel thread), and sched_process_exec
  *   process.end	kprobe taskstats_exit when the thread group is dead:
  *			the last thread, whose program is still mapped
- * Only the hooks that some probe needs are registered.  process.begin
+ * Only the hooks that some probe needs are registered.  In a stapusr
+ * module (tapc --privilege=stapusr) process.begin/end fire only in the
+ * processes of the user who loaded it, as SystemTap's.  process.begin
  * also reports the processes that run when the session starts (see
  * "processes that already run" below).
  */
 #include <linux/compat.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/kprobes.h>
@@ -37,6 +40,7 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 #include <linux/tracepoint.h>
+#include <linux/user_namespace.h>
 #include <linux/wait.h>
 #include <linux/uaccess.h>
 #include <asm/syscall.h>
@@ -83,6 +87,9 @@ static bool tap_proc_runs(const struct tap_proc_probe *tp)
 	struct file *exe;
 	bool same;
 
+	/* a stapusr module sees only its user's processes */
+	if (tap_stapusr() && !tap_is_myproc())
+		return false;
 	if (p->arg[1] && current->tgid != p->arg[1])
 		return false;
 	if (!tp->has_path)
@@ -449,6 +456,19 @@ static void tap_proc_end_walk(void)
 	}
 }
 
+/* Whether a stapusr module may see process @p (any module may see any
+ * process otherwise); as SystemTap's, the -c/-x target of another user
+ * is a warning.  Under rcu_read_lock(). */
+static bool tap_proc_visible(struct task_struct *p, long long target)
+{
+	if (!tap_stapusr() || tap_task_is_users(p))
+		return true;
+	if (target && p->tgid == target)
+		tap_errmsg("WARNING: Process %d does not belong to unprivileged user %d\n",
+			   p->tgid, from_kuid_munged(&init_user_ns, tap_uid));
+	return false;
+}
+
 static void tap_proc_start(void)
 {
 	long long target = tap_target();
@@ -469,6 +489,8 @@ static void tap_proc_start(void)
 		if (p->flags & (PF_KTHREAD | PF_EXITING))
 			continue;
 		if (target && p->tgid != target)
+			continue;
+		if (!tap_proc_visible(p, target))
 			continue;
 		queued = tap_proc_queue(p);
 		if (!queued)

@@ -7,6 +7,7 @@
 #define TAPC_LINUX_INTERNAL_H
 
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/atomic.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -68,6 +69,14 @@ extern struct tap_ring tap_out_ring, tap_err_ring;
 extern atomic_t tap_state;
 extern atomic_t tap_error_count, tap_skipped_count;
 extern atomic_t tap_state_gen;	/* bumped on every state change */
+
+/* privilege.c: the level the module was built for and its user */
+extern kuid_t tap_uid;		/* the real user that loaded the module */
+extern kgid_t tap_gid;
+void tap_privilege_init(void);	/* at load, in the loader's context */
+bool tap_stapusr(void);		/* a --privilege=stapusr module */
+struct task_struct;
+bool tap_task_is_users(struct task_struct *t);	/* t's euid is tap_uid */
 
 /* transport.c */
 int tap_transport_init(const char *modname);

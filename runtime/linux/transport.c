@@ -317,6 +317,18 @@ static const struct proc_ops tap_ctl_ops = {
 	.proc_lseek = default_llseek,
 };
 
+/* A channel file of tap_dir; it and its directory belong to the user who
+ * loaded the module (privilege.c), only readable by them, as SystemTap's. */
+static struct proc_dir_entry *tap_channel(const char *name, umode_t mode,
+					  const struct proc_ops *ops)
+{
+	struct proc_dir_entry *pde = proc_create(name, mode, tap_dir, ops);
+
+	if (pde)
+		proc_set_user(pde, tap_uid, tap_gid);
+	return pde;
+}
+
 int tap_transport_init(const char *modname)
 {
 	int ret;
@@ -333,12 +345,13 @@ int tap_transport_init(const char *modname)
 		ret = -EEXIST;
 		goto err_err;
 	}
-	if (!proc_create("out", 0400, tap_dir, &tap_out_ops) ||
-	    !proc_create("err", 0400, tap_dir, &tap_err_ops) ||
-	    !proc_create("ctl", 0600, tap_dir, &tap_ctl_ops)) {
+	if (!tap_channel("out", 0400, &tap_out_ops) ||
+	    !tap_channel("err", 0400, &tap_err_ops) ||
+	    !tap_channel("ctl", 0600, &tap_ctl_ops)) {
 		ret = -ENOMEM;
 		goto err_dir;
 	}
+	proc_set_user(tap_dir, tap_uid, tap_gid);
 	return 0;
 err_dir:
 	proc_remove(tap_dir);

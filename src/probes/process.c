@@ -20,7 +20,9 @@
  * runtime matches the program's file.  The runtime half is
  * runtime/linux/process.c (TAP_PROBE_PROCESS): .arg[0] is the event
  * (TAP_PROC_* there), .arg[1] a process id to match (0: any), .target
- * the program's path (NULL: any).
+ * the program's path (NULL: any).  In a module built with
+ * --privilege=stapusr the runtime reports only the processes of the user
+ * who loaded it, as SystemTap does.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -172,12 +174,21 @@ static struct probe_point *kp_derived_point(const struct derived_probe *dp)
 	return NULL;
 }
 
+/* --privilege=stapusr: process.begin/end, whose runtime half reports
+ * only the user's own processes in such a module (as SystemTap's
+ * process.*); the kprocess events are about every process. */
+static bool process_unprivileged(const struct point_pattern *pat)
+{
+	return pat->variant == PROC_BEGIN || pat->variant == PROC_END;
+}
+
 const struct point_family point_family_process = {
 	.name = "process",
 	.patterns = process_patterns,
 	.n_patterns = sizeof(process_patterns) / sizeof(process_patterns[0]),
 	.expand = process_expand,
 	.derived_point = kp_derived_point,
+	.unprivileged = process_unprivileged,
 };
 
 static bool process_handles(const struct derived_probe *dp)

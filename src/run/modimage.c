@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "privilege.h"
+
 int modimage_read(int fd, struct modimage *m)
 {
 	struct stat st;
@@ -72,10 +74,12 @@ static char *section(const struct modimage *m, const char *name, size_t *len)
 	return NULL;
 }
 
-/* The "name=..." string of .modinfo, or NULL; *len is its length. */
-static char *modinfo_name_entry(const struct modimage *m, size_t *len)
+/* The first .modinfo string that starts with prefix and is longer, or
+ * NULL; *len is its length. */
+static char *modinfo_entry(const struct modimage *m, const char *prefix,
+			   size_t *len)
 {
-	size_t size;
+	size_t size, plen = strlen(prefix);
 	char *sec = section(m, ".modinfo", &size), *end, *p;
 
 	if (!sec)
@@ -84,12 +88,53 @@ static char *modinfo_name_entry(const struct modimage *m, size_t *len)
 	for (p = sec; p < end; p += strnlen(p, end - p) + 1) {
 		size_t n = strnlen(p, end - p);
 
-		if (n > 5 && p + n < end && !strncmp(p, "name=", 5)) {
+		if (n > plen && p + n < end && !strncmp(p, prefix, plen)) {
 			*len = n;
 			return p;
 		}
 	}
 	return NULL;
+}
+
+/* The "name=..." string of .modinfo, or NULL; *len is its length. */
+static char *modinfo_name_entry(const struct modimage *m, size_t *len)
+{
+	return modinfo_entry(m, "name=", len);
+}
+
+int modimage_privilege(const struct modimage *m)
+{
+	size_t len;
+	const char *sec = section(m, ".tapc_privilege", &len);
+	unsigned int level;
+
+	if (!sec || len != sizeof(level))
+		return -1;
+	memcpy(&level, sec, sizeof(level));
+	switch (level) {
+	case PRIV_STAPUSR:
+	case PRIV_STAPSYS:
+	case PRIV_STAPDEV:
+		return (int)level;
+	default:
+		return -1;
+	}
+}
+
+int modimage_has_param(const struct modimage *m, const char *name, size_t name_len)
+{
+	char *prefix = malloc(name_len + 11);
+	size_t len;
+	int found;
+
+	if (!prefix)
+		return 0;
+	memcpy(prefix, "parmtype=", 9);
+	memcpy(prefix + 9, name, name_len);
+	memcpy(prefix + 9 + name_len, ":", 2);
+	found = modinfo_entry(m, prefix, &len) != NULL;
+	free(prefix);
+	return found;
 }
 
 int modimage_name(const struct modimage *m, char *name, size_t size)

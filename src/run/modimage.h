@@ -25,4 +25,13 @@ int modimage_name(const struct modimage *m, char *name, size_t size);
  * name).  0, or -1 if either is not found. */
 int modimage_rename(struct modimage *m, const char *new_name);
 
+/* The level the module was built for (tapc --privilege): the PRIV_* bit
+ * of its .tapc_privilege section, or -1 when it has none or one tapc does
+ * not know (such a module needs the most privilege). */
+int modimage_privilege(const struct modimage *m);
+
+/* Whether the module declares the parameter name (name_len bytes), as
+ * module_param() and friends record in .modinfo: "parmtype=NAME:TYPE". */
+int modimage_has_param(const struct modimage *m, const char *name, size_t name_len);
+
 #endif

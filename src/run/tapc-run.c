@@ -12,9 +12,17 @@
  * we read out and err to their end, remove the module and print the
  * closing warnings.  Whatever happens after the module is loaded, it is
  * removed before we exit.
+ *
+ * Installed set-user-ID root (tapc-setup-privileges), it runs as the
+ * caller and is root only to load and remove the module; what the caller
+ * may load is decided as SystemTap's staprun decides it (approve.c,
+ * setuid.c, tapc-run(8)).
  */
 #define _GNU_SOURCE
+#include "approve.h"
 #include "modimage.h"
+#include "privilege.h"
+#include "setuid.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -37,6 +45,7 @@
 static const char *prog = "tapc-run";
 static int verbose;
 static bool rename_if_loaded;	/* -R */
+static struct setuid_state privs;	/* set-user-ID root for another user? */
 
 struct session {
 	char name[256];		/* module name */
@@ -75,7 +84,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
-		"  -o FILE   write the script's output to FILE instead of stdout\n"
+		"  -o FILE   write the script's output to FILE instead of stdout (opened\n"
+		"            once the module is loaded, never through a symbolic link)\n"
 		"  -c CMD    run CMD as the target (under /bin/sh only if it needs a shell);\n"
 		"            stop when it ends\n"
 		"  -x PID    set target() to PID\n"
@@ -83,7 +93,9 @@ static void usage(FILE *f)
 		"  -R        if a module of the same name is loaded, load this one\n"
 		"            under a unique name of the same length\n"
 		"  -v        tell what happens, on stderr\n"
-		"  -h        this help\n", prog);
+		"  -h        this help\n"
+		"Installed set-user-ID root, it lets members of the groups stapusr, stapsys\n"
+		"and stapdev run modules, as SystemTap's staprun: see tapc-run(8).\n", prog);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -120,18 +132,131 @@ static int module_name(const char *path, char *name, size_t size)
 	return 0;
 }
 
+static int load_renamed(struct session *s, int fd, const char *params);
+
 /*
- * The name the kernel will give the module: "name=" in its .modinfo
- * section (written by modpost); left alone if the file has none.
+ * Who the caller is, as staprun decides it: 0 with *creds set, or -1
+ * after SystemTap's message for a caller who may load nothing.
  */
-static void modinfo_name(int fd, char *name, size_t size)
+static int caller_credentials(unsigned *creds)
+{
+	if (!privs.euid_root) {
+		fprintf(stderr, "ERROR: The effective user ID of %s must be set to the root user.\n"
+			"  Check permissions on %s and ensure it is a setuid root program.\n",
+			prog, prog);
+		return -1;
+	}
+	*creds = setuid_credentials(&privs);
+	if (*creds == PRIV_NONE) {
+		fputs("ERROR: You are trying to run systemtap as a normal user.\n"
+		      "You should either be root, or be part of group \"stapusr\" and "
+		      "possibly the groups \"stapsys\" or \"stapdev\".\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The module file, opened and checked for a caller with credentials creds
+ * (approve.h): its descriptor, with s->name the name the kernel will give
+ * it ("name=" of its .modinfo, written by modpost; left alone if the file
+ * has none, so that a renamed file still works) and *params its
+ * NAME=VALUE parameters (room left for _tap_target); -1 after a message.
+ */
+static int open_module(struct session *s, const char *path, unsigned creds,
+		       char **args, int nargs, char **params)
 {
 	struct modimage m;
+	size_t plen = 64;
+	int fd = approve_open(path, creds);
 
-	if (modimage_read(fd, &m) == 0) {
-		modimage_name(&m, name, size);
-		modimage_free(&m);
+	*params = NULL;
+	if (fd < 0)
+		return -1;
+	if (modimage_read(fd, &m) < 0) {
+		fprintf(stderr, "ERROR: %s: cannot read module '%s': %s\n", prog,
+			path, strerror(errno));
+		close(fd);
+		return -1;
 	}
+	modimage_name(&m, s->name, sizeof(s->name));
+	if (!approve_name(s->name)) {
+		fprintf(stderr, "ERROR: %s: bad module name '%s'\n", prog, s->name);
+		goto fail;
+	}
+	if (!approve_level(&m, path, creds))
+		goto fail;
+	for (int i = 0; i < nargs; i++) {
+		if (!approve_param(&m, args[i], privs.active))
+			goto fail;
+		plen += strlen(args[i]) + 1;
+	}
+	*params = calloc(1, plen);
+	if (!*params)
+		goto fail;
+	for (int i = 0; i < nargs; i++) {
+		strcat(*params, args[i]);
+		strcat(*params, " ");
+	}
+	modimage_free(&m);
+	return fd;
+fail:
+	modimage_free(&m);
+	close(fd);
+	return -1;
+}
+
+/* The load, as root: finit_module() of the checked descriptor (with -R,
+ * init_module() of a renamed copy of its bytes when the name is taken).
+ * 0, or -1 with errno set. */
+static int load_module(struct session *s, int fd, const char *params)
+{
+	int ret, err;
+
+	if (setuid_raise(&privs) < 0)
+		return -1;
+	ret = (int)syscall(SYS_finit_module, fd, params, 0);
+	if (ret != 0 && errno == EEXIST && rename_if_loaded)
+		ret = load_renamed(s, fd, params);
+	err = errno;
+	setuid_lower(&privs);
+	errno = err;
+	return ret;
+}
+
+/*
+ * -o FILE: opened once the module is loaded, so that a failed load leaves
+ * FILE as it was; as the caller; never through a symbolic link in its last
+ * component; created or truncated as staprun does, with its name first
+ * put through strftime(3) when it holds a '%'.  The descriptor, or -1
+ * after a message.
+ */
+static int open_output(const char *name)
+{
+	char expanded[4096];
+	time_t t = time(NULL);
+	struct tm tm;
+	int fd;
+
+	if (strchr(name, '%')) {
+		if (!localtime_r(&t, &tm) ||
+		    strftime(expanded, sizeof(expanded), name, &tm) == 0) {
+			fprintf(stderr, "ERROR: %s: invalid output file name format '%s'\n",
+				prog, name);
+			return -1;
+		}
+		name = expanded;
+	}
+	/* O_NONBLOCK: a FIFO without a reader fails instead of hanging */
+	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fprintf(stderr, "ERROR: Couldn't open output file '%s': %s\n", name,
+			errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
 }
 
 /*
@@ -371,11 +496,17 @@ static pid_t start_child(const char *cmd, const sigset_t *oldmask, int *go_fd,
 		return -1;
 	}
 	if (pid == 0) {
+		close(p[1]);
+		close(e[0]);
+		/* the caller's command, never root's */
+		if (setuid_drop(&privs) != 0) {
+			if (write(e[1], "x", 1) < 0)
+				_exit(127);
+			_exit(127);
+		}
 		/* its own process group, so that all of it can be ended */
 		setpgid(0, 0);
 		sigprocmask(SIG_SETMASK, oldmask, NULL);
-		close(p[1]);
-		close(e[0]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
 		exec_command(cmd);
@@ -433,10 +564,13 @@ static void end_child(struct session *s)
 
 static int remove_module(struct session *s)
 {
-	int i;
+	int i, err;
 
+	if (setuid_raise(&privs) < 0)
+		return -1;
 	for (i = 0; i < 100; i++) {
 		if (syscall(SYS_delete_module, s->name, O_NONBLOCK) == 0) {
+			setuid_lower(&privs);
 			vmsg("removed module %s", s->name);
 			s->loaded = false;
 			return 0;
@@ -445,8 +579,10 @@ static int remove_module(struct session *s)
 			break;
 		usleep(50000);
 	}
+	err = errno;
+	setuid_lower(&privs);
 	fprintf(stderr, "ERROR: %s: cannot remove module '%s': %s\n", prog,
-		s->name, strerror(errno));
+		s->name, strerror(err));
 	return -1;
 }
 
@@ -574,10 +710,12 @@ int main(int argc, char **argv)
 	long target = 0;
 	double timeout = 0;
 	char *params = NULL, *end;
-	size_t plen = 1;
 	sigset_t mask, oldmask;
-	int opt, i, fd, kmsg_fd, sigfd = -1, status = 0;
+	unsigned creds;
+	int opt, fd, kmsg_fd, sigfd = -1, status = 0;
 
+	if (setuid_init(&privs) < 0)
+		return 1;
 	while ((opt = getopt(argc, argv, "+o:c:x:T:Rvh")) != -1) {
 		switch (opt) {
 		case 'R':
@@ -626,42 +764,14 @@ int main(int argc, char **argv)
 			argv[optind]);
 		return 1;
 	}
-
-	/* module parameters: NAME=VALUE..., and the target pid */
-	for (i = optind + 1; i < argc; i++)
-		plen += strlen(argv[i]) + 1;
-	plen += 64;
-	params = calloc(1, plen);
-	if (!params)
+	if (caller_credentials(&creds) < 0)
 		return 1;
-	for (i = optind + 1; i < argc; i++) {
-		if (!strchr(argv[i], '=')) {
-			fprintf(stderr,
-				"ERROR: %s: '%s' is not a NAME=VALUE module parameter\n",
-				prog, argv[i]);
-			goto fail;
-		}
-		strcat(params, argv[i]);
-		strcat(params, " ");
-	}
 
-	if (outfile) {
-		s.dest_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				 0666);
-		if (s.dest_fd < 0) {
-			fprintf(stderr, "ERROR: %s: cannot open '%s': %s\n",
-				prog, outfile, strerror(errno));
-			goto fail;
-		}
-	}
-	fd = open(argv[optind], O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "ERROR: %s: cannot open module '%s': %s\n",
-			prog, argv[optind], strerror(errno));
+	/* module parameters: NAME=VALUE..., and later the target pid */
+	fd = open_module(&s, argv[optind], creds, argv + optind + 1,
+			 argc - optind - 1, &params);
+	if (fd < 0)
 		goto fail;
-	}
-	/* a renamed file keeps the name it was built with */
-	modinfo_name(fd, s.name, sizeof(s.name));
 	snprintf(s.dir, sizeof(s.dir), "/proc/tapc-%s", s.name);
 
 	/* From here on, signals are read from sigfd. */
@@ -695,8 +805,7 @@ int main(int argc, char **argv)
 	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,
 	     params);
 	kmsg_fd = kmsg_open_at_end();
-	if (syscall(SYS_finit_module, fd, params, 0) != 0 &&
-	    (errno != EEXIST || !rename_if_loaded || load_renamed(&s, fd, params) != 0)) {
+	if (load_module(&s, fd, params) != 0) {
 		fprintf(stderr, "ERROR: Couldn't insert module '%s': %s\n",
 			argv[optind], strerror(errno));
 		kmsg_report(kmsg_fd, s.name);
@@ -711,12 +820,18 @@ int main(int argc, char **argv)
 	close(fd);
 	s.loaded = true;
 
-	s.ctl_fd = open_channel(&s, "ctl", O_RDWR);
-	s.out_fd = open_channel(&s, "out", O_RDONLY);
-	s.err_fd = open_channel(&s, "err", O_RDONLY);
-	if (s.ctl_fd < 0 || s.out_fd < 0 || s.err_fd < 0 ||
-	    run_session(&s, sigfd, timeout) < 0)
+	if (outfile)
+		s.dest_fd = open_output(outfile);
+	if (s.dest_fd < 0) {
 		status = 1;
+	} else {
+		s.ctl_fd = open_channel(&s, "ctl", O_RDWR);
+		s.out_fd = open_channel(&s, "out", O_RDONLY);
+		s.err_fd = open_channel(&s, "err", O_RDONLY);
+		if (s.ctl_fd < 0 || s.out_fd < 0 || s.err_fd < 0 ||
+		    run_session(&s, sigfd, timeout) < 0)
+			status = 1;
+	}
 	if (s.ctl_fd >= 0)
 		close(s.ctl_fd);
 	if (s.out_fd >= 0)
@@ -741,7 +856,7 @@ int main(int argc, char **argv)
 			s.cut);
 	if (s.errors || s.child_failed)
 		status = 1;
-	if (outfile && close(s.dest_fd) < 0) {
+	if (outfile && s.dest_fd >= 0 && close(s.dest_fd) < 0) {
 		fprintf(stderr, "ERROR: %s: writing '%s': %s\n", prog, outfile,
 			strerror(errno));
 		status = 1;

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's privilege level (tapc --privilege) and its user: as
+ * SystemTap's runtime, the module takes the user who loads it to be the
+ * real user of the process that called init_module: tapc-run, installed
+ * set-user-ID root, keeps the caller's real uid while it loads.  Nothing
+ * the caller passes can change it.
+ *
+ * A stapusr module (built with --privilege=stapusr) runs process probes
+ * only in that user's processes, and tapset C marked myproc-unprivileged
+ * only there.  The module's control files belong to that user, so that
+ * tapc-run reads them as the user after it dropped root.
+ */
+#include <linux/compiler.h>
+#include <linux/cred.h>
+#include <linux/sched.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
+#include "tap_internal.h"
+
+/* Modules that do not say (hand-written ones) need the most privilege;
+ * the generated file's strong definition replaces this one. */
+const unsigned int tap_privilege __weak = TAP_PR_STAPDEV;
+
+kuid_t tap_uid;
+kgid_t tap_gid;
+
+void tap_privilege_init(void)
+{
+	tap_uid = current_uid();
+	tap_gid = current_gid();
+}
+
+bool tap_stapusr(void)
+{
+	/* read from memory: the compiler would take this file's weak
+	 * default for the value of the module's definition */
+	unsigned int level = READ_ONCE(tap_privilege);
+
+	return !(level & (TAP_PR_STAPDEV | TAP_PR_STAPSYS));
+}
+
+bool tap_task_is_users(struct task_struct *t)
+{
+	bool mine;
+
+	rcu_read_lock();
+	mine = uid_eq(__task_cred(t)->euid, tap_uid);
+	rcu_read_unlock();
+	return mine;
+}
+
+int tap_is_myproc(void)
+{
+	return uid_eq(current_euid(), tap_uid);
+}
+
+int tap_assert_myproc(struct tap_context *c)
+{
+	if (!tap_stapusr() || tap_is_myproc())
+		return 0;
+	tap_errorf(c, "myproc-unprivileged tapset function called without is_myproc checking for pid %d (euid %d)",
+		   current->tgid,
+		   from_kuid_munged(current_user_ns(), current_euid()));
+	return 1;
+}
