@@ -369,6 +369,11 @@ static bool tap_bad_timer(const struct tap_probe *p)
 	       (p->unit == TAP_TIMER_JIFFIES && p->interval_ns > ULONG_MAX);
 }
 
+char *tap_cpu_scratch(void)
+{
+	return tap_cpus[smp_processor_id()]->scratch;
+}
+
 static int tap_check_probes(void)
 {
 	unsigned int i;

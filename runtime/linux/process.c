@@ -779,7 +779,7 @@ long long tapset_kprocess_retval(struct tap_context *c)
 void tapset_kprocess_filename(struct tap_context *c, char *out)
 {
 	const struct tap_proc_event *e = tap_proc_event_of(c);
-	char buf[MAXSTRINGLEN];
+	char *buf = tap_cpu_scratch();
 	long n;
 
 	out[0] = '\0';
@@ -789,7 +789,7 @@ void tapset_kprocess_filename(struct tap_context *c, char *out)
 		return;
 	}
 	pagefault_disable();
-	n = strncpy_from_user(buf, e->filename, sizeof(buf) - 1);
+	n = strncpy_from_user(buf, e->filename, MAXSTRINGLEN - 1);
 	pagefault_enable();
 	if (n < 0) {
 		snprintf(out, MAXSTRINGLEN, "0x%lx", (unsigned long)e->filename);

@@ -49,6 +49,9 @@ struct tap_ring {
 	 (TAP_HIST_MAX_BUCKETS > TAP_HIST_LOG_BUCKETS ?			\
 	  TAP_HIST_MAX_BUCKETS : TAP_HIST_LOG_BUCKETS))
 
+/* A string and a prefix: the per-CPU scratch of tapset helpers. */
+#define TAP_SCRATCH_SIZE (MAXSTRINGLEN + 64)
+
 /* Room for the text of the largest histogram print(@hist_*(s)) makes. */
 #define TAP_HIST_TEXT_SIZE (24 * 1024)
 
@@ -63,6 +66,8 @@ struct tap_cpu {
 	/* one statistic merged from all CPUs, for extractors */
 	u64 stat_scratch[TAP_STAT_MAX_SIZE / sizeof(u64) + 1];
 	char hist_text[TAP_HIST_TEXT_SIZE];
+	/* a string-sized buffer for tapset helpers (tap_cpu_scratch()) */
+	char scratch[TAP_SCRATCH_SIZE];
 };
 
 extern struct tap_ring tap_out_ring, tap_err_ring;
@@ -157,5 +162,14 @@ bool tap_request_exit(void);
 
 /* print.c */
 void tap_flush(struct tap_cpu *pc);
+
+/*
+ * This CPU's TAP_SCRATCH_SIZE bytes for a tapset helper that needs a
+ * string beside its result: MAXSTRINGLEN may be far more than a kernel
+ * stack frame may hold.  Only during a hit (interrupts are off, so the
+ * CPU cannot change), and only in a helper that calls no other user of
+ * it.
+ */
+char *tap_cpu_scratch(void);
 
 #endif /* TAPC_LINUX_INTERNAL_H */

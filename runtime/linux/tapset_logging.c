@@ -17,7 +17,7 @@
  */
 void tapset_warn(const char *msg)
 {
-	char line[sizeof(TAPSET_WARN_PREFIX) + MAXSTRINGLEN];
+	char *line = tap_cpu_scratch();	/* the prefix fits in its extra 64 */
 	size_t len = sizeof(TAPSET_WARN_PREFIX) - 1;
 	size_t n = strnlen(msg, MAXSTRINGLEN - 1);
 

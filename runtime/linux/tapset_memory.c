@@ -85,7 +85,7 @@ long long tapset_kernel_string_copy(char *out, long long addr, long long n)
  */
 noinline void tapset_kernel_string_quoted(char *out, long long addr)
 {
-	char raw[MAXSTRINGLEN];
+	char *raw = tap_cpu_scratch();
 
 	if (addr == 0 ||
 	    tapset_kernel_string_copy(raw, addr, MAXSTRINGLEN - 1)) {

@@ -264,7 +264,7 @@ static size_t syms_line(char *line, const char *word, size_t len)
 
 noinline void tapset_print_syms(struct tap_context *c, const char *stk)
 {
-	char line[MAXSTRINGLEN];
+	char *line = tap_cpu_scratch();
 	const char *word;
 	size_t pos = 0, len;
 
@@ -280,7 +280,7 @@ noinline void tapset_print_syms(struct tap_context *c, const char *stk)
  */
 noinline void tapset_sprint_syms(char *out, const char *stk)
 {
-	char line[MAXSTRINGLEN];
+	char *line = tap_cpu_scratch();
 	const char *word;
 	size_t pos = 0, len, total = 0, n;
 

@@ -333,7 +333,7 @@ long long tapset_user_string_copy(char *out, long long addr, long long n)
 void tapset_user_string_quoted(char *out, long long addr, long long inlen,
 			       long long outlen)
 {
-	char buf[MAXSTRINGLEN];
+	char *buf = tap_cpu_scratch();
 	size_t len;
 
 	if (tapset_user_string_copy(buf, addr, inlen)) {
@@ -375,7 +375,7 @@ static size_t tap_escape(char *dst, unsigned char ch)
 void tapset_user_buffer_quoted(char *out, long long addr, long long inlen,
 			       long long outlen)
 {
-	unsigned char buf[MAXSTRINGLEN];
+	unsigned char *buf = (unsigned char *)tap_cpu_scratch();
 	size_t n = clamp_t(long long, inlen, 0, MAXSTRINGLEN);
 	size_t room = clamp_t(long long, outlen, 2, MAXSTRINGLEN - 4);
 	size_t i, len = 0;
