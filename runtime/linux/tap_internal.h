@@ -147,4 +147,8 @@ bool tap_request_exit(void);
 /* print.c */
 void tap_flush(struct tap_cpu *pc);
 
+/* tapset_memory.c: a no-fault read of kernel memory at any address;
+ * 0 or -EFAULT */
+long tap_read_kernel(void *dst, unsigned long addr, size_t len);
+
 #endif /* TAPC_LINUX_INTERNAL_H */
