@@ -288,7 +288,8 @@ static char *call_of(struct ctx *c, int f, const char *args)
 
 /* ---- statements ---- */
 
-static void hostile_block(struct ctx *c, int n, int depth)
+/* n statements of a loop body: break and continue are legal there. */
+static void loop_block(struct ctx *c, int n, int depth)
 {
 	c->loops++;
 	gen_block_body(c, n, depth);
@@ -346,13 +347,13 @@ static void h_unbounded(struct ctx *c, int depth)
 		break;
 	case 2:
 		open_block("while (1)");
-		hostile_block(c, 1 + rn(2), depth - 1);
+		loop_block(c, 1 + rn(2), depth - 1);
 		close_block();
 		break;
 	default:
 		i = loop_counter(c);
 		open_block(str("for (%s = 0; %s >= 0; %s++)", i, i, i));
-		hostile_block(c, 1 + rn(2), depth - 1);
+		loop_block(c, 1 + rn(2), depth - 1);
 		close_block();
 		break;
 	}
@@ -379,10 +380,10 @@ static void h_big_loop(struct ctx *c, int depth)
 	if (pct(40)) {
 		j = loop_counter(c);
 		open_block(str("for (%s = 0; %s < %d; %s++)", j, j, 1 + rn(100), j));
-		hostile_block(c, 1, depth - 2);
+		loop_block(c, 1, depth - 2);
 		close_block();
 	} else {
-		hostile_block(c, 1 + rn(2), depth - 1);
+		loop_block(c, 1 + rn(2), depth - 1);
 	}
 	close_block();
 	c->n_loc = saved;
@@ -735,7 +736,7 @@ static void h_errors(struct ctx *c, int depth)
 	case 2: out("assert(%s, \"assertion\")", gen_cond(c)); break;
 	default: out("if (%s & 1) error(\"\")", i); break;
 	}
-	hostile_block(c, rn(2), depth - 2);
+	loop_block(c, rn(2), depth - 2);
 	indent_level--;
 	out("} catch (%s) {", e);
 	indent_level++;
