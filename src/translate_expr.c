@@ -668,9 +668,10 @@ static char *assign(struct tr *T, const struct expr *e)
 
 	if (lv->kind == E_TARGET)
 		return target_assign(T, e);
+	/* The value of an unread local's assignment is its right side
+	 * (tr_expr_void() drops a pure one where nothing reads it). */
 	if (e->op != TK_AGG && elided_target(T, lv))
-		return pure_expr(T, e->b) ? xstrdup(t == SEM_STRING ? "\"\"" : "0LL")
-					  : tr_expr(T, e->b);
+		return tr_expr(T, e->b);
 	if (e->op == TK_AGG) {
 		char *map, *k;
 
@@ -1053,7 +1054,9 @@ static char *target_assign(struct tr *T, const struct expr *e)
 
 void tr_expr_void(struct tr *T, const struct expr *e)
 {
-	char *v = tr_expr(T, e);
-
-	free(v);
+	/* an unread local's assignment of a pure value: nothing to do */
+	if (e->kind == E_ASSIGN && e->op != TK_AGG && elided_target(T, e->a) &&
+	    pure_expr(T, e->b))
+		return;
+	free(tr_expr(T, e));
 }

@@ -76,8 +76,7 @@ static int tap_mem_read(void *priv, void *dst, u64 addr, size_t len,
 					     (const void __user *)(uintptr_t)addr,
 					     len);
 	else
-		ret = copy_from_kernel_nofault(dst, (const void *)(uintptr_t)addr,
-					       len);
+		ret = tap_read_kernel(dst, (unsigned long)addr, len);
 	if (ret) {
 		m->fault_addr = addr;
 		m->user = user;

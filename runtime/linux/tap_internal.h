@@ -172,4 +172,8 @@ void tap_flush(struct tap_cpu *pc);
  */
 char *tap_cpu_scratch(void);
 
+/* tapset_memory.c: a no-fault read of kernel memory at any address;
+ * 0 or -EFAULT */
+long tap_read_kernel(void *dst, unsigned long addr, size_t len);
+
 #endif /* TAPC_LINUX_INTERNAL_H */

@@ -27,7 +27,7 @@ long long tap_deref(struct tap_context *c, unsigned long addr, int size,
 	} v;
 
 	if ((size != 1 && size != 2 && size != 4 && size != 8) ||
-	    copy_from_kernel_nofault(&v, (const void *)addr, size)) {
+	    tap_read_kernel(&v, addr, size)) {
 		tap_deref_fault(c, addr);
 		return 0;
 	}
@@ -51,7 +51,7 @@ long long tap_deref_bits(struct tap_context *c, unsigned long addr,
 	u64 v = 0;
 
 	if (bits == 0 || bits > 64 || n > sizeof(bytes) ||
-	    copy_from_kernel_nofault(bytes, (const void *)addr, n)) {
+	    tap_read_kernel(bytes, addr, n)) {
 		tap_deref_fault(c, addr);
 		return 0;
 	}
@@ -78,7 +78,7 @@ void tap_deref_string(struct tap_context *c, char *out, unsigned long addr,
 	 * The array is read whole (strncpy_from_kernel_nofault is not
 	 * exported to modules); the string ends at its first NUL.
 	 */
-	if (len && copy_from_kernel_nofault(out, (const void *)addr, len)) {
+	if (len && tap_read_kernel(out, addr, len)) {
 		out[0] = '\0';
 		tap_deref_fault(c, addr);
 		return;
@@ -99,7 +99,7 @@ void tap_deref_cstring(char *out, unsigned long addr)
 
 		if (chunk > MAXSTRINGLEN - 1 - len)
 			chunk = MAXSTRINGLEN - 1 - len;
-		if (copy_from_kernel_nofault(out + len, (const void *)at, chunk)) {
+		if (tap_read_kernel(out + len, at, chunk)) {
 			tap_strlcpy(out, "<unknown>", MAXSTRINGLEN);
 			return;
 		}

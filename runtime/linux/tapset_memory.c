@@ -14,9 +14,29 @@
 #include "strfn.h"
 #include "tap_internal.h"
 
-static const void *kaddr(long long addr)
+/*
+ * copy_from_kernel_nofault() for an address a script computed, failing
+ * for one outside the canonical halves of the paging mode in use, too.
+ * The kernel's own check measures canonical addresses by the CPU's
+ * virtual address width, which can be wider than the paging mode's
+ * (QEMU's TCG CPU reports 57 bits under 4-level paging, as does a 5-level
+ * CPU booted with no5lvl): a read in between raises a general protection
+ * fault, which the kernel fixes up but reports with a WARNING.
+ */
+long tap_read_kernel(void *dst, unsigned long addr, size_t len)
 {
-	return (const void *)(unsigned long)addr;
+#ifdef CONFIG_X86_64
+	unsigned int shift = 63 - __VIRTUAL_MASK_SHIFT;
+	unsigned long last = addr + len - 1;
+
+	if (len == 0)
+		return 0;
+	if (last < addr ||
+	    (unsigned long)((long)(addr << shift) >> shift) != addr ||
+	    (unsigned long)((long)(last << shift) >> shift) != last)
+		return -EFAULT;
+#endif
+	return copy_from_kernel_nofault(dst, (const void *)addr, len);
 }
 
 long long tapset_kernel_read(long long addr, long long size,
@@ -27,7 +47,7 @@ long long tapset_kernel_read(long long addr, long long size,
 	*val = 0;
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return -EINVAL;
-	if (copy_from_kernel_nofault(&v, kaddr(addr), size))
+	if (tap_read_kernel(&v, (unsigned long)addr, size))
 		return -EFAULT;
 	switch (size) {
 	case 1:
@@ -48,7 +68,7 @@ long long tapset_kernel_read(long long addr, long long size,
 
 /*
  * strncpy_from_kernel_nofault() is not exported: copy a page at a time
- * with copy_from_kernel_nofault(), so that a string which ends before an
+ * with tap_read_kernel(), so that a string which ends before an
  * unmapped page is read whole and one that runs into it faults, as a
  * byte-by-byte copy would.
  */
@@ -63,8 +83,7 @@ long long tapset_kernel_string_copy(char *out, long long addr, long long n)
 				     PAGE_SIZE - offset_in_page(src + done));
 		const char *nul;
 
-		if (copy_from_kernel_nofault(out + done,
-					     (const void *)(src + done), chunk)) {
+		if (tap_read_kernel(out + done, src + done, chunk)) {
 			out[0] = '\0';
 			return -EFAULT;
 		}
@@ -108,8 +127,7 @@ static int kernel_writable(unsigned long dst, size_t size)
 
 	if (size == 0)
 		return 0;
-	if (copy_from_kernel_nofault(&probe, (const void *)dst, 1) ||
-	    copy_from_kernel_nofault(&probe, (const void *)(dst + size - 1), 1))
+	if (tap_read_kernel(&probe, dst, 1) || tap_read_kernel(&probe, dst + size - 1, 1))
 		return -EFAULT;
 	return 0;
 }

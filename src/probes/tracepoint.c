@@ -329,8 +329,10 @@ static void trace_emit_support(FILE *out, const struct derived_probe *dp, size_t
 			fprintf(out, "%s a%u", i ? "," : "", i);
 		fprintf(out, " };\n\n");
 	}
-	fprintf(out, "\t(void)data;\n\ttap_run_event(&tap_probes[%zu], NULL, 0, %s);\n}\n\n",
-		index, n ? "args" : "NULL");
+	/* The runtime registers the callback with its probe as the data:
+	 * index is the probe's row, not its place in tap_probes[], which
+	 * leaves out the probes that do not run. */
+	fprintf(out, "\ttap_run_event(data, NULL, 0, %s);\n}\n\n", n ? "args" : "NULL");
 }
 
 static bool trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t index)

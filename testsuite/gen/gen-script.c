@@ -21,6 +21,11 @@
  * So any script that tapc -p2 rejects is a bug, in this generator or in
  * pass 2; any C that does not compile is a bug in pass 3 (see README.md).
  *
+ * With --hostile (gen-hostile.c) the first and the last two guarantees
+ * give way: the script aims at the runtime's limits instead.  Everything
+ * else is shared, and without --hostile not one more random number is
+ * drawn, so a seed prints the same script as before the mode existed.
+ *
  * Usage: gen-script [options] [SEED]   (run with --help for the knobs)
  */
 #define _GNU_SOURCE	/* vasprintf */
@@ -33,30 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_GLOBALS 40
-#define MAX_FUNCS 40
-#define MAX_LOCALS 64
-#define MAX_PARAMS 4
-/* Deepest call chain a probe may start: below tapc's MAXNESTING (10). */
-#define MAX_CALL_DEPTH 8
-/* A recursive function is called with its first argument masked to 0..3. */
-#define RECURSION_DEPTH 4
+#include "gen.h"
 
-/* ---- knobs ---- */
-
-struct knobs {
-	uint64_t seed;
-	int globals;	/* how many globals (besides the tick counter) */
-	int functions;	/* how many function definitions (about) */
-	int probes;	/* how many probes besides the fixed ones */
-	int stmts;	/* statements per body (at most) */
-	int depth;	/* statement nesting */
-	int expr_depth;	/* expression nesting */
-	bool tapset;	/* call tapset functions (strlen, substr, exit...) */
-	bool regex;	/* use =~ and !~ */
-};
-
-static struct knobs K = {
+struct knobs K = {
 	.seed = 1, .globals = 8, .functions = 5, .probes = 4, .stmts = 6,
 	.depth = 3, .expr_depth = 3, .tapset = true, .regex = true,
 };
@@ -65,7 +49,7 @@ static struct knobs K = {
 
 static uint64_t rng_state;
 
-static uint64_t rnd64(void)
+uint64_t rnd64(void)
 {
 	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
 
@@ -75,12 +59,12 @@ static uint64_t rnd64(void)
 }
 
 /* 0 .. n-1 */
-static int rn(int n)
+int rn(int n)
 {
 	return n <= 1 ? 0 : (int)(rnd64() % (uint64_t)n);
 }
 
-static bool pct(int p)
+bool pct(int p)
 {
 	return rn(100) < p;
 }
@@ -88,9 +72,7 @@ static bool pct(int p)
 /* ---- strings: every piece of the script is built as a heap string; the
  * program prints one script and exits, so they are never freed ---- */
 
-static char *str(const char *f, ...) __attribute__((format(printf, 1, 2)));
-
-static char *str(const char *f, ...)
+char *str(const char *f, ...)
 {
 	va_list ap;
 	char *s;
@@ -107,19 +89,17 @@ static char *str(const char *f, ...)
 /* Lines are held back by one: SystemTap statements need no terminator,
  * so "x = a" followed by a line "(y)" or "++y" would parse as one
  * expression; such a line gets a ';' first. */
-static int indent_level;
+int indent_level;
 static char *pending;
 
-static void flush_out(void)
+void flush_out(void)
 {
 	if (pending)
 		puts(pending);
 	pending = NULL;
 }
 
-static void out(const char *f, ...) __attribute__((format(printf, 1, 2)));
-
-static void out(const char *f, ...)
+void out(const char *f, ...)
 {
 	va_list ap;
 	char *body, *line;
@@ -146,70 +126,23 @@ static void out(const char *f, ...)
 
 /* ---- the script's declarations ---- */
 
-enum vt { VT_LONG, VT_STR };
+const char *vt_name[] = { "long", "string" };
 
-static const char *vt_name[] = { "long", "string" };
-
-enum gkind { GK_SCALAR, GK_ARRAY, GK_STAT, GK_STAT_ARRAY };
-
-struct global {
-	char name[16];
-	enum gkind kind;
-	enum vt vt;		/* GK_SCALAR and GK_ARRAY values */
-	int nkeys;		/* arrays */
-	enum vt key[3];
-	/* Statistics: SystemTap allows one histogram shape per aggregate. */
-	bool hist_linear;
-	int hist_lo, hist_hi, hist_step;
-};
-
-struct func {
-	char name[16];
-	bool has_ret;		/* returns a value of type ret */
-	enum vt ret;
-	int nparams;
-	enum vt param[MAX_PARAMS];
-	bool recursive;		/* param 0 is the depth: callers mask it */
-	int depth;		/* deepest call chain it starts, itself included */
-	uint64_t writes;	/* globals it may modify, through callees too */
-	bool defined;		/* callable (false while its body is generated) */
-};
-
-static struct global G[MAX_GLOBALS];
-static int n_globals;
-static struct func F[MAX_FUNCS];
-static int n_funcs;
-static int ticks_global = -1;	/* the timer's hit counter, when it ends the script */
-
-/* ---- the context of the body being generated ---- */
-
-struct local {
-	char name[16];
-	enum vt vt;
-	bool assignable;	/* loop counters and foreach keys are read-only */
-};
-
-struct ctx {
-	struct func *fn;	/* NULL in a probe */
-	bool cond;		/* a probe condition: globals and literals only */
-	int loops;		/* enclosing loops (break/continue are legal) */
-	int call_budget;	/* deepest callee allowed */
-	int calls_depth;	/* deepest callee used (sets fn->depth) */
-	uint64_t iterating;	/* globals being iterated: not writable */
-	uint64_t writes;	/* globals written so far */
-	struct local loc[MAX_LOCALS];
-	int n_loc;
-};
+struct global G[MAX_GLOBALS];
+int n_globals;
+struct func F[MAX_FUNCS];
+int n_funcs;
+int ticks_global = -1;	/* the timer's hit counter, when it ends the script */
 
 static int name_counter;
 
-static char *fresh(const char *prefix)
+char *fresh(const char *prefix)
 {
 	return str("%s%d", prefix, name_counter++);
 }
 
-static struct local *add_local(struct ctx *c, const char *name, enum vt vt,
-			       bool assignable)
+struct local *add_local(struct ctx *c, const char *name, enum vt vt,
+			bool assignable)
 {
 	struct local *l;
 
@@ -222,29 +155,19 @@ static struct local *add_local(struct ctx *c, const char *name, enum vt vt,
 	return l;
 }
 
-static bool may_write(const struct ctx *c, int g)
+bool may_write(const struct ctx *c, int g)
 {
 	return !(c->iterating & (UINT64_C(1) << g)) && g != ticks_global;
 }
 
-static void note_write(struct ctx *c, int g)
+void note_write(struct ctx *c, int g)
 {
 	c->writes |= UINT64_C(1) << g;
 }
 
-/* Pick a random element satisfying ok(); -1 when none does. */
-#define PICK(n, ok)						\
-	({							\
-		int _cand[64], _k = 0;				\
-		for (int _i = 0; _i < (n) && _k < 64; _i++)	\
-			if (ok)					\
-				_cand[_k++] = _i;		\
-		_k ? _cand[rn(_k)] : -1;			\
-	})
-
 /* ---- literals ---- */
 
-static char *long_literal(void)
+char *long_literal(void)
 {
 	switch (rn(7)) {
 	case 0: return str("%d", rn(10));
@@ -262,12 +185,12 @@ static const char *const words[] = {
 	"%d", "%s%%", "0123", "tapc", "AbC", "  pad  ", "z", "foo.bar",
 };
 
-static char *str_literal(void)
+char *str_literal(void)
 {
 	return str("\"%s\"", words[rn(sizeof(words) / sizeof(words[0]))]);
 }
 
-static char *literal(enum vt t)
+char *literal(enum vt t)
 {
 	return t == VT_LONG ? long_literal() : str_literal();
 }
@@ -278,10 +201,6 @@ static const char *const regexes[] = {
 };
 
 /* ---- expressions ---- */
-
-static char *gen_expr(struct ctx *c, enum vt t, int depth);
-static char *gen_long(struct ctx *c, int depth);
-static char *gen_str(struct ctx *c, int depth);
 
 /* A readable variable of type t (local, parameter or scalar global). */
 static char *pick_var(struct ctx *c, enum vt t)
@@ -300,7 +219,7 @@ static char *pick_var(struct ctx *c, enum vt t)
 	return NULL;
 }
 
-static char *gen_keys(struct ctx *c, const struct global *g, int depth)
+char *gen_keys(struct ctx *c, const struct global *g, int depth)
 {
 	char *s = gen_expr(c, g->key[0], depth);
 
@@ -319,7 +238,7 @@ static char *array_read(struct ctx *c, enum vt t, int depth)
 }
 
 /* A stats value: a scalar aggregate or an element of a stats array. */
-static char *stat_ref(struct ctx *c, int depth)
+char *stat_ref(struct ctx *c, int depth)
 {
 	int g = PICK(n_globals, G[_i].kind == GK_STAT || G[_i].kind == GK_STAT_ARRAY);
 
@@ -331,7 +250,7 @@ static char *stat_ref(struct ctx *c, int depth)
 }
 
 /* The histogram of ref, an element (or all) of stats global g. */
-static char *hist_of(const struct global *g, const char *ref)
+char *hist_of(const struct global *g, const char *ref)
 {
 	if (g->hist_linear)
 		return str("@hist_linear(%s, %d, %d, %d)", ref, g->hist_lo, g->hist_hi,
@@ -346,6 +265,8 @@ static char *stat_extract(struct ctx *c, int depth)
 
 	if (!s)
 		return NULL;
+	if (K.hostile && pct(30))
+		return hostile_extract(c, s);
 	switch (rn(3)) {
 	case 0: return str("@count(%s)", s);
 	case 1: return str("@sum(%s)", s);
@@ -416,8 +337,12 @@ static char *gen_assign_expr(struct ctx *c, enum vt t, int depth)
 		return str(pct(50) ? "(%s%s)" : "(%2$s%1$s)", lv, pct(50) ? "++" : "--");
 	op = long_ops[rn(11)];
 	rhs = gen_long(c, depth - 1);
-	if (!strcmp(op, "<<=") || !strcmp(op, ">>="))
+	if ((!strcmp(op, "<<=") || !strcmp(op, ">>=")) && K.hostile && pct(40))
+		rhs = hostile_shift_count(c, depth - 1);
+	else if (!strcmp(op, "<<=") || !strcmp(op, ">>="))
 		rhs = str("%d", rn(64));
+	else if ((!strcmp(op, "/=") || !strcmp(op, "%=")) && K.hostile && pct(40))
+		rhs = hostile_divisor(c, depth - 1);
 	else if (!strcmp(op, "/=") || !strcmp(op, "%="))
 		rhs = str("((%s) & 15) + 1", rhs);
 	return str("(%s %s %s)", lv, op, rhs);
@@ -474,7 +399,7 @@ static char *in_expr(struct ctx *c, int depth)
 	return str("([%s] in %s)", keys, G[g].name);
 }
 
-static char *gen_long(struct ctx *c, int depth)
+char *gen_long(struct ctx *c, int depth)
 {
 	static const char *const arith[] = { "+", "-", "*", "&", "|", "^" };
 	static const char *const cmp[] = { "<", ">", "<=", ">=", "==", "!=" };
@@ -488,9 +413,13 @@ static char *gen_long(struct ctx *c, int depth)
 		return str("(%s %s %s)", gen_long(c, depth - 1), arith[rn(6)],
 			   gen_long(c, depth - 1));
 	case 1:
+		if (K.hostile && pct(40))
+			return hostile_division(c, depth);
 		return str("(%s %s ((%s & 15) + 1))", gen_long(c, depth - 1),
 			   pct(50) ? "/" : "%", gen_long(c, depth - 1));
 	case 2:
+		if (K.hostile && pct(40))
+			return hostile_shift(c, depth);
 		return str("(%s %s %d)", gen_long(c, depth - 1),
 			   (const char *[]){ "<<", ">>", ">>>" }[rn(3)], rn(64));
 	case 3:
@@ -562,7 +491,7 @@ static char *delimiter(void)
 	return str("%s", d[rn(5)]);
 }
 
-static char *gen_str(struct ctx *c, int depth)
+char *gen_str(struct ctx *c, int depth)
 {
 	char *s = NULL, *args;
 
@@ -610,7 +539,7 @@ static char *gen_str(struct ctx *c, int depth)
 	return s ? s : str_leaf(c, depth);
 }
 
-static char *gen_expr(struct ctx *c, enum vt t, int depth)
+char *gen_expr(struct ctx *c, enum vt t, int depth)
 {
 	return t == VT_LONG ? gen_long(c, depth) : gen_str(c, depth);
 }
@@ -669,8 +598,12 @@ static char *format_and_args(struct ctx *c, int depth, char **args)
 
 	*args = NULL;
 	for (int i = 0; i < n; i++) {
-		char *a;
-		char *d = pct(55) ? long_directive(c, depth, &a) : str_directive(c, depth, &a);
+		char *a, *d;
+
+		if (K.hostile && pct(30))
+			d = hostile_directive(c, depth, &a);
+		else
+			d = pct(55) ? long_directive(c, depth, &a) : str_directive(c, depth, &a);
 
 		f = str("%s%s%s", f, d, fmt_text[rn(12)]);
 		*args = *args ? str("%s, %s", *args, a) : a;
@@ -682,10 +615,7 @@ static char *format_and_args(struct ctx *c, int depth, char **args)
 
 /* ---- statements ---- */
 
-static void gen_block_body(struct ctx *c, int n, int depth);
-static void gen_stmt(struct ctx *c, int depth);
-
-static char *gen_cond(struct ctx *c)
+char *gen_cond(struct ctx *c)
 {
 	return gen_long(c, 2);
 }
@@ -782,19 +712,19 @@ static void gen_delete_stmt(struct ctx *c)
 	out("delete %s[%s]", G[g].name, keys);
 }
 
-static void open_block(const char *head)
+void open_block(const char *head)
 {
 	out("%s {", head);
 	indent_level++;
 }
 
-static void close_block(void)
+void close_block(void)
 {
 	indent_level--;
 	out("}");
 }
 
-static void gen_loop_body(struct ctx *c, int depth)
+void gen_loop_body(struct ctx *c, int depth)
 {
 	c->loops++;
 	if (pct(25))
@@ -835,7 +765,7 @@ static void gen_while(struct ctx *c, int depth)
 }
 
 /* "a, b, c" from names */
-static char *join(char **v, int n)
+char *join(char **v, int n)
 {
 	char *s = str("%s", n > 0 && v[0] ? v[0] : "");
 
@@ -965,10 +895,16 @@ static void gen_jump(struct ctx *c)
 	}
 }
 
-static void gen_stmt(struct ctx *c, int depth)
+void gen_stmt(struct ctx *c, int depth)
 {
-	int r = rn(100);
+	int r;
 	char *call;
+
+	if (K.hostile && pct(30)) {
+		hostile_stmt(c, depth);
+		return;
+	}
+	r = rn(100);
 
 	if (depth > 0 && r < 30) {
 		switch (rn(6)) {
@@ -1005,14 +941,14 @@ static void gen_stmt(struct ctx *c, int depth)
 	}
 }
 
-static void gen_block_body(struct ctx *c, int n, int depth)
+void gen_block_body(struct ctx *c, int n, int depth)
 {
 	for (int i = 0; i < n; i++)
 		gen_stmt(c, depth);
 }
 
 /* Locals assigned first thing, so that each has its type before any use. */
-static void gen_prologue(struct ctx *c)
+void gen_prologue(struct ctx *c)
 {
 	int n = rn(4);
 
@@ -1063,7 +999,9 @@ static void print_globals(void)
 	for (int i = 0; i < n_globals; i++) {
 		const struct global *g = &G[i];
 
-		if (g->kind == GK_SCALAR && pct(40))
+		if (K.hostile)
+			hostile_print_global(g);
+		else if (g->kind == GK_SCALAR && pct(40))
 			out("global %s = %s", g->name, literal(g->vt));
 		else if ((g->kind == GK_ARRAY || g->kind == GK_STAT_ARRAY) && pct(30))
 			out("global %s%s[%d]", g->name, pct(30) ? "%" : "",
@@ -1099,6 +1037,8 @@ static void print_init_probe(void)
 		case GK_STAT: out("%s <<< %s", g->name, long_literal()); break;
 		case GK_STAT_ARRAY: out("%s[%s] <<< %s", g->name, keys, long_literal()); break;
 		}
+		if (K.hostile && i != ticks_global)
+			hostile_init_global(g, keys);
 	}
 	indent_level = 0;
 	out("}");
@@ -1106,7 +1046,7 @@ static void print_init_probe(void)
 
 /* ---- functions ---- */
 
-static void print_signature(const struct func *f, bool typed, const char *prio)
+void print_signature(const struct func *f, bool typed, const char *prio)
 {
 	char *params = str("%s", "");
 
@@ -1120,7 +1060,7 @@ static void print_signature(const struct func *f, bool typed, const char *prio)
 	out("{");
 }
 
-static void start_function_ctx(struct ctx *c, struct func *f, int budget)
+void start_function_ctx(struct ctx *c, struct func *f, int budget)
 {
 	memset(c, 0, sizeof(*c));
 	c->fn = f;
@@ -1130,7 +1070,7 @@ static void start_function_ctx(struct ctx *c, struct func *f, int budget)
 		add_local(c, str("p%d", i), f->param[i], !(i == 0 && f->recursive));
 }
 
-static void finish_function(struct func *f, const struct ctx *c, int self_depth)
+void finish_function(struct func *f, const struct ctx *c, int self_depth)
 {
 	f->writes |= c->writes;
 	if (self_depth + c->calls_depth > f->depth)
@@ -1178,7 +1118,7 @@ static void print_recursive(struct func *f)
 	finish_function(f, &c, RECURSION_DEPTH);
 }
 
-static struct func *new_func(const char *prefix)
+struct func *new_func(const char *prefix)
 {
 	struct func *f = &F[n_funcs];
 
@@ -1244,7 +1184,7 @@ static char *timer_point(bool fast)
 }
 
 /* Globals and literals only; no side effects. */
-static char *probe_condition(void)
+char *probe_condition(void)
 {
 	struct ctx c = { .cond = true };
 
@@ -1253,8 +1193,8 @@ static char *probe_condition(void)
 
 /* A probe; alias_local, when not NULL, is a local that the alias the
  * probe uses assigns (of type alias_vt). */
-static void print_probe(const char *points, bool exit_first, const char *ticks,
-			const char *alias_local, enum vt alias_vt)
+void print_probe(const char *points, bool exit_first, const char *ticks,
+		 const char *alias_local, enum vt alias_vt)
 {
 	struct ctx c = { .call_budget = MAX_CALL_DEPTH };
 
@@ -1312,7 +1252,13 @@ static void print_alias_and_user(void)
 
 static void make_probes(void)
 {
-	bool by_timer = K.tapset && pct(40);
+	bool by_timer;
+
+	if (K.hostile) {
+		hostile_probes();
+		return;
+	}
+	by_timer = K.tapset && pct(40);
 
 	if (K.tapset && !by_timer)
 		print_probe(pct(50) ? "begin" : "begin(1)", true, NULL, NULL, VT_LONG);
@@ -1391,6 +1337,9 @@ static void usage(FILE *f)
 	      "      --no-tapset     no tapset calls (strlen, substr, exit...);\n"
 	      "                      the script then ends only when stopped\n"
 	      "      --no-regex      no =~ or !~\n"
+	      "      --hostile       a script valid for pass 2 that aims at the runtime's\n"
+	      "                      limits and kernel event probes (see README.md); its\n"
+	      "                      line '# tapc-options: ...' names the options to build it\n"
 	      "  -h, --help          this text\n", f);
 }
 
@@ -1430,6 +1379,7 @@ static void parse_args(int argc, char **argv)
 		{ "expr-depth", required_argument, NULL, 'e' },
 		{ "no-tapset", no_argument, NULL, 'T' },
 		{ "no-regex", no_argument, NULL, 'R' },
+		{ "hostile", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1446,6 +1396,7 @@ static void parse_args(int argc, char **argv)
 		case 'e': K.expr_depth = parse_int(optarg, "expr-depth", 1, 8); break;
 		case 'T': K.tapset = false; break;
 		case 'R': K.regex = false; break;
+		case 'H': K.hostile = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -1456,16 +1407,25 @@ static void parse_args(int argc, char **argv)
 		usage(stderr);
 		exit(2);
 	}
+	if (K.hostile && !K.tapset) {
+		fputs("gen-script: --hostile needs the tapset functions (no --no-tapset)\n", stderr);
+		exit(2);
+	}
 }
 
 int main(int argc, char **argv)
 {
 	parse_args(argc, argv);
 	rng_state = K.seed;
-	out("# generated by gen-script --seed=%" PRIu64 " -g %d -f %d -p %d -n %d -d %d -e %d%s%s\n",
+	out("# generated by gen-script --seed=%" PRIu64 " -g %d -f %d -p %d -n %d -d %d -e %d%s%s%s\n",
 	       K.seed, K.globals, K.functions, K.probes, K.stmts, K.depth, K.expr_depth,
-	    K.tapset ? "" : " --no-tapset", K.regex ? "" : " --no-regex");
+	    K.tapset ? "" : " --no-tapset", K.regex ? "" : " --no-regex",
+	    K.hostile ? " --hostile" : "");
+	if (K.hostile)
+		out("%s", hostile_setup());
 	make_globals();
+	if (K.hostile)
+		hostile_globals();
 	if (K.tapset) {
 		struct global *t = &G[n_globals];
 
@@ -1477,6 +1437,8 @@ int main(int argc, char **argv)
 	print_globals();
 	print_init_probe();
 	make_functions();
+	if (K.hostile)
+		hostile_functions();
 	make_probes();
 	print_report();
 	flush_out();
