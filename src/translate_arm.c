@@ -125,7 +125,8 @@ bool tr_arm_emit_cond(const struct tr *T, FILE *out, const struct derived_probe 
 	free(uses);
 	if (!c)
 		return false;
-	fprintf(out, "static int tap_armcond_%zu(void)\n{\n\treturn %s;\n}\n", index, c);
+	/* any non-zero value holds, not only one that fits in an int */
+	fprintf(out, "static int tap_armcond_%zu(void)\n{\n\treturn (%s) != 0;\n}\n", index, c);
 	free(c);
 	return true;
 }
