@@ -47,81 +47,120 @@ void tr_check(struct tr *T)
 
 /* ---- where: SystemTap's "near" text ------------------------------------ */
 
-/* Byte offset of pos in its file, through a cache of line starts. */
-static long pos_offset(const struct srcpos *pos)
+/* Where each line of one source file starts, built on first use. */
+struct tr_lines {
+	const struct srcfile *file;
+	size_t *start;			/* byte offset of line i + 1 */
+	size_t n;
+};
+
+static const struct tr_lines *line_table(struct tr *T, const struct srcfile *f)
 {
-	static const struct srcfile *file;
-	static size_t *lines, nlines;
+	struct tr_lines *t;
+	size_t cap = 64;
+
+	/* few files, and the last one used is nearly always the one asked */
+	for (size_t i = T->line_tables.n; i-- > 0;) {
+		t = T->line_tables.v[i];
+		if (t->file == f)
+			return t;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->file = f;
+	t->start = xmalloc(cap * sizeof(*t->start));
+	t->start[t->n++] = 0;
+	for (size_t i = 0; i < f->len; i++)
+		if (f->text[i] == '\n') {
+			if (t->n == cap) {
+				cap *= 2;
+				t->start = xrealloc(t->start, cap * sizeof(*t->start));
+			}
+			t->start[t->n++] = i + 1;
+		}
+	vec_push(&T->line_tables, t);
+	return t;
+}
+
+void tr_where_free(struct tr *T)
+{
+	for (size_t i = 0; i < T->line_tables.n; i++) {
+		struct tr_lines *t = T->line_tables.v[i];
+
+		free(t->start);
+		free(t);
+	}
+	vec_free(&T->line_tables);
+}
+
+/* Byte offset of pos in its file, or -1. */
+static long pos_offset(struct tr *T, const struct srcpos *pos)
+{
+	const struct tr_lines *t;
 
 	if (!pos->file || !pos->file->text || pos->line < 1)
 		return -1;
-	if (file != pos->file) {
-		free(lines);
-		nlines = 0;
-		lines = xmalloc(sizeof(*lines) * (pos->file->len / 8 + 16));
-		size_t cap = pos->file->len / 8 + 16;
-
-		lines[nlines++] = 0;
-		for (size_t i = 0; i < pos->file->len; i++)
-			if (pos->file->text[i] == '\n') {
-				if (nlines == cap) {
-					cap *= 2;
-					lines = xrealloc(lines, sizeof(*lines) * cap);
-				}
-				lines[nlines++] = i + 1;
-			}
-		file = pos->file;
-	}
-	if ((size_t)pos->line > nlines)
+	t = line_table(T, pos->file);
+	if ((size_t)pos->line > t->n)
 		return -1;
-	return (long)(lines[pos->line - 1] + (size_t)pos->col - 1);
+	return (long)(t->start[pos->line - 1] + (size_t)pos->col - 1);
+}
+
+/* The position of byte offset off of file f. */
+static struct srcpos offset_pos(struct tr *T, const struct srcfile *f, size_t off)
+{
+	const struct tr_lines *t = line_table(T, f);
+	size_t lo = 0, hi = t->n;
+	struct srcpos p = { .file = f };
+
+	/* the last line that starts at or before off */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	p.line = (int)lo + 1;
+	p.col = (int)(off - t->start[lo]) + 1;
+	return p;
 }
 
 /* The position of a binary operator: the tree keeps only its operands',
  * so look back from the right operand over blanks and '('. */
-static struct srcpos op_pos(const struct expr *e, const char *spell)
+static struct srcpos op_pos(struct tr *T, const struct expr *e, const char *spell)
 {
-	struct srcpos p = e->pos;
-	long off = e->b ? pos_offset(&e->b->pos) : -1;
+	long off = e->b ? pos_offset(T, &e->b->pos) : -1;
 	size_t n = strlen(spell);
 	const char *text;
 
 	if (off < 0 || !e->b->pos.file || e->b->pos.file != e->pos.file)
-		return p;
+		return e->pos;
 	text = e->pos.file->text;
 	while (off > 0 && strchr(" \t\n(", text[off - 1]))
 		off--;
 	if ((size_t)off < n || memcmp(text + off - n, spell, n))
-		return p;
-	off -= (long)n;
-	p.line = 1;
-	p.col = 1;
-	for (long i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			p.line++;
-			p.col = 1;
-		} else {
-			p.col++;
-		}
-	}
-	return p;
+		return e->pos;
+	return offset_pos(T, e->pos.file, (size_t)off - n);
 }
 
 /* The position of a postfix ++/--: the first one after the operand's
  * start on the same line. */
-static struct srcpos postfix_pos(const struct expr *e, const char *spell)
+static struct srcpos postfix_pos(struct tr *T, const struct expr *e, const char *spell)
 {
 	struct srcpos p = e->pos;
-	long off = pos_offset(&e->pos);
-	const char *text, *hit;
+	long off = pos_offset(T, &e->pos);
+	size_t n = strlen(spell);
+	const char *text;
 
 	if (off < 0)
 		return p;
 	text = e->pos.file->text + off;
-	hit = strstr(text, spell);
-	if (!hit || memchr(text, '\n', (size_t)(hit - text)))
-		return p;
-	p.col += (int)(hit - text);
+	for (size_t i = 0; text[i] && text[i] != '\n'; i++)
+		if (strncmp(text + i, spell, n) == 0) {
+			p.col += (int)i;
+			break;
+		}
 	return p;
 }
 
@@ -149,7 +188,6 @@ char *tr_where(struct tr *T, const struct expr *e)
 	struct srcpos pos = e->pos;
 	const char *op;
 
-	(void)T;
 	switch (e->kind) {
 	case E_NUM:
 		what = xasprintf("number '%" PRId64 "'", e->num);
@@ -174,13 +212,13 @@ char *tr_where(struct tr *T, const struct expr *e)
 		op = tok_spelling((enum tok_kind)e->op);
 		what = xasprintf("operator '%s'", op ? op : "?");
 		if (op)
-			pos = op_pos(e, op);
+			pos = op_pos(T, e, op);
 		break;
 	case E_UNARY: case E_PREINC: case E_POSTINC:
 		op = tok_spelling((enum tok_kind)e->op);
 		what = xasprintf("operator '%s'", op ? op : "?");
 		if (op && e->kind == E_POSTINC)
-			pos = postfix_pos(e, op);
+			pos = postfix_pos(T, e, op);
 		break;
 	case E_TERNARY:
 		what = xstrdup("operator '?'");
@@ -214,8 +252,14 @@ static void set_where(struct tr *T, const struct expr *e)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static bool has_side(const struct expr *e)
+/* Whether evaluating e can change a variable or print.  Remembered per
+ * node: every operand of an expression asks it about the ones after it,
+ * which would make nested expressions quadratic. */
+static bool has_side(struct tr *T, const struct expr *e)
 {
+	int known;
+	bool side = false;
+
 	if (!e)
 		return false;
 	switch (e->kind) {
@@ -225,12 +269,14 @@ static bool has_side(const struct expr *e)
 	default:
 		break;
 	}
-	if (has_side(e->a) || has_side(e->b) || has_side(e->c))
-		return true;
-	for (size_t i = 0; i < e->args.n; i++)
-		if (has_side(e->args.v[i]))
-			return true;
-	return false;
+	known = ptrindex_get(&T->side_cache, e);
+	if (known >= 0)
+		return known;
+	side = has_side(T, e->a) || has_side(T, e->b) || has_side(T, e->c);
+	for (size_t i = 0; i < e->args.n && !side; i++)
+		side = has_side(T, e->args.v[i]);
+	ptrindex_set(&T->side_cache, e, side);
+	return side;
 }
 
 /* Copy a value into a temporary so that later side effects cannot
@@ -250,16 +296,23 @@ static char *keep(struct tr *T, enum sem_type t, char *val)
 	return tmp;
 }
 
+/* How many items of a list come before its last one with side effects
+ * (0: none has any); list_item keeps those stable. */
+static size_t side_mark(struct tr *T, const struct vec *v)
+{
+	for (size_t j = v->n; j-- > 0;)
+		if (has_side(T, v->v[j]))
+			return j;
+	return 0;
+}
+
 /* Evaluate the i-th of a list of expressions, kept stable when one of
- * the later ones has side effects. */
-static char *list_item(struct tr *T, const struct vec *v, size_t i)
+ * the later ones has side effects (i < mark, from side_mark). */
+static char *list_item(struct tr *T, const struct vec *v, size_t i, size_t mark)
 {
 	char *val = tr_expr(T, v->v[i]);
 
-	for (size_t j = i + 1; j < v->n; j++)
-		if (has_side(v->v[j]))
-			return keep(T, tr_type(T, v->v[i]), val);
-	return val;
+	return i < mark ? keep(T, tr_type(T, v->v[i]), val) : val;
 }
 
 static struct vardecl *var_of(const struct tr *T, const struct expr *e)
@@ -279,6 +332,7 @@ char *tr_map(struct tr *T, const struct vardecl *v)
 char *tr_keys(struct tr *T, const struct vec *args, unsigned *wild)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t mark = side_mark(T, args);
 
 	*wild = 0;
 	strbuf_adds(&sb, "(const union tap_idx[]){ ");
@@ -291,7 +345,7 @@ char *tr_keys(struct tr *T, const struct vec *args, unsigned *wild)
 			strbuf_adds(&sb, "{ .l = 0 }, ");
 			continue;
 		}
-		val = list_item(T, args, i);
+		val = list_item(T, args, i, mark);
 		strbuf_addf(&sb, "{ .%c = %s }, ", tr_type(T, a) == SEM_STRING ? 's' : 'l',
 			    val);
 		free(val);
@@ -581,7 +635,7 @@ static char *binary(struct tr *T, const struct expr *e)
 		free(a);
 		return r;
 	}
-	if (has_side(e->b))
+	if (has_side(T, e->b))
 		a = keep(T, tr_type(T, e->a), a);
 	b = tr_expr(T, e->b);
 	str = tr_type(T, e->a) == SEM_STRING;
@@ -900,6 +954,7 @@ static char *print_call(struct tr *T, const struct expr *e)
 	bool as_char = !strcmp(n, "print_char");
 	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
 	char *fmtlit, *res;
+	size_t mark;
 
 	if (e->a) {
 		char *map, *keys;
@@ -924,10 +979,11 @@ static char *print_call(struct tr *T, const struct expr *e)
 	}
 	if (formatted)
 		strbuf_addn(&fmt, e->str ? e->str : "", e->str ? e->len : 0);
+	mark = side_mark(T, &e->args);
 	for (size_t i = 0; i < e->args.n; i++) {
 		const struct expr *a = e->args.v[i];
 		bool s = tr_type(T, a) == SEM_STRING;
-		char *v = list_item(T, &e->args, i);
+		char *v = list_item(T, &e->args, i, mark);
 
 		if (!formatted) {
 			if (i && delim)

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "lookup.h"
 #include "translate.h"
 #include "util.h"
 
@@ -34,6 +35,13 @@ struct tr {
 
 	struct tr_global *globals;
 	int nglobals;
+	struct ptrindex global_index;	/* struct vardecl * -> index in globals */
+	struct ptrindex fn_index;	/* struct sem_function * -> index in
+					 * p->functions */
+	struct ptrindex side_cache;	/* struct expr * -> whether it has side
+					 * effects (1) or not (0) */
+	struct vec line_tables;		/* struct tr_lines *: where each line of
+					 * a source file starts (tr_where) */
 
 	struct strbuf decls;		/* file-scope data: regexes */
 	int nregex;
@@ -52,15 +60,34 @@ struct tr {
 	const char *brk_label, *cont_label;
 
 	bool *arm_globals;		/* [g]: some probe is armed by g */
+
+	/* Scratch space of the lock sets (see lock_set_of). */
+	int *lock_mode;			/* [g]: 0, 1 read, 2 write */
+	int *lock_adds;			/* [g]: one body's "<<<" */
+	int *lock_seen;			/* [function]: the walk that saw it */
+	int lock_walk;
+};
+
+/* The globals a probe's handler locks, in the order of T->globals (the
+ * order the runtime takes them in), with their modes: 1 read, 2 write. */
+struct lock_set {
+	int n;
+	int *g;
+	int *mode;
 };
 
 /* translate.c */
+/* Generated code is indented one tab per level up to this depth only, so
+ * that deep nesting does not make the C quadratic in the script. */
+#define TR_MAX_INDENT 24
 void tr_line(struct tr *T, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tr_error(struct tr *T, const struct srcpos *pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 char *tr_label(struct tr *T, const char *what);
 const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v);
+/* The C name of a script function: tapfINDEX_NAME (malloc'd). */
+char *tr_fn_cname(const struct tr *T, const struct sem_function *f);
 /* The C lvalue of a scalar variable (local, parameter or global). */
 char *tr_var(struct tr *T, const struct vardecl *v);
 /* A new field of the frame that lives until the body ends. */
@@ -70,8 +97,10 @@ char *tr_cstr(const char *s, size_t len);
 
 /* translate_arm.c: conditions the runtime arms probes by */
 void tr_arm_prepare(struct tr *T);
-/* Whether a body with these lock modes (2: writes) must call tap_arm_kick(). */
-bool tr_arm_kicks(const struct tr *T, const int *mode);
+void tr_lock_set_free(struct lock_set *set);
+
+/* Whether a body with these locks (mode 2: writes) must call tap_arm_kick(). */
+bool tr_arm_kicks(const struct tr *T, const struct lock_set *locks);
 /* static int tap_armcond_INDEX(void) for dp, if it has an armable
  * condition; whether it wrote one. */
 bool tr_arm_emit_cond(const struct tr *T, FILE *out, const struct derived_probe *dp,
@@ -86,6 +115,7 @@ char *tr_expr(struct tr *T, const struct expr *e);
 void tr_expr_void(struct tr *T, const struct expr *e);
 /* "TOKEN at FILE:LINE:COL" (a C string literal) for what e runs. */
 char *tr_where(struct tr *T, const struct expr *e);
+void tr_where_free(struct tr *T);
 char *tr_where_at(const char *what, const struct srcpos *pos);
 const char *tr_stat_op_c(int op);
 void tr_check(struct tr *T);		/* unwind if an error was raised */
