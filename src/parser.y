@@ -98,6 +98,7 @@ struct pstate {
 	 * Cleared at the next top-level declaration. */
 	bool pp_error_pending;
 	bool too_deep;		/* check_tree reported this body too deep */
+	struct namemap global_names;	/* the script's globals so far */
 
 	/* values handed between grammar rules that cannot nest */
 	bool last_wrap;
@@ -344,6 +345,7 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 			    struct expr *b);
 static bool alias_names_ok(struct pstate *ps, struct vec *names);
 static bool params_unique(struct pstate *ps, struct vec *params);
+static void add_global(struct pstate *ps, struct global *g, bool is_private);
 static struct expr *build_target(struct pstate *ps, struct expr *e,
 				 const struct tokv *t);
 static bool add_member(struct pstate *ps, struct expr *e,
@@ -504,15 +506,13 @@ opt_semi:
 	;
 
 global_list:
-	  global_var			{ script_add(ps->script, D_GLOBAL, $1); }
-	| global_list COMMA global_var	{ script_add(ps->script, D_GLOBAL, $3); }
+	  global_var			{ add_global(ps, $1, false); }
+	| global_list COMMA global_var	{ add_global(ps, $3, false); }
 	;
 
 private_global_list:
-	  global_var
-		{ $1->is_private = true; script_add(ps->script, D_GLOBAL, $1); }
-	| private_global_list COMMA global_var
-		{ $3->is_private = true; script_add(ps->script, D_GLOBAL, $3); }
+	  global_var				{ add_global(ps, $1, true); }
+	| private_global_list COMMA global_var	{ add_global(ps, $3, true); }
 	;
 
 global_var:
@@ -520,14 +520,8 @@ global_var:
 		{
 			struct global *g = xcalloc(1, sizeof(*g));
 
-			for (size_t i = 0; i < ps->script->globals.n; i++) {
-				struct global *o = ps->script->globals.v[i];
-
-				if (strcmp(o->name, $1->text) == 0) {
-					perr(ps, &@1.pos, "duplicate global name");
-					break;
-				}
-			}
+			if (namemap_get(&ps->global_names, $1->text))
+				perr(ps, &@1.pos, "duplicate global name");
 			g->pos = @1.pos;
 			g->name = tdup($1);
 			g->wrap = ps->last_wrap;
@@ -1635,6 +1629,13 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 	return e;
 }
 
+static void add_global(struct pstate *ps, struct global *g, bool is_private)
+{
+	g->is_private = is_private;
+	script_add(ps->script, D_GLOBAL, g);
+	namemap_add(&ps->global_names, g->name, g);
+}
+
 static bool params_unique(struct pstate *ps, struct vec *params)
 {
 	struct namemap seen = { 0 };
@@ -2290,6 +2291,7 @@ struct script *parse_script(struct srcfile *f, const struct pass1_env *env,
 		free(v);
 	}
 	vec_free(&ps.arena);
+	namemap_free(&ps.global_names);
 	preproc_free(ps.pp);
 	return ps.script;
 }
