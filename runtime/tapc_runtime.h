@@ -458,6 +458,14 @@ long long tap_target(void);
 	 ((c)->nesting--, tap_error((c), "MAXNESTING exceeded"), 1))
 #define TAP_NEST_LEAVE(c)	((c)->nesting--)
 
+/*
+ * Generated code that stores many values in a row (the arguments of a
+ * call with hundreds of them) puts this between groups of stores: gcc's
+ * vectoriser and dead-store elimination are superlinear in the length of
+ * such a run (gigabytes and minutes at -O2).  It emits no instruction.
+ */
+#define TAP_STORE_BREAK()	__asm__ __volatile__("" : : : "memory")
+
 /* ---- Values and strings --------------------------------------------- */
 
 /*

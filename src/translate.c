@@ -131,7 +131,7 @@ static bool c_reserved(const char *name)
 
 /* Parameters of %{ %} functions keep their own names where C allows: old
  * tapset C reads them as THIS->name.  STAP_ARG_name works for every name. */
-static char *param_field(const struct sem_function *f, int i)
+char *tr_param_field(const struct sem_function *f, int i)
 {
 	if (f->decl->embedded && !c_reserved(f->params[i]->name))
 		return xstrdup(f->params[i]->name);
@@ -357,6 +357,8 @@ static void body_begin(struct tr *T, struct sem_function *fn)
 {
 	strbuf_free(&T->body);
 	strbuf_free(&T->frame);
+	strbuf_free(&T->chunks);
+	T->nchunks = 0;
 	T->fn = fn;
 	T->indent = 1;
 	T->n_ltmp = T->max_ltmp = 0;
@@ -389,14 +391,54 @@ static void frame_var(struct tr *T, const struct vardecl *v)
 	free(f);
 }
 
+static bool frame_local(const struct vardecl *v)
+{
+	return !v->elided && v->type != SEM_UNKNOWN && v->type != SEM_STATS;
+}
+
+/* From this many numeric locals on, they are cleared by one tap_memset:
+ * thousands of stores in a row cost gcc's vectoriser minutes at -O2. */
+#define TR_MEMSET_LOCALS 16
+
+/* The numeric locals, first in the frame, cleared at once. */
+static void clear_long_locals(struct tr *T, const struct vec *locals)
+{
+	char *first = NULL, *last = NULL;
+
+	for (size_t i = 0; i < locals->n; i++) {
+		const struct vardecl *v = locals->v[i];
+
+		if (!frame_local(v) || v->type == SEM_STRING)
+			continue;
+		frame_var(T, v);
+		free(last);
+		last = local_field(v);
+		if (!first)
+			first = xstrdup(last);
+	}
+	tr_line(T, "tap_memset(&l->%s, 0, (char *)(&l->%s + 1) - (char *)&l->%s);",
+		first, last, first);
+	free(first);
+	free(last);
+}
+
 /* Locals start as 0 and "" at each entry. */
 static void init_locals(struct tr *T, const struct vec *locals)
 {
+	size_t nlong = 0;
+
+	for (size_t i = 0; i < locals->n; i++) {
+		const struct vardecl *v = locals->v[i];
+
+		nlong += frame_local(v) && v->type != SEM_STRING;
+	}
+	if (nlong >= TR_MEMSET_LOCALS)
+		clear_long_locals(T, locals);
 	for (size_t i = 0; i < locals->n; i++) {
 		const struct vardecl *v = locals->v[i];
 		char *f;
 
-		if (v->elided || v->type == SEM_UNKNOWN || v->type == SEM_STATS)
+		if (!frame_local(v) || (nlong >= TR_MEMSET_LOCALS && v->type != SEM_STRING))
 			continue;
 		frame_var(T, v);
 		f = local_field(v);
@@ -425,15 +467,8 @@ static void fn_signature(struct tr *T, struct strbuf *sb, const struct sem_funct
 {
 	char *name = tr_fn_cname(T, f);
 
-	strbuf_addf(sb, "static int %s(struct tap_context *c, %s", name, ret_ctype(f));
-	for (int i = 0; i < f->n_params; i++) {
-		char *pf = local_field(f->params[i]);
-
-		strbuf_addf(sb, ", %s a_%s", f->params[i]->type == SEM_STRING ?
-			    "const char *" : "long long", pf);
-		free(pf);
-	}
-	strbuf_addc(sb, ')');
+	/* the arguments are in the frame already (pass_args) */
+	strbuf_addf(sb, "static int %s(struct tap_context *c, %s)", name, ret_ctype(f));
 	free(name);
 }
 
@@ -461,7 +496,7 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
 	tr_line(T, "#define CONTEXT c");
 	tr_line(T, "#define THIS l");
 	for (int i = 0; i < f->n_params; i++) {
-		char *pf = param_field(f, i);
+		char *pf = tr_param_field(f, i);
 
 		tr_line(T, "#define STAP_ARG_%s (l->%s)", f->params[i]->name, pf);
 		free(pf);
@@ -504,6 +539,7 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	char *member = cident("tapf", (int)index, f->name);
 
 	body_begin(T, f);
+	T->cfunc = member;
 	tr_line(T, "struct %s_frame *l;", member);
 	tr_line(T, "int next_ = 0;");
 	tr_line(T, "%s", "");
@@ -513,17 +549,11 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	tr_line(T, "l = &((struct tap_locals *)c->locals)->fn[c->nesting - 1].%s;", member);
 	tr_line(T, "(void)l;");
 	for (int i = 0; i < f->n_params; i++) {
-		const struct vardecl *v = f->params[i];
-		char *pf = param_field(f, i), *arg = local_field(v);
+		char *pf = tr_param_field(f, i);
 
-		strbuf_addf(&T->frame, v->type == SEM_STRING ? "\tchar %s[MAXSTRINGLEN];\n" :
-			    "\tlong long %s;\n", pf);
-		if (v->type == SEM_STRING)
-			tr_line(T, "tap_strlcpy(l->%s, a_%s, MAXSTRINGLEN);", pf, arg);
-		else
-			tr_line(T, "l->%s = a_%s;", pf, arg);
+		strbuf_addf(&T->frame, f->params[i]->type == SEM_STRING ?
+			    "\tchar %s[MAXSTRINGLEN];\n" : "\tlong long %s;\n", pf);
 		free(pf);
-		free(arg);
 	}
 	if (f->type == SEM_STRING) {
 		strbuf_adds(&T->frame, "\tchar __retvalue[MAXSTRINGLEN];\n");
@@ -549,6 +579,7 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	tr_line(T, "TAP_NEST_LEAVE(c);");
 	tr_line(T, "return next_;");
 
+	strbuf_adds(&head, T->chunks.buf ? T->chunks.buf : "");
 	fn_signature(T, &head, f);
 	strbuf_addf(&head, "\n{\n%s}\n\n", T->body.buf ? T->body.buf : "");
 	b.code = strbuf_detach(&head);
@@ -609,6 +640,7 @@ static struct body_out gen_probe(struct tr *T, size_t index, const struct lock_s
 	body_begin(T, NULL);
 	T->dp = dp;
 	b.member = xasprintf("probe_%zu", index);
+	T->cfunc = b.member;
 	tr_line(T, "struct %s_frame *l = &((struct tap_locals *)c->locals)->probe.%s;",
 		b.member, b.member);
 	tr_line(T, "(void)l;");
@@ -630,6 +662,7 @@ static struct body_out gen_probe(struct tr *T, size_t index, const struct lock_s
 		tr_line(T, "tap_arm_kick();");
 	tr_line(T, "return;");
 	T->dp = NULL;
+	strbuf_adds(&head, T->chunks.buf ? T->chunks.buf : "");
 	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
 		    T->body.buf ? T->body.buf : "");
 	b.code = strbuf_detach(&head);
@@ -1243,7 +1276,6 @@ bool translate(const struct program *p, const struct translate_options *o,
 	ptrindex_free(&T.global_index);
 	ptrindex_free(&T.fn_index);
 	ptrindex_free(&T.side_cache);
-	tr_where_free(&T);
 	free(T.arm_globals);
 	free(T.lock_mode);
 	free(T.lock_adds);
@@ -1255,6 +1287,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 	free(rows);
 	strbuf_free(&T.body);
 	strbuf_free(&T.frame);
+	strbuf_free(&T.chunks);
 	strbuf_free(&T.decls);
 	return !T.failed;
 }

@@ -39,6 +39,12 @@ char *tr_stmp(struct tr *T)
 	return xasprintf("l->s%d", n);
 }
 
+void tr_store_run(struct tr *T)
+{
+	if (++T->store_run % TR_STORE_RUN == 0)
+		tr_line(T, "TAP_STORE_BREAK();");
+}
+
 void tr_check(struct tr *T)
 {
 	tr_line(T, "if (c->last_error)");
@@ -47,90 +53,24 @@ void tr_check(struct tr *T)
 
 /* ---- where: SystemTap's "near" text ------------------------------------ */
 
-/* Where each line of one source file starts, built on first use. */
-struct tr_lines {
-	const struct srcfile *file;
-	size_t *start;			/* byte offset of line i + 1 */
-	size_t n;
-};
-
-static const struct tr_lines *line_table(struct tr *T, const struct srcfile *f)
-{
-	struct tr_lines *t;
-	size_t cap = 64;
-
-	/* few files, and the last one used is nearly always the one asked */
-	for (size_t i = T->line_tables.n; i-- > 0;) {
-		t = T->line_tables.v[i];
-		if (t->file == f)
-			return t;
-	}
-	t = xcalloc(1, sizeof(*t));
-	t->file = f;
-	t->start = xmalloc(cap * sizeof(*t->start));
-	t->start[t->n++] = 0;
-	for (size_t i = 0; i < f->len; i++)
-		if (f->text[i] == '\n') {
-			if (t->n == cap) {
-				cap *= 2;
-				t->start = xrealloc(t->start, cap * sizeof(*t->start));
-			}
-			t->start[t->n++] = i + 1;
-		}
-	vec_push(&T->line_tables, t);
-	return t;
-}
-
-void tr_where_free(struct tr *T)
-{
-	for (size_t i = 0; i < T->line_tables.n; i++) {
-		struct tr_lines *t = T->line_tables.v[i];
-
-		free(t->start);
-		free(t);
-	}
-	vec_free(&T->line_tables);
-}
-
 /* Byte offset of pos in its file, or -1. */
-static long pos_offset(struct tr *T, const struct srcpos *pos)
+static long pos_offset(const struct srcpos *pos)
 {
-	const struct tr_lines *t;
+	const char *line;
 
 	if (!pos->file || !pos->file->text || pos->line < 1)
 		return -1;
-	t = line_table(T, pos->file);
-	if ((size_t)pos->line > t->n)
+	line = srcfile_line(pos->file, pos->line);
+	if (!line)
 		return -1;
-	return (long)(t->start[pos->line - 1] + (size_t)pos->col - 1);
-}
-
-/* The position of byte offset off of file f. */
-static struct srcpos offset_pos(struct tr *T, const struct srcfile *f, size_t off)
-{
-	const struct tr_lines *t = line_table(T, f);
-	size_t lo = 0, hi = t->n;
-	struct srcpos p = { .file = f };
-
-	/* the last line that starts at or before off */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->start[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	p.line = (int)lo + 1;
-	p.col = (int)(off - t->start[lo]) + 1;
-	return p;
+	return (long)(line - pos->file->text) + pos->col - 1;
 }
 
 /* The position of a binary operator: the tree keeps only its operands',
  * so look back from the right operand over blanks and '('. */
-static struct srcpos op_pos(struct tr *T, const struct expr *e, const char *spell)
+static struct srcpos op_pos(const struct expr *e, const char *spell)
 {
-	long off = e->b ? pos_offset(T, &e->b->pos) : -1;
+	long off = e->b ? pos_offset(&e->b->pos) : -1;
 	size_t n = strlen(spell);
 	const char *text;
 
@@ -141,15 +81,15 @@ static struct srcpos op_pos(struct tr *T, const struct expr *e, const char *spel
 		off--;
 	if ((size_t)off < n || memcmp(text + off - n, spell, n))
 		return e->pos;
-	return offset_pos(T, e->pos.file, (size_t)off - n);
+	return srcfile_pos(e->pos.file, (size_t)off - n);
 }
 
 /* The position of a postfix ++/--: the first one after the operand's
  * start on the same line. */
-static struct srcpos postfix_pos(struct tr *T, const struct expr *e, const char *spell)
+static struct srcpos postfix_pos(const struct expr *e, const char *spell)
 {
 	struct srcpos p = e->pos;
-	long off = pos_offset(T, &e->pos);
+	long off = pos_offset(&e->pos);
 	size_t n = strlen(spell);
 	const char *text;
 
@@ -212,13 +152,13 @@ char *tr_where(struct tr *T, const struct expr *e)
 		op = tok_spelling((enum tok_kind)e->op);
 		what = xasprintf("operator '%s'", op ? op : "?");
 		if (op)
-			pos = op_pos(T, e, op);
+			pos = op_pos(e, op);
 		break;
 	case E_UNARY: case E_PREINC: case E_POSTINC:
 		op = tok_spelling((enum tok_kind)e->op);
 		what = xasprintf("operator '%s'", op ? op : "?");
 		if (op && e->kind == E_POSTINC)
-			pos = postfix_pos(T, e, op);
+			pos = postfix_pos(e, op);
 		break;
 	case E_TERNARY:
 		what = xstrdup("operator '?'");
@@ -292,6 +232,7 @@ static char *keep(struct tr *T, enum sem_type t, char *val)
 		tmp = tr_ltmp(T);
 		tr_line(T, "%s = %s;", tmp, val);
 	}
+	tr_store_run(T);
 	free(val);
 	return tmp;
 }
@@ -313,6 +254,39 @@ static char *list_item(struct tr *T, const struct vec *v, size_t i, size_t mark)
 	char *val = tr_expr(T, v->v[i]);
 
 	return i < mark ? keep(T, tr_type(T, v->v[i]), val) : val;
+}
+
+/* The values of all items of a list, in order (list_item).  Once their
+ * code is a chunk's worth, the rest are evaluated in chunks: a call with
+ * thousands of arguments that call functions must not become one C
+ * function with thousands of exits.  The values live in the frame. */
+static char **list_values(struct tr *T, const struct vec *v, size_t mark)
+{
+	char **vals = xcalloc(v->n + 1, sizeof(*vals));
+	size_t start = T->body.len, i = 0;
+
+	while (i < v->n && !tr_chunk_due(T, start)) {
+		vals[i] = list_item(T, v, i, mark);
+		i++;
+	}
+	while (i < v->n) {
+		struct tr_chunk k;
+
+		tr_chunk_open(T, &k);
+		do {
+			vals[i] = list_item(T, v, i, mark);
+			i++;
+		} while (i < v->n && !tr_chunk_due(T, 0));
+		tr_chunk_close(T, &k);
+	}
+	return vals;
+}
+
+static void free_values(char **vals, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(vals[i]);
+	free(vals);
 }
 
 static struct vardecl *var_of(const struct tr *T, const struct expr *e)
@@ -863,20 +837,34 @@ static char *in_expr(struct tr *T, const struct expr *e)
 
 /* ---- calls ----------------------------------------------------------------- */
 
-static char *fn_cname(const struct tr *T, const struct sem_function *f)
+/* Pass the arguments of a call to f: written straight into f's frame at
+ * the next nesting depth, where f finds its parameters.  Passing them as
+ * C arguments made a call with thousands of them take gcc minutes.  At
+ * MAXNESTING there is no such frame; f then raises the error. */
+static void pass_args(struct tr *T, const struct sem_function *f, char **vals)
 {
-	for (size_t i = 0; i < T->p->functions.n; i++)
-		if (T->p->functions.v[i] == f) {
-			struct strbuf sb = STRBUF_INIT;
+	char *member;
 
-			strbuf_addf(&sb, "tapf%zu_", i);
-			for (const char *s = f->name; *s; s++)
-				strbuf_addc(&sb, (*s >= 'a' && *s <= 'z') ||
-					    (*s >= 'A' && *s <= 'Z') ||
-					    (*s >= '0' && *s <= '9') ? *s : '_');
-			return strbuf_detach(&sb);
-		}
-	return NULL;
+	if (!f->n_params)
+		return;
+	member = tr_fn_cname(T, f);
+	tr_line(T, "if (c->nesting < MAXNESTING) {");
+	T->indent++;
+	tr_line(T, "struct %s_frame *callee = "
+		"&((struct tap_locals *)c->locals)->fn[c->nesting].%s;", member, member);
+	for (int i = 0; i < f->n_params; i++) {
+		char *field = tr_param_field(f, i);
+
+		if (f->params[i]->type == SEM_STRING)
+			tr_line(T, "tap_strlcpy(callee->%s, %s, MAXSTRINGLEN);", field, vals[i]);
+		else
+			tr_line(T, "callee->%s = %s;", field, vals[i]);
+		tr_store_run(T);
+		free(field);
+	}
+	T->indent--;
+	tr_line(T, "}");
+	free(member);
 }
 
 static char *call(struct tr *T, const struct expr *e)
@@ -884,21 +872,19 @@ static char *call(struct tr *T, const struct expr *e)
 	const struct sem_ref *r = program_ref(T->p, e);
 	const struct sem_function *head = r ? r->fn : NULL;
 	enum sem_type t = tr_type(T, e);
-	struct strbuf args = STRBUF_INIT;
+	char **vals;
+	size_t mark;
 	char *ret, *retarg;
 
 	if (!head || !head->group) {
 		tr_error(T, &e->pos, "unresolved function call");
 		return xstrdup("0LL");
 	}
-	for (size_t i = 0; i < e->args.n; i++) {
-		char *v = tr_expr(T, e->args.v[i]);
-
-		/* every argument is evaluated before the call */
-		v = keep(T, tr_type(T, e->args.v[i]), v);
-		strbuf_addf(&args, ", %s", v);
-		free(v);
-	}
+	/* Every argument is evaluated before the call.  Each overload that
+	 * "next" moves on to is passed the same values again, after the one
+	 * before it ran: keep them all then. */
+	mark = head->n_group > 1 ? e->args.n : side_mark(T, &e->args);
+	vals = list_values(T, &e->args, mark);
 	if (t == SEM_STRING) {
 		ret = tr_stmp(T);
 		retarg = xstrdup(ret);
@@ -914,13 +900,25 @@ static char *call(struct tr *T, const struct expr *e)
 	T->indent++;
 	tr_line(T, "int next_call = 1;");
 	for (int g = 0; g < head->n_group; g++) {
-		char *name = fn_cname(T, head->group[g]);
+		const struct sem_function *f = head->group[g];
+		char *name;
 
-		if (!name)
-			continue;
-		tr_line(T, "if (next_call && !c->last_error)");
-		tr_line(T, "\tnext_call = %s(c, %s%s);", name, retarg,
-			args.buf ? args.buf : "");
+		if ((size_t)f->n_params != e->args.n) {
+			tr_error(T, &e->pos, "arity mismatch in pass 3");
+			break;
+		}
+		name = tr_fn_cname(T, f);
+		if (!f->n_params) {
+			tr_line(T, "if (next_call && !c->last_error)");
+			tr_line(T, "\tnext_call = %s(c, %s);", name, retarg);
+		} else {
+			tr_line(T, "if (next_call && !c->last_error) {");
+			T->indent++;
+			pass_args(T, f, vals);
+			tr_line(T, "next_call = %s(c, %s);", name, retarg);
+			T->indent--;
+			tr_line(T, "}");
+		}
 		free(name);
 	}
 	tr_line(T, "if (next_call && !c->last_error)");
@@ -928,7 +926,7 @@ static char *call(struct tr *T, const struct expr *e)
 	T->indent--;
 	tr_line(T, "}");
 	tr_check(T);
-	strbuf_free(&args);
+	free_values(vals, e->args.n);
 	free(retarg);
 	return ret;
 }
@@ -954,7 +952,7 @@ static char *print_call(struct tr *T, const struct expr *e)
 	bool as_char = !strcmp(n, "print_char");
 	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
 	char *fmtlit, *res;
-	size_t mark;
+	char **vals;
 
 	if (e->a) {
 		char *map, *keys;
@@ -979,11 +977,11 @@ static char *print_call(struct tr *T, const struct expr *e)
 	}
 	if (formatted)
 		strbuf_addn(&fmt, e->str ? e->str : "", e->str ? e->len : 0);
-	mark = side_mark(T, &e->args);
+	vals = list_values(T, &e->args, side_mark(T, &e->args));
 	for (size_t i = 0; i < e->args.n; i++) {
 		const struct expr *a = e->args.v[i];
 		bool s = tr_type(T, a) == SEM_STRING;
-		char *v = list_item(T, &e->args, i, mark);
+		const char *v = vals[i];
 
 		if (!formatted) {
 			if (i && delim)
@@ -991,8 +989,8 @@ static char *print_call(struct tr *T, const struct expr *e)
 			strbuf_adds(&fmt, s ? "%s" : as_char ? "%c" : "%d");
 		}
 		strbuf_addf(&args, "%s%s(%s)", i ? ", " : "", s ? "TAP_PSTR" : "TAP_PNUM", v);
-		free(v);
 	}
+	free_values(vals, e->args.n);
 	if (newline)
 		strbuf_addc(&fmt, '\n');
 	fmtlit = tr_cstr(fmt.buf ? fmt.buf : "", fmt.len);

@@ -40,14 +40,15 @@ struct tr {
 					 * p->functions */
 	struct ptrindex side_cache;	/* struct expr * -> whether it has side
 					 * effects (1) or not (0) */
-	struct vec line_tables;		/* struct tr_lines *: where each line of
-					 * a source file starts (tr_where) */
 
 	struct strbuf decls;		/* file-scope data: regexes */
 	int nregex;
 
 	/* The body being generated. */
+	const char *cfunc;		/* its C function, and frame member */
 	struct strbuf body;
+	struct strbuf chunks;		/* functions it calls (translate_chunk.c) */
+	int nchunks;
 	struct strbuf frame;		/* fields of its frame struct */
 	int indent;
 	struct sem_function *fn;	/* NULL in a probe */
@@ -55,6 +56,7 @@ struct tr {
 	int n_ltmp, max_ltmp;		/* long temporaries in use / needed */
 	int n_stmp, max_stmp;		/* string temporaries */
 	int n_fixed;			/* per-statement-persistent fields */
+	int store_run;			/* stores in a row (tr_store_run) */
 	int nlabel;
 	const char *err_label;		/* where an error unwinds to */
 	const char *brk_label, *cont_label;
@@ -88,6 +90,8 @@ char *tr_label(struct tr *T, const char *what);
 const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v);
 /* The C name of a script function: tapfINDEX_NAME (malloc'd). */
 char *tr_fn_cname(const struct tr *T, const struct sem_function *f);
+/* The frame field of f's i-th parameter (malloc'd). */
+char *tr_param_field(const struct sem_function *f, int i);
 /* The C lvalue of a scalar variable (local, parameter or global). */
 char *tr_var(struct tr *T, const struct vardecl *v);
 /* A new field of the frame that lives until the body ends. */
@@ -115,11 +119,14 @@ char *tr_expr(struct tr *T, const struct expr *e);
 void tr_expr_void(struct tr *T, const struct expr *e);
 /* "TOKEN at FILE:LINE:COL" (a C string literal) for what e runs. */
 char *tr_where(struct tr *T, const struct expr *e);
-void tr_where_free(struct tr *T);
 char *tr_where_at(const char *what, const struct srcpos *pos);
 const char *tr_stat_op_c(int op);
 void tr_check(struct tr *T);		/* unwind if an error was raised */
 char *tr_ltmp(struct tr *T);
+/* Count one store of a long run (a call's arguments); every
+ * TR_STORE_RUN of them, a TAP_STORE_BREAK() between. */
+#define TR_STORE_RUN 64
+void tr_store_run(struct tr *T);
 char *tr_stmp(struct tr *T);
 /* Key array of an index expression's arguments (NULL entries: "*"),
  * and the wildcard mask. */
@@ -132,5 +139,24 @@ void tr_stat_base(struct tr *T, const struct expr *a, char **map, char **keys);
 
 /* translate_stmt.c */
 void tr_stmt(struct tr *T, const struct stmt *s);
+
+/* translate_chunk.c: the statements of a block, split into functions
+ * when there is much code. */
+void tr_block(struct tr *T, const struct vec *stmts);
+/* About how much C one chunk holds (and code before chunks start). */
+#define TR_CHUNK_BYTES 32768
+/* Whether the code since start (a T->body.len) is a chunk's worth. */
+bool tr_chunk_due(const struct tr *T, size_t start);
+/* What a chunk swaps out of struct tr while its code is generated. */
+struct tr_chunk {
+	struct strbuf body;
+	int indent;
+	const char *err_label, *brk_label, *cont_label;
+};
+/* Code from tr_chunk_open on goes into a new chunk function, which
+ * tr_chunk_close ends and calls; the code generated in between must
+ * leave only by T's labels (error, break, continue, out). */
+void tr_chunk_open(struct tr *T, struct tr_chunk *k);
+void tr_chunk_close(struct tr *T, struct tr_chunk *k);
 
 #endif

@@ -51,7 +51,7 @@ static void mark_stmt(struct tr *T, const struct stmt *s)
 
 static void start(struct tr *T, const struct stmt *s)
 {
-	T->n_ltmp = T->n_stmp = 0;
+	T->n_ltmp = T->n_stmp = T->store_run = 0;
 	mark_stmt(T, s);
 	spend_stmt_action(T);
 }
@@ -465,8 +465,7 @@ void tr_stmt(struct tr *T, const struct stmt *s)
 	if (!s)
 		return;
 	if (s->kind == S_BLOCK) {
-		for (size_t i = 0; i < s->stmts.n; i++)
-			tr_stmt(T, s->stmts.v[i]);
+		tr_block(T, &s->stmts);
 		return;
 	}
 	if (s->kind == S_NULL)
