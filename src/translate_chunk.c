@@ -103,7 +103,7 @@ void tr_chunk_close(struct tr *T, struct tr_chunk *k)
 	char *name = xasprintf("%s_part%d", T->cfunc, ++T->nchunks);
 
 	end_chunk(T);
-	strbuf_addf(&T->chunks, "static int __attribute__((noinline)) %s(struct tap_context *c, "
+	strbuf_addf(&T->chunks, "static int __attribute__((__noinline__)) %s(struct tap_context *c, "
 		    "struct %s_frame *l)\n{\n%s}\n\n", name, T->cfunc, T->body.buf);
 	strbuf_free(&T->body);
 	T->body = k->body;
