@@ -1817,6 +1817,13 @@ static void check_expr(struct pstate *ps, struct expr *e, int depth)
 	}
 }
 
+/* The braces of a statement's body are no level of their own: the
+ * statements in them are one level below the statement. */
+static int body_depth(const struct stmt *body, int depth)
+{
+	return body && body->kind == S_BLOCK ? depth : depth + 1;
+}
+
 static void check_stmt(struct pstate *ps, struct stmt *s, int depth)
 {
 	if (!s || too_deep(ps, &s->pos, "statement", depth))
@@ -1831,8 +1838,8 @@ static void check_stmt(struct pstate *ps, struct stmt *s, int depth)
 	for (size_t i = 0; i < s->slice.n; i++)
 		check_expr(ps, s->slice.v[i], depth + 1);
 	check_expr(ps, s->limit, depth + 1);
-	check_stmt(ps, s->body, depth + 1);
-	check_stmt(ps, s->els, depth + 1);
+	check_stmt(ps, s->body, body_depth(s->body, depth));
+	check_stmt(ps, s->els, body_depth(s->els, depth));
 	for (size_t i = 0; i < s->stmts.n; i++)
 		check_stmt(ps, s->stmts.v[i], depth + 1);
 }
