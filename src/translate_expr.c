@@ -47,8 +47,7 @@ void tr_store_run(struct tr *T)
 
 void tr_check(struct tr *T)
 {
-	tr_line(T, "if (c->last_error)");
-	tr_line(T, "\tgoto %s;", T->err_label);
+	tr_line(T, "TAP_CHECK(c, %s);", T->err_label);
 }
 
 /* ---- where: SystemTap's "near" text ------------------------------------ */
@@ -1035,7 +1034,7 @@ static char *embedded_expr(struct tr *T, const struct expr *e)
 
 static char *target_expr(struct tr *T, const struct expr *e);
 
-char *tr_expr(struct tr *T, const struct expr *e)
+static char *expr_value(struct tr *T, const struct expr *e)
 {
 	switch (e->kind) {
 	case E_NUM:
@@ -1074,6 +1073,26 @@ char *tr_expr(struct tr *T, const struct expr *e)
 		tr_error(T, &e->pos, "expression not supported in this probe context");
 		return xstrdup("0LL");
 	}
+}
+
+/* The longest C expression a number is handed on as; a longer one goes
+ * into a temporary.  Otherwise each operator of a long chain (a + b + c
+ * ...) would copy the whole C of its left side: quadratic time, and one
+ * huge expression for gcc. */
+#define TR_MAX_EXPR 1000
+
+char *tr_expr(struct tr *T, const struct expr *e)
+{
+	char *v = expr_value(T, e);
+
+	if (strlen(v) > TR_MAX_EXPR && tr_type(T, e) != SEM_STRING) {
+		char *tmp = tr_ltmp(T);
+
+		tr_line(T, "%s = %s;", tmp, v);
+		free(v);
+		v = tmp;
+	}
+	return v;
 }
 
 /* $name...: the probe's family writes the C. */
