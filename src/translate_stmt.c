@@ -26,8 +26,7 @@ static char *stmt_where(const struct stmt *s)
 
 static void spend_action(struct tr *T)
 {
-	tr_line(T, "if (TAP_ACTIONS(c, 1))");
-	tr_line(T, "\tgoto %s;", T->err_label);
+	tr_line(T, "TAP_SPEND(c, %s);", T->err_label);
 }
 
 /* A statement's action.  Inside a loop only the loop checks the budget,
