@@ -758,7 +758,8 @@ static struct lock_set lock_set_of(struct tr *T, const struct derived_probe *dp)
 		}
 	}
 	/* the runtime takes the locks in the order of the globals */
-	qsort(touched.v, touched.n, sizeof(touched.v[0]), cmp_global);
+	if (touched.n)
+		qsort(touched.v, touched.n, sizeof(touched.v[0]), cmp_global);
 	set.n = (int)touched.n;
 	set.g = xcalloc(touched.n + 1, sizeof(int));
 	set.mode = xcalloc(touched.n + 1, sizeof(int));
