@@ -400,7 +400,7 @@ static bool frame_local(const struct vardecl *v)
  * thousands of stores in a row cost gcc's vectoriser minutes at -O2. */
 #define TR_MEMSET_LOCALS 16
 
-/* The numeric locals, first in the frame, cleared at once. */
+/* The numeric locals, side by side in the frame, cleared at once. */
 static void clear_long_locals(struct tr *T, const struct vec *locals)
 {
 	char *first = NULL, *last = NULL;

@@ -902,8 +902,9 @@ static char *call(struct tr *T, const struct expr *e)
 		const struct sem_function *f = head->group[g];
 		char *name;
 
+		/* pass 2 groups overloads of one arity; vals has that many */
 		if ((size_t)f->n_params != e->args.n) {
-			tr_error(T, &e->pos, "arity mismatch in pass 3");
+			tr_error(T, &e->pos, "internal error: overload of another arity");
 			break;
 		}
 		name = tr_fn_cname(T, f);
