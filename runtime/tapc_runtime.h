@@ -477,6 +477,25 @@ int tap_assert_myproc(struct tap_context *c);
 	 (tap_error((c), "MAXACTION exceeded"), 1))
 
 /*
+ * The checks generated code makes after nearly every statement and call:
+ * spend one action, and leave for @label when the budget is exhausted
+ * (TAP_SPEND) or an error was raised (TAP_CHECK).  They are macros so
+ * that gcc's -Wmisleading-indentation (in kbuild's -Wall), which is
+ * quadratic in the lines of a file, skips them: a script of 20,000
+ * statements spent 13 s of its build there.
+ */
+#define TAP_SPEND(c, label)						\
+	do {								\
+		if (TAP_ACTIONS((c), 1))				\
+			goto label;					\
+	} while (0)
+#define TAP_CHECK(c, label)						\
+	do {								\
+		if ((c)->last_error)					\
+			goto label;					\
+	} while (0)
+
+/*
  * Function call depth: "if (TAP_NEST_ENTER(c)) return;" before the body of
  * a script function, TAP_NEST_LEAVE(c) on every way out after that.
  */
@@ -484,6 +503,14 @@ int tap_assert_myproc(struct tap_context *c);
 	(++(c)->nesting > MAXNESTING &&					\
 	 ((c)->nesting--, tap_error((c), "MAXNESTING exceeded"), 1))
 #define TAP_NEST_LEAVE(c)	((c)->nesting--)
+
+/*
+ * Generated code that stores many values in a row (the arguments of a
+ * call with hundreds of them) puts this between groups of stores: gcc's
+ * vectoriser and dead-store elimination are superlinear in the length of
+ * such a run (gigabytes and minutes at -O2).  It emits no instruction.
+ */
+#define TAP_STORE_BREAK()	__asm__ __volatile__("" : : : "memory")
 
 /* ---- Values and strings --------------------------------------------- */
 

@@ -151,21 +151,43 @@ void tcomp_free(struct tcomp *c)
 	free(c);
 }
 
-void expr_free(struct expr *e)
+/* The nodes still to be freed.  A worklist instead of recursion: the
+ * parser builds trees deeper than any stack before it refuses them. */
+struct doomed {
+	struct vec exprs;	/* struct expr * */
+	struct vec stmts;	/* struct stmt * */
+};
+
+static void doom_expr(struct doomed *d, struct expr *e)
 {
-	if (!e)
-		return;
+	if (e)
+		vec_push(&d->exprs, e);
+}
+
+static void doom_stmt(struct doomed *d, struct stmt *s)
+{
+	if (s)
+		vec_push(&d->stmts, s);
+}
+
+static void free_expr_node(struct doomed *d, struct expr *e)
+{
 	free(e->name);
 	free(e->str);
 	free(e->module);
-	expr_free(e->a);
-	expr_free(e->b);
-	expr_free(e->c);
+	doom_expr(d, e->a);
+	doom_expr(d, e->b);
+	doom_expr(d, e->c);
 	for (size_t i = 0; i < e->args.n; i++)
-		expr_free(e->args.v[i]);
+		doom_expr(d, e->args.v[i]);
 	vec_free(&e->args);
-	for (size_t i = 0; i < e->comps.n; i++)
-		tcomp_free(e->comps.v[i]);
+	for (size_t i = 0; i < e->comps.n; i++) {
+		struct tcomp *c = e->comps.v[i];
+
+		doom_expr(d, c->index);
+		free(c->name);
+		free(c);
+	}
 	vec_free(&e->comps);
 	free(e);
 }
@@ -178,29 +200,55 @@ static void foreach_key_free(struct foreach_key *k)
 	free(k);
 }
 
-void stmt_free(struct stmt *s)
+static void free_stmt_node(struct doomed *d, struct stmt *s)
 {
-	if (!s)
-		return;
-	expr_free(s->e1);
-	expr_free(s->e2);
-	expr_free(s->e3);
-	stmt_free(s->body);
-	stmt_free(s->els);
+	doom_expr(d, s->e1);
+	doom_expr(d, s->e2);
+	doom_expr(d, s->e3);
+	doom_stmt(d, s->body);
+	doom_stmt(d, s->els);
 	for (size_t i = 0; i < s->stmts.n; i++)
-		stmt_free(s->stmts.v[i]);
+		doom_stmt(d, s->stmts.v[i]);
 	vec_free(&s->stmts);
 	free(s->name);
 	foreach_key_free(s->value);
 	for (size_t i = 0; i < s->keys.n; i++)
 		foreach_key_free(s->keys.v[i]);
 	vec_free(&s->keys);
-	expr_free(s->base);
+	doom_expr(d, s->base);
 	for (size_t i = 0; i < s->slice.n; i++)
-		expr_free(s->slice.v[i]);
+		doom_expr(d, s->slice.v[i]);
 	vec_free(&s->slice);
-	expr_free(s->limit);
+	doom_expr(d, s->limit);
 	free(s);
+}
+
+static void free_doomed(struct doomed *d)
+{
+	while (d->exprs.n || d->stmts.n) {
+		if (d->stmts.n)
+			free_stmt_node(d, d->stmts.v[--d->stmts.n]);
+		else
+			free_expr_node(d, d->exprs.v[--d->exprs.n]);
+	}
+	vec_free(&d->exprs);
+	vec_free(&d->stmts);
+}
+
+void expr_free(struct expr *e)
+{
+	struct doomed d = { { 0 }, { 0 } };
+
+	doom_expr(&d, e);
+	free_doomed(&d);
+}
+
+void stmt_free(struct stmt *s)
+{
+	struct doomed d = { { 0 }, { 0 } };
+
+	doom_stmt(&d, s);
+	free_doomed(&d);
 }
 
 void pp_comp_free(struct pp_comp *c)

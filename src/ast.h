@@ -91,8 +91,6 @@ struct expr {
 	int op;
 	bool paren;		/* written inside ( ): keeps -(5) from folding */
 	bool addressof;		/* &$var, &@cast(...) */
-	int depth;		/* E_BINARY: length of the operator chain below
-				 * (the parser bounds it) */
 	int64_t num;
 	char *name;
 	char *str;
@@ -247,6 +245,17 @@ struct script {
 				 * order (the printer uses it) */
 };
 
+/*
+ * How deep statements and expressions may nest: every statement, block
+ * and operator on the way from a probe or function body to a node is a
+ * level; parentheses are not, nor are the braces around the body of an
+ * if, loop, try or catch.  Every pass walks the tree recursively; the
+ * parser refuses deeper trees with an error (check_tree in parser.y), so
+ * that no pass can run out of stack: a level takes at most about 1 KB
+ * of stack (under AddressSanitizer), well within the usual 8 MB.
+ */
+#define AST_MAX_DEPTH 4000
+
 /* Constructors: every field not named is zero. */
 struct expr *expr_new(enum expr_kind kind, const struct srcpos *pos);
 struct stmt *stmt_new(enum stmt_kind kind, const struct srcpos *pos);
@@ -261,7 +270,9 @@ struct expr *expr_dup(const struct expr *e);
 struct pp_comp *pp_comp_dup(const struct pp_comp *c);
 struct probe_point *probe_point_dup(const struct probe_point *pp);
 
-/* Destructors accept NULL. */
+/* Destructors accept NULL.  expr_free and stmt_free do not recurse:
+ * they also free trees deeper than AST_MAX_DEPTH, which the parser
+ * builds before it refuses them. */
 void expr_free(struct expr *e);
 void stmt_free(struct stmt *s);
 void tcomp_free(struct tcomp *c);

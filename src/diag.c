@@ -63,6 +63,7 @@ void srcfile_free(struct srcfile *f)
 		return;
 	free(f->name);
 	free(f->text);
+	free(f->line_starts);
 	free(f);
 }
 
@@ -73,17 +74,58 @@ void diag_init(struct diag *d)
 	d->max_errors = DIAG_MAX_ERRORS;
 }
 
-/* Find the start of line `line` (1-based) in f, or NULL. */
-static const char *line_start(const struct srcfile *f, int line)
+/* The line table of f, built on first use: each message and each
+ * operator position of pass 3 would otherwise scan the file from its
+ * start, which made thousands of them quadratic. */
+static void line_table(const struct srcfile *f)
 {
-	const char *p = f->text, *end = f->text + f->len;
+	struct srcfile *cache = (struct srcfile *)f;
+	size_t cap = 64;
+	size_t *starts;
+	int n = 0;
 
-	for (int l = 1; l < line; l++) {
-		p = memchr(p, '\n', (size_t)(end - p));
-		if (!p)
-			return NULL;
-		p++;
+	if (f->line_starts)
+		return;
+	starts = xmalloc(cap * sizeof(*starts));
+	starts[n++] = 0;
+	for (size_t i = 0; i < f->len; i++)
+		if (f->text[i] == '\n') {
+			if ((size_t)n == cap) {
+				cap *= 2;
+				starts = xrealloc(starts, cap * sizeof(*starts));
+			}
+			starts[n++] = i + 1;
+		}
+	cache->line_starts = starts;
+	cache->nlines = n;
+}
+
+const char *srcfile_line(const struct srcfile *f, int line)
+{
+	line_table(f);
+	if (line < 1 || line > f->nlines)
+		return NULL;
+	return f->text + f->line_starts[line - 1];
+}
+
+struct srcpos srcfile_pos(const struct srcfile *f, size_t off)
+{
+	struct srcpos p = { .file = f };
+	int lo = 0, hi;
+
+	line_table(f);
+	/* the last line that starts at or before off */
+	hi = f->nlines;
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (f->line_starts[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
 	}
+	p.line = lo + 1;
+	p.col = (int)(off - f->line_starts[lo]) + 1;
 	return p;
 }
 
@@ -97,7 +139,7 @@ void diag_show_line(struct diag *d, const struct srcpos *pos)
 
 	if (!pos || !pos->file || pos->line < 1)
 		return;
-	p = line_start(pos->file, pos->line);
+	p = srcfile_line(pos->file, pos->line);
 	if (!p)
 		return;
 	end = pos->file->text + pos->file->len;

@@ -23,6 +23,10 @@ struct srcfile {
 	size_t len;
 	bool privileged;	/* tapset or guru mode: embedded C allowed */
 	struct srcfile *next;	/* all files of a session, for freeing */
+	/* Where each line starts (byte offsets): built on first use by
+	 * srcfile_line and srcfile_pos, which treat it as a cache. */
+	size_t *line_starts;
+	int nlines;
 };
 
 /* A position in a source file. line and col are 1-based; col counts bytes. */
@@ -55,6 +59,10 @@ struct srcfile *srcfile_new(const char *name, const char *text, size_t len);
  * SRCFILE_MAX_BYTES. */
 struct srcfile *srcfile_read(const char *path, char *errbuf, size_t errlen);
 void srcfile_free(struct srcfile *f);
+/* The start of line `line` (1-based) of f, or NULL when f has no such line. */
+const char *srcfile_line(const struct srcfile *f, int line);
+/* The position of byte offset off (at most f->len) of f. */
+struct srcpos srcfile_pos(const struct srcfile *f, size_t off);
 
 void diag_init(struct diag *d);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "lookup.h"
 #include "regcomp.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
@@ -34,6 +35,8 @@ struct elab {
 	int n_user;
 	struct vec fns;		/* struct sem_function *: user ones first */
 	struct vec globals;	/* struct vardecl *: every declared global */
+	struct namemap fn_names;	/* name -> fns of that name, in order */
+	struct namemap global_names;	/* name -> globals of that name */
 	struct vec aliases;	/* struct alias_ref * */
 	struct vec work;	/* functions to resolve */
 	/* Library files: once anything of a file is used, its probes join
@@ -345,6 +348,7 @@ static void collect(struct elab *E, struct script *sc, bool library, int *order)
 			sf->params[j] = v;
 		}
 		vec_push(&E->fns, sf);
+		namemap_add(&E->fn_names, sf->name, sf);
 		vec_push(&E->P->all_fns, sf);
 	}
 	for (size_t i = 0; i < sc->globals.n; i++) {
@@ -367,6 +371,7 @@ static void collect(struct elab *E, struct script *sc, bool library, int *order)
 			v->writes++;
 		}
 		vec_push(&E->globals, v);
+		namemap_add(&E->global_names, v->name, v);
 	}
 	for (size_t i = 0; i < sc->aliases.n; i++) {
 		struct alias_ref *r = xcalloc(1, sizeof(*r));
@@ -1152,6 +1157,7 @@ struct rctx {
 	struct sem_function *fn;	/* NULL in a probe */
 	const struct derived_probe *dp;	/* NULL in a function */
 	struct vec *locals;		/* NULL in a probe condition */
+	struct namemap names;		/* the locals and parameters by name */
 	struct sem_body *uses;
 	struct vardecl *iterating[32];	/* arrays of the enclosing foreach loops */
 	int n_iterating;
@@ -1190,8 +1196,10 @@ static void set_arity(struct elab *E, struct vardecl *v, int arity,
 static struct vardecl *find_global(struct elab *E, const char *name,
 				   const struct srcfile *from)
 {
-	for (size_t i = 0; i < E->globals.n; i++) {
-		struct vardecl *v = E->globals.v[i];
+	const struct vec *named = namemap_get(&E->global_names, name);
+
+	for (size_t i = 0; named && i < named->n; i++) {
+		struct vardecl *v = named->v[i];
 
 		if (!strcmp(v->name, name) && visible(v->is_private, v->pos.file, from)) {
 			if (!v->listed) {
@@ -1206,6 +1214,26 @@ static struct vardecl *find_global(struct elab *E, const char *name,
 	return NULL;
 }
 
+/* A body's context: its locals and parameters in R->names. */
+static void rctx_init(struct rctx *R)
+{
+	for (size_t i = 0; R->locals && i < R->locals->n; i++) {
+		struct vardecl *v = R->locals->v[i];
+
+		namemap_add(&R->names, v->name, v);
+	}
+	for (int i = 0; R->fn && i < R->fn->n_params; i++)
+		namemap_add(&R->names, R->fn->params[i]->name, R->fn->params[i]);
+}
+
+/* The local or parameter of this name (locals were added first). */
+static struct vardecl *local_named(struct rctx *R, const char *name)
+{
+	const struct vec *named = namemap_get(&R->names, name);
+
+	return named ? named->v[0] : NULL;
+}
+
 /* A name: local, parameter, global, or (when locals are allowed) a new
  * local. NULL when it cannot be resolved (reported). */
 static struct vardecl *lookup_var(struct rctx *R, const char *name,
@@ -1214,16 +1242,9 @@ static struct vardecl *lookup_var(struct rctx *R, const char *name,
 	struct vardecl *v;
 	char what[300];
 
-	if (R->locals)
-		for (size_t i = 0; i < R->locals->n; i++) {
-			v = R->locals->v[i];
-			if (!strcmp(v->name, name))
-				return v;
-		}
-	if (R->fn)
-		for (int i = 0; i < R->fn->n_params; i++)
-			if (!strcmp(R->fn->params[i]->name, name))
-				return R->fn->params[i];
+	v = R->locals ? local_named(R, name) : NULL;
+	if (v)
+		return v;
 	v = find_global(R->E, name, pos->file);
 	if (v)
 		return v;
@@ -1234,6 +1255,7 @@ static struct vardecl *lookup_var(struct rctx *R, const char *name,
 	}
 	v = var_new(R->E, name, pos);
 	vec_push(R->locals, v);
+	namemap_add(&R->names, v->name, v);
 	return v;
 }
 
@@ -1246,11 +1268,7 @@ static struct vardecl *lookup_array(struct rctx *R, const char *name, int n,
 	bool local = false;
 
 	if (R->locals)
-		for (size_t i = 0; i < R->locals->n && !local; i++)
-			local = !strcmp(((struct vardecl *)R->locals->v[i])->name, name);
-	if (R->fn)
-		for (int i = 0; i < R->fn->n_params && !local; i++)
-			local = !strcmp(R->fn->params[i]->name, name);
+		local = local_named(R, name) != NULL;
 	if (!local)
 		v = find_global(R->E, name, pos->file);
 	if (!v) {
@@ -1357,12 +1375,14 @@ static int find_group(struct elab *E, const char *name, int n,
 	struct sem_function **g = NULL;
 	int k = 0;
 
-	*any_arity = NULL;
-	for (int tier = 0; tier < 2 && !k; tier++) {
-		for (size_t i = 0; i < E->fns.n; i++) {
-			struct sem_function *f = E->fns.v[i];
+	const struct vec *named = namemap_get(&E->fn_names, name);
 
-			if (f->library != (tier == 1) || strcmp(f->name, name) ||
+	*any_arity = NULL;
+	for (int tier = 0; tier < 2 && !k && named; tier++) {
+		for (size_t i = 0; i < named->n; i++) {
+			struct sem_function *f = named->v[i];
+
+			if (f->library != (tier == 1) ||
 			    !visible(f->decl->is_private, f->file, from))
 				continue;
 			if (!*any_arity)
@@ -1770,16 +1790,20 @@ static void resolve_function(struct elab *E, struct sem_function *f)
 				  "embedded code in unprivileged script; need stap -g");
 		return;
 	}
+	rctx_init(&R);
 	res_stmt(&R, f->decl->body);
+	namemap_free(&R.names);
 }
 
 static void resolve_probe(struct elab *E, struct derived_probe *dp)
 {
 	struct rctx R = { .E = E, .dp = dp, .locals = &dp->locals, .uses = &dp->uses };
 
+	rctx_init(&R);
 	res_stmt(&R, dp->body);
 	R.locals = NULL;
 	res_expr(&R, dp->cond);
+	namemap_free(&R.names);
 }
 
 static void drain_work(struct elab *E)
@@ -2828,6 +2852,8 @@ struct program *elaborate(struct script **user, int n_user,
 	vec_free(&E.aliases);
 	vec_free(&E.fns);
 	vec_free(&E.globals);
+	namemap_free(&E.fn_names);
+	namemap_free(&E.global_names);
 	vec_free(&E.work);
 	free(E.lib_used);
 	free(E.lib_done);

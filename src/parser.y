@@ -56,6 +56,7 @@ int p1_lex(P1_STYPE *lval, P1_LTYPE *lloc, struct pstate *ps);
 #include <stdlib.h>
 #include <string.h>
 
+#include "lookup.h"
 #include "parse.h"
 #include "util.h"
 
@@ -69,6 +70,11 @@ int p1_lex(P1_STYPE *lval, P1_LTYPE *lloc, struct pstate *ps);
 
 /* Which declaration we are in: decides where return and next are legal. */
 enum { CTX_NONE, CTX_PROBE, CTX_FUNCTION, CTX_GLOBAL };
+
+/* The parser's stack: room for trees AST_MAX_DEPTH deep (a level takes
+ * at most a dozen entries, in for (;;) without braces); deeper input is
+ * refused when the stack is full (yyerror), or by check_tree. */
+#define YYMAXDEPTH (20 * AST_MAX_DEPTH)
 
 /* Probe point alternation must not explode: {a,b}.{a,b}... doubles. */
 #define MAX_PP_EXPANSION 10000
@@ -91,6 +97,8 @@ struct pstate {
 	 * the syntax error that usually follows is a consequence, not news.
 	 * Cleared at the next top-level declaration. */
 	bool pp_error_pending;
+	bool too_deep;		/* check_tree reported this body too deep */
+	struct namemap global_names;	/* the script's globals so far */
 
 	/* values handed between grammar rules that cannot nest */
 	bool last_wrap;
@@ -140,28 +148,11 @@ static struct expr *mk_bin(enum expr_kind k, int op, struct expr *a,
 	return e;
 }
 
-/* Left-associative chains (a + b + c ...) do not grow the parser stack,
- * so nothing else bounds their depth; every later pass walks trees
- * recursively, so refuse absurd nesting here instead of overflowing the
- * stack there. */
-#define MAX_EXPR_DEPTH 1000
-
-static struct expr *bin(struct pstate *ps, int op, struct expr *a,
-			struct expr *b, const YYLTYPE *l)
+/* Left-associative chains (a + b + c ...) do not grow the parser stack;
+ * check_tree bounds their depth with every other kind of nesting. */
+static struct expr *bin(int op, struct expr *a, struct expr *b, const YYLTYPE *l)
 {
-	int da = a->kind == E_BINARY ? a->depth : 0;
-	int db = b->kind == E_BINARY ? b->depth : 0;
-	struct expr *e;
-
-	if (da >= MAX_EXPR_DEPTH || db >= MAX_EXPR_DEPTH) {
-		perr(ps, &l->pos, "expression nested too deeply");
-		expr_free(a);
-		expr_free(b);
-		return NULL;
-	}
-	e = mk_bin(E_BINARY, op, a, b, l);
-	e->depth = 1 + (da > db ? da : db);
-	return e;
+	return mk_bin(E_BINARY, op, a, b, l);
 }
 
 static struct expr *mk_str(const struct tokv *t, const YYLTYPE *l)
@@ -354,6 +345,7 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 			    struct expr *b);
 static bool alias_names_ok(struct pstate *ps, struct vec *names);
 static bool params_unique(struct pstate *ps, struct vec *params);
+static void add_global(struct pstate *ps, struct global *g, bool is_private);
 static struct expr *build_target(struct pstate *ps, struct expr *e,
 				 const struct tokv *t);
 static bool add_member(struct pstate *ps, struct expr *e,
@@ -361,6 +353,7 @@ static bool add_member(struct pstate *ps, struct expr *e,
 static bool check_pprint_tail(struct pstate *ps, struct expr *e,
 			      const YYLTYPE *l);
 static void check_tree(struct pstate *ps, struct stmt *s);
+static void check_cond(struct pstate *ps, struct expr *e);
 static bool is_sync_token(int yytok);
 static void yyerror(YYLTYPE *l, struct pstate *ps, const char *msg);
 }
@@ -513,15 +506,13 @@ opt_semi:
 	;
 
 global_list:
-	  global_var			{ script_add(ps->script, D_GLOBAL, $1); }
-	| global_list COMMA global_var	{ script_add(ps->script, D_GLOBAL, $3); }
+	  global_var			{ add_global(ps, $1, false); }
+	| global_list COMMA global_var	{ add_global(ps, $3, false); }
 	;
 
 private_global_list:
-	  global_var
-		{ $1->is_private = true; script_add(ps->script, D_GLOBAL, $1); }
-	| private_global_list COMMA global_var
-		{ $3->is_private = true; script_add(ps->script, D_GLOBAL, $3); }
+	  global_var				{ add_global(ps, $1, true); }
+	| private_global_list COMMA global_var	{ add_global(ps, $3, true); }
 	;
 
 global_var:
@@ -529,14 +520,8 @@ global_var:
 		{
 			struct global *g = xcalloc(1, sizeof(*g));
 
-			for (size_t i = 0; i < ps->script->globals.n; i++) {
-				struct global *o = ps->script->globals.v[i];
-
-				if (strcmp(o->name, $1->text) == 0) {
-					perr(ps, &@1.pos, "duplicate global name");
-					break;
-				}
-			}
+			if (namemap_get(&ps->global_names, $1->text))
+				perr(ps, &@1.pos, "duplicate global name");
 			g->pos = @1.pos;
 			g->name = tdup($1);
 			g->wrap = ps->last_wrap;
@@ -796,7 +781,7 @@ opt_ppflag:
 
 opt_ppcond:
 	  %empty		{ $$ = NULL; }
-	| IF LPAREN expr RPAREN	{ $$ = $3; }
+	| IF LPAREN expr RPAREN	{ check_cond(ps, $3); $$ = $3; }
 	;
 
 pp_path:
@@ -1078,27 +1063,27 @@ ternary:
 
 lor:
 	  land
-	| lor OROR land		{ $$ = bin(ps, TK_OROR, $1, $3, &@1); if (!$$) YYERROR; }
+	| lor OROR land		{ $$ = bin(TK_OROR, $1, $3, &@1); }
 	;
 
 land:
 	  bor
-	| land ANDAND bor	{ $$ = bin(ps, TK_ANDAND, $1, $3, &@1); if (!$$) YYERROR; }
+	| land ANDAND bor	{ $$ = bin(TK_ANDAND, $1, $3, &@1); }
 	;
 
 bor:
 	  bxor
-	| bor PIPE bxor		{ $$ = bin(ps, TK_PIPE, $1, $3, &@1); if (!$$) YYERROR; }
+	| bor PIPE bxor		{ $$ = bin(TK_PIPE, $1, $3, &@1); }
 	;
 
 bxor:
 	  band
-	| bxor CARET band	{ $$ = bin(ps, TK_CARET, $1, $3, &@1); if (!$$) YYERROR; }
+	| bxor CARET band	{ $$ = bin(TK_CARET, $1, $3, &@1); }
 	;
 
 band:
 	  in_expr
-	| band AMP in_expr	{ $$ = bin(ps, TK_AMP, $1, $3, &@1); if (!$$) YYERROR; }
+	| band AMP in_expr	{ $$ = bin(TK_AMP, $1, $3, &@1); }
 	;
 
 in_expr:
@@ -1139,9 +1124,9 @@ indexable:
 
 cmp:
 	  shift
-	| cmp cmp_op shift	{ $$ = bin(ps, $2, $1, $3, &@1); if (!$$) YYERROR; }
-	| cmp MATCH match_rhs	{ $$ = bin(ps, TK_MATCH, $1, $3, &@1); if (!$$) YYERROR; }
-	| cmp NMATCH match_rhs	{ $$ = bin(ps, TK_NMATCH, $1, $3, &@1); if (!$$) YYERROR; }
+	| cmp cmp_op shift	{ $$ = bin($2, $1, $3, &@1); }
+	| cmp MATCH match_rhs	{ $$ = bin(TK_MATCH, $1, $3, &@1); }
+	| cmp NMATCH match_rhs	{ $$ = bin(TK_NMATCH, $1, $3, &@1); }
 	;
 
 /* The regular expression is compiled at translation time: a literal. */
@@ -1160,27 +1145,27 @@ cmp_op:
 
 shift:
 	  concat
-	| shift SHL concat	{ $$ = bin(ps, TK_SHL, $1, $3, &@1); if (!$$) YYERROR; }
-	| shift SHR concat	{ $$ = bin(ps, TK_SHR, $1, $3, &@1); if (!$$) YYERROR; }
-	| shift USHR concat	{ $$ = bin(ps, TK_USHR, $1, $3, &@1); if (!$$) YYERROR; }
+	| shift SHL concat	{ $$ = bin(TK_SHL, $1, $3, &@1); }
+	| shift SHR concat	{ $$ = bin(TK_SHR, $1, $3, &@1); }
+	| shift USHR concat	{ $$ = bin(TK_USHR, $1, $3, &@1); }
 	;
 
 concat:
 	  additive
-	| concat DOT additive	{ $$ = bin(ps, TK_DOT, $1, $3, &@1); if (!$$) YYERROR; }
+	| concat DOT additive	{ $$ = bin(TK_DOT, $1, $3, &@1); }
 	;
 
 additive:
 	  mult
-	| additive PLUS mult	{ $$ = bin(ps, TK_PLUS, $1, $3, &@1); if (!$$) YYERROR; }
-	| additive MINUS mult	{ $$ = bin(ps, TK_MINUS, $1, $3, &@1); if (!$$) YYERROR; }
+	| additive PLUS mult	{ $$ = bin(TK_PLUS, $1, $3, &@1); }
+	| additive MINUS mult	{ $$ = bin(TK_MINUS, $1, $3, &@1); }
 	;
 
 mult:
 	  unary
-	| mult STAR unary	{ $$ = bin(ps, TK_STAR, $1, $3, &@1); if (!$$) YYERROR; }
-	| mult SLASH unary	{ $$ = bin(ps, TK_SLASH, $1, $3, &@1); if (!$$) YYERROR; }
-	| mult PERCENT unary	{ $$ = bin(ps, TK_PERCENT, $1, $3, &@1); if (!$$) YYERROR; }
+	| mult STAR unary	{ $$ = bin(TK_STAR, $1, $3, &@1); }
+	| mult SLASH unary	{ $$ = bin(TK_SLASH, $1, $3, &@1); }
+	| mult PERCENT unary	{ $$ = bin(TK_PERCENT, $1, $3, &@1); }
 	;
 
 unary:
@@ -1645,21 +1630,29 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 	return e;
 }
 
+static void add_global(struct pstate *ps, struct global *g, bool is_private)
+{
+	g->is_private = is_private;
+	script_add(ps->script, D_GLOBAL, g);
+	namemap_add(&ps->global_names, g->name, g);
+}
+
 static bool params_unique(struct pstate *ps, struct vec *params)
 {
-	for (size_t i = 0; i < params->n; i++) {
-		struct param *pi = params->v[i];
+	struct namemap seen = { 0 };
+	bool unique = true;
 
-		for (size_t j = 0; j < i; j++) {
-			struct param *pj = params->v[j];
+	for (size_t i = 0; i < params->n && unique; i++) {
+		struct param *p = params->v[i];
 
-			if (strcmp(pi->name, pj->name) == 0) {
-				perr(ps, &pi->pos, "duplicate parameter names");
-				return false;
-			}
+		if (namemap_get(&seen, p->name)) {
+			perr(ps, &p->pos, "duplicate parameter names");
+			unique = false;
 		}
+		namemap_add(&seen, p->name, p);
 	}
-	return true;
+	namemap_free(&seen);
+	return unique;
 }
 
 static bool alias_names_ok(struct pstate *ps, struct vec *names)
@@ -1757,77 +1750,114 @@ static bool check_pprint_tail(struct pstate *ps, struct expr *e,
  *    iterated, tested with "in" or printed whole.
  * Keeping one index rule and one primary rule in the grammar is simpler
  * than encoding these places in it. */
-static void check_expr(struct pstate *ps, struct expr *e);
+static void check_expr(struct pstate *ps, struct expr *e, int depth);
 
-/* The array operand of an index, "in", foreach or print. */
-static void check_base(struct pstate *ps, struct expr *e)
+/* Whether a node at this depth is too deep: reported once per body, at
+ * the first such node.  The checks below go no deeper, so that they
+ * cannot run out of stack themselves. */
+static bool too_deep(struct pstate *ps, const struct srcpos *pos, const char *what,
+		     int depth)
 {
-	if (e && e->kind == E_HIST) {
-		check_expr(ps, e->a);
-		return;
-	}
-	check_expr(ps, e);
+	if (depth <= AST_MAX_DEPTH)
+		return false;
+	if (!ps->too_deep)
+		perr(ps, pos, "%s nested too deeply (more than %d levels)", what,
+		     AST_MAX_DEPTH);
+	ps->too_deep = true;
+	return true;
 }
 
-static void check_index_args(struct pstate *ps, struct expr *e, bool allow)
+/* The array operand of an index, "in", foreach or print. */
+static void check_base(struct pstate *ps, struct expr *e, int depth)
+{
+	if (e && e->kind == E_HIST) {
+		check_expr(ps, e->a, depth + 1);
+		return;
+	}
+	check_expr(ps, e, depth);
+}
+
+static void check_index_args(struct pstate *ps, struct expr *e, bool allow, int depth)
 {
 	for (size_t i = 0; i < e->args.n; i++) {
 		if (e->args.v[i])
-			check_expr(ps, e->args.v[i]);
+			check_expr(ps, e->args.v[i], depth + 1);
 		else if (!allow)
 			perr(ps, &e->pos, "wildcard not allowed in array index");
 	}
-	check_base(ps, e->a);
+	check_base(ps, e->a, depth + 1);
 }
 
-static void check_expr(struct pstate *ps, struct expr *e)
+static void check_expr(struct pstate *ps, struct expr *e, int depth)
 {
-	if (!e)
+	if (!e || too_deep(ps, &e->pos, "expression", depth))
 		return;
 	switch (e->kind) {
 	case E_INDEX:
 	case E_IN:
-		check_index_args(ps, e, e->kind == E_IN);
+		check_index_args(ps, e, e->kind == E_IN, depth);
 		return;
 	case E_HIST:
 		perr(ps, &e->pos, "base histogram operator where expression expected");
 		return;
 	case E_PRINT:
-		check_base(ps, e->a);
+		check_base(ps, e->a, depth + 1);
 		break;
 	default:
-		check_expr(ps, e->a);
+		check_expr(ps, e->a, depth + 1);
 		break;
 	}
-	check_expr(ps, e->b);
-	check_expr(ps, e->c);
+	check_expr(ps, e->b, depth + 1);
+	check_expr(ps, e->c, depth + 1);
 	for (size_t i = 0; i < e->args.n; i++)
-		check_expr(ps, e->args.v[i]);
+		check_expr(ps, e->args.v[i], depth + 1);
 	for (size_t i = 0; i < e->comps.n; i++) {
 		struct tcomp *c = e->comps.v[i];
 
-		check_expr(ps, c->index);
+		check_expr(ps, c->index, depth + 1);
 	}
 }
 
-static void check_tree(struct pstate *ps, struct stmt *s)
+/* The braces of a statement's body are no level of their own: the
+ * statements in them are one level below the statement. */
+static int body_depth(const struct stmt *body, int depth)
 {
-	if (!s)
+	return body && body->kind == S_BLOCK ? depth : depth + 1;
+}
+
+static void check_stmt(struct pstate *ps, struct stmt *s, int depth)
+{
+	if (!s || too_deep(ps, &s->pos, "statement", depth))
 		return;
 	if (s->kind == S_DELETE && s->e1 && s->e1->kind == E_INDEX)
-		check_index_args(ps, s->e1, true);
+		check_index_args(ps, s->e1, true, depth + 1);
 	else
-		check_expr(ps, s->e1);
-	check_expr(ps, s->e2);
-	check_expr(ps, s->e3);
-	check_base(ps, s->base);
+		check_expr(ps, s->e1, depth + 1);
+	check_expr(ps, s->e2, depth + 1);
+	check_expr(ps, s->e3, depth + 1);
+	check_base(ps, s->base, depth + 1);
 	for (size_t i = 0; i < s->slice.n; i++)
-		check_expr(ps, s->slice.v[i]);
-	check_expr(ps, s->limit);
-	check_tree(ps, s->body);
-	check_tree(ps, s->els);
+		check_expr(ps, s->slice.v[i], depth + 1);
+	check_expr(ps, s->limit, depth + 1);
+	check_stmt(ps, s->body, body_depth(s->body, depth));
+	check_stmt(ps, s->els, body_depth(s->els, depth));
 	for (size_t i = 0; i < s->stmts.n; i++)
-		check_tree(ps, s->stmts.v[i]);
+		check_stmt(ps, s->stmts.v[i], depth + 1);
+}
+
+/* What the grammar cannot say about a probe or function body, and its
+ * depth (AST_MAX_DEPTH). */
+static void check_tree(struct pstate *ps, struct stmt *s)
+{
+	ps->too_deep = false;
+	check_stmt(ps, s, 1);
+}
+
+/* The same for a probe point's condition. */
+static void check_cond(struct pstate *ps, struct expr *e)
+{
+	ps->too_deep = false;
+	check_expr(ps, e, 1);
 }
 
 /* ---- the token stream ---- */
@@ -2237,9 +2267,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct pstate *ps)
 	return 0;
 }
 
+/* Only bison's own failures come here (syntax errors go to
+ * yyreport_syntax_error): a full stack means nesting deeper than
+ * YYMAXDEPTH allows. */
 static void yyerror(YYLTYPE *l, struct pstate *ps, const char *msg)
 {
-	perr(ps, &l->pos, "%s", msg);
+	if (strcmp(msg, "memory exhausted") == 0)
+		perr(ps, &l->pos, "nested too deeply (parser stack exhausted)");
+	else
+		perr(ps, &l->pos, "%s", msg);
 }
 
 struct script *parse_script(struct srcfile *f, const struct pass1_env *env,
@@ -2263,6 +2299,7 @@ struct script *parse_script(struct srcfile *f, const struct pass1_env *env,
 		free(v);
 	}
 	vec_free(&ps.arena);
+	namemap_free(&ps.global_names);
 	preproc_free(ps.pp);
 	return ps.script;
 }

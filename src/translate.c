@@ -22,7 +22,7 @@ void tr_line(struct tr *T, const char *fmt, ...)
 {
 	va_list ap;
 
-	for (int i = 0; i < T->indent; i++)
+	for (int i = 0; i < T->indent && i < TR_MAX_INDENT; i++)
 		strbuf_addc(&T->body, '\t');
 	va_start(ap, fmt);
 	strbuf_vaddf(&T->body, fmt, ap);
@@ -93,17 +93,14 @@ static char *cident(const char *prefix, int index, const char *name)
 
 const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v)
 {
-	for (int i = 0; i < T->nglobals; i++)
-		if (T->globals[i].v == v)
-			return &T->globals[i];
-	return NULL;
+	int i = ptrindex_get(&T->global_index, v);
+
+	return i >= 0 ? &T->globals[i] : NULL;
 }
 
 static int global_index(const struct tr *T, const struct vardecl *v)
 {
-	const struct tr_global *g = tr_global_of(T, v);
-
-	return g ? (int)(g - T->globals) : -1;
+	return ptrindex_get(&T->global_index, v);
 }
 
 /* Locals and parameters are frame fields named after their vardecl. */
@@ -134,7 +131,7 @@ static bool c_reserved(const char *name)
 
 /* Parameters of %{ %} functions keep their own names where C allows: old
  * tapset C reads them as THIS->name.  STAP_ARG_name works for every name. */
-static char *param_field(const struct sem_function *f, int i)
+char *tr_param_field(const struct sem_function *f, int i)
 {
 	if (f->decl->embedded && !c_reserved(f->params[i]->name))
 		return xstrdup(f->params[i]->name);
@@ -258,6 +255,7 @@ static void collect_globals(struct tr *T)
 
 		T->globals[i].v = v;
 		T->globals[i].cname = cident("tapg", i, v->name);
+		ptrindex_set(&T->global_index, v, i);
 	}
 	walk_program(T, &hist_walk);
 }
@@ -359,6 +357,8 @@ static void body_begin(struct tr *T, struct sem_function *fn)
 {
 	strbuf_free(&T->body);
 	strbuf_free(&T->frame);
+	strbuf_free(&T->chunks);
+	T->nchunks = 0;
 	T->fn = fn;
 	T->indent = 1;
 	T->n_ltmp = T->max_ltmp = 0;
@@ -391,14 +391,54 @@ static void frame_var(struct tr *T, const struct vardecl *v)
 	free(f);
 }
 
+static bool frame_local(const struct vardecl *v)
+{
+	return !v->elided && v->type != SEM_UNKNOWN && v->type != SEM_STATS;
+}
+
+/* From this many numeric locals on, they are cleared by one tap_memset:
+ * thousands of stores in a row cost gcc's vectoriser minutes at -O2. */
+#define TR_MEMSET_LOCALS 16
+
+/* The numeric locals, side by side in the frame, cleared at once. */
+static void clear_long_locals(struct tr *T, const struct vec *locals)
+{
+	char *first = NULL, *last = NULL;
+
+	for (size_t i = 0; i < locals->n; i++) {
+		const struct vardecl *v = locals->v[i];
+
+		if (!frame_local(v) || v->type == SEM_STRING)
+			continue;
+		frame_var(T, v);
+		free(last);
+		last = local_field(v);
+		if (!first)
+			first = xstrdup(last);
+	}
+	tr_line(T, "tap_memset(&l->%s, 0, (char *)(&l->%s + 1) - (char *)&l->%s);",
+		first, last, first);
+	free(first);
+	free(last);
+}
+
 /* Locals start as 0 and "" at each entry. */
 static void init_locals(struct tr *T, const struct vec *locals)
 {
+	size_t nlong = 0;
+
+	for (size_t i = 0; i < locals->n; i++) {
+		const struct vardecl *v = locals->v[i];
+
+		nlong += frame_local(v) && v->type != SEM_STRING;
+	}
+	if (nlong >= TR_MEMSET_LOCALS)
+		clear_long_locals(T, locals);
 	for (size_t i = 0; i < locals->n; i++) {
 		const struct vardecl *v = locals->v[i];
 		char *f;
 
-		if (v->elided || v->type == SEM_UNKNOWN || v->type == SEM_STATS)
+		if (!frame_local(v) || (nlong >= TR_MEMSET_LOCALS && v->type != SEM_STRING))
 			continue;
 		frame_var(T, v);
 		f = local_field(v);
@@ -416,27 +456,19 @@ static const char *ret_ctype(const struct sem_function *f)
 		"long long *ret" : "void *ret";
 }
 
-static char *fn_cname(const struct tr *T, const struct sem_function *f)
+char *tr_fn_cname(const struct tr *T, const struct sem_function *f)
 {
-	for (size_t i = 0; i < T->p->functions.n; i++)
-		if (T->p->functions.v[i] == f)
-			return cident("tapf", (int)i, f->name);
-	return xstrdup("tapf_missing");
+	int i = ptrindex_get(&T->fn_index, f);
+
+	return i >= 0 ? cident("tapf", i, f->name) : xstrdup("tapf_missing");
 }
 
 static void fn_signature(struct tr *T, struct strbuf *sb, const struct sem_function *f)
 {
-	char *name = fn_cname(T, f);
+	char *name = tr_fn_cname(T, f);
 
-	strbuf_addf(sb, "static int %s(struct tap_context *c, %s", name, ret_ctype(f));
-	for (int i = 0; i < f->n_params; i++) {
-		char *pf = local_field(f->params[i]);
-
-		strbuf_addf(sb, ", %s a_%s", f->params[i]->type == SEM_STRING ?
-			    "const char *" : "long long", pf);
-		free(pf);
-	}
-	strbuf_addc(sb, ')');
+	/* the arguments are in the frame already (pass_args) */
+	strbuf_addf(sb, "static int %s(struct tap_context *c, %s)", name, ret_ctype(f));
 	free(name);
 }
 
@@ -477,7 +509,7 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
 	tr_line(T, "#define CONTEXT c");
 	tr_line(T, "#define THIS l");
 	for (int i = 0; i < f->n_params; i++) {
-		char *pf = param_field(f, i);
+		char *pf = tr_param_field(f, i);
 
 		tr_line(T, "#define STAP_ARG_%s (l->%s)", f->params[i]->name, pf);
 		free(pf);
@@ -520,6 +552,7 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	char *member = cident("tapf", (int)index, f->name);
 
 	body_begin(T, f);
+	T->cfunc = member;
 	tr_line(T, "struct %s_frame *l;", member);
 	tr_line(T, "int next_ = 0;");
 	tr_line(T, "%s", "");
@@ -529,17 +562,11 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	tr_line(T, "l = &((struct tap_locals *)c->locals)->fn[c->nesting - 1].%s;", member);
 	tr_line(T, "(void)l;");
 	for (int i = 0; i < f->n_params; i++) {
-		const struct vardecl *v = f->params[i];
-		char *pf = param_field(f, i), *arg = local_field(v);
+		char *pf = tr_param_field(f, i);
 
-		strbuf_addf(&T->frame, v->type == SEM_STRING ? "\tchar %s[MAXSTRINGLEN];\n" :
-			    "\tlong long %s;\n", pf);
-		if (v->type == SEM_STRING)
-			tr_line(T, "tap_strlcpy(l->%s, a_%s, MAXSTRINGLEN);", pf, arg);
-		else
-			tr_line(T, "l->%s = a_%s;", pf, arg);
+		strbuf_addf(&T->frame, f->params[i]->type == SEM_STRING ?
+			    "\tchar %s[MAXSTRINGLEN];\n" : "\tlong long %s;\n", pf);
 		free(pf);
-		free(arg);
 	}
 	if (f->type == SEM_STRING) {
 		strbuf_adds(&T->frame, "\tchar __retvalue[MAXSTRINGLEN];\n");
@@ -565,6 +592,7 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	tr_line(T, "TAP_NEST_LEAVE(c);");
 	tr_line(T, "return next_;");
 
+	strbuf_adds(&head, T->chunks.buf ? T->chunks.buf : "");
 	fn_signature(T, &head, f);
 	strbuf_addf(&head, "\n{\n%s}\n\n", T->body.buf ? T->body.buf : "");
 	b.code = strbuf_detach(&head);
@@ -616,9 +644,7 @@ static char *derivation_text(const struct derived_probe *dp)
 	return strbuf_detach(&sb);
 }
 
-static int *lock_modes(struct tr *T, const struct derived_probe *dp);
-
-static struct body_out gen_probe(struct tr *T, size_t index)
+static struct body_out gen_probe(struct tr *T, size_t index, const struct lock_set *locks)
 {
 	struct derived_probe *dp = T->p->probes.v[index];
 	struct body_out b = { 0 };
@@ -627,6 +653,7 @@ static struct body_out gen_probe(struct tr *T, size_t index)
 	body_begin(T, NULL);
 	T->dp = dp;
 	b.member = xasprintf("probe_%zu", index);
+	T->cfunc = b.member;
 	tr_line(T, "struct %s_frame *l = &((struct tap_locals *)c->locals)->probe.%s;",
 		b.member, b.member);
 	tr_line(T, "(void)l;");
@@ -643,16 +670,12 @@ static struct body_out gen_probe(struct tr *T, size_t index)
 	T->indent = 0;
 	tr_line(T, "out: __attribute__((unused));");
 	T->indent = 1;
-	{
-		int *mode = lock_modes(T, dp);
-
-		/* it may have changed what arms a probe */
-		if (tr_arm_kicks(T, mode))
-			tr_line(T, "tap_arm_kick();");
-		free(mode);
-	}
+	/* it may have changed what arms a probe */
+	if (tr_arm_kicks(T, locks))
+		tr_line(T, "tap_arm_kick();");
 	tr_line(T, "return;");
 	T->dp = NULL;
+	strbuf_adds(&head, T->chunks.buf ? T->chunks.buf : "");
 	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
 		    T->body.buf ? T->body.buf : "");
 	b.code = strbuf_detach(&head);
@@ -667,82 +690,120 @@ static bool is_stat_global(const struct tr *T, int g)
 	return T->globals[g].v->type == SEM_STATS;
 }
 
+/* Raise global g's mode in the set being collected (T->lock_mode). */
+static void lock_raise(struct tr *T, struct vec *touched, int g, int mode)
+{
+	if (!T->lock_mode[g])
+		vec_push(touched, &T->globals[g]);
+	if (T->lock_mode[g] < mode)
+		T->lock_mode[g] = mode;
+}
+
 /* Plain globals: reads shared, writes exclusive.  Statistics are kept
  * per CPU by the runtime: "<<<" needs only the shared lock, while every
- * read (and delete) merges the CPUs' data and needs the exclusive one. */
-static void lock_body(struct tr *T, const struct sem_body *u, int *mode,
-		      const struct sem_function **seen, size_t *nseen)
+ * read (and delete) merges the CPUs' data and needs the exclusive one.
+ * T->lock_adds counts one body's "<<<" per global; it is zero again when
+ * this returns. */
+static void lock_body(struct tr *T, const struct sem_body *u, struct vec *touched)
 {
-	int *adds = xcalloc((size_t)T->nglobals + 1, sizeof(int));
-
 	for (size_t i = 0; i < u->aggs.n; i++) {
 		int g = global_index(T, u->aggs.v[i]);
 
 		if (g >= 0)
-			adds[g]++;
+			T->lock_adds[g]++;
 	}
 	for (size_t i = 0; i < u->reads.n; i++) {
 		int g = global_index(T, u->reads.v[i]);
 
-		if (g >= 0 && is_stat_global(T, g))
-			mode[g] = 2;
-		else if (g >= 0 && mode[g] < 1)
-			mode[g] = 1;
+		if (g >= 0)
+			lock_raise(T, touched, g, is_stat_global(T, g) ? 2 : 1);
 	}
 	for (size_t i = 0; i < u->writes.n; i++) {
 		int g = global_index(T, u->writes.v[i]);
 
 		if (g < 0)
 			continue;
-		if (is_stat_global(T, g) && adds[g] > 0) {
-			adds[g]--;
-			if (mode[g] < 1)
-				mode[g] = 1;
+		if (is_stat_global(T, g) && T->lock_adds[g] > 0) {
+			T->lock_adds[g]--;
+			lock_raise(T, touched, g, 1);
 		} else {
-			mode[g] = 2;
+			lock_raise(T, touched, g, 2);
 		}
 	}
-	free(adds);
-	for (size_t i = 0; i < u->calls.n; i++) {
-		const struct sem_function *f = u->calls.v[i];
-		bool done = false;
+	for (size_t i = 0; i < u->aggs.n; i++) {
+		int g = global_index(T, u->aggs.v[i]);
 
-		for (size_t j = 0; j < *nseen && !done; j++)
-			done = seen[j] == f;
-		if (done)
-			continue;
-		seen[(*nseen)++] = f;
-		lock_body(T, &f->uses, mode, seen, nseen);
+		if (g >= 0)
+			T->lock_adds[g] = 0;
 	}
 }
 
-/* The globals a probe and the functions it calls use: 1 read, 2 write. */
-static int *lock_modes(struct tr *T, const struct derived_probe *dp)
+static int cmp_global(const void *a, const void *b)
 {
-	int *mode = xcalloc((size_t)T->nglobals + 1, sizeof(int));
-	const struct sem_function **seen =
-		xcalloc(T->p->functions.n + 1, sizeof(*seen));
-	size_t nseen = 0;
+	const struct tr_global *x = *(const struct tr_global *const *)a;
+	const struct tr_global *y = *(const struct tr_global *const *)b;
 
-	lock_body(T, &dp->uses, mode, seen, &nseen);
-	free(seen);
-	return mode;
+	return (x > y) - (x < y);
 }
 
-static int emit_locks(struct tr *T, FILE *out, const char *name, const int *mode)
+/* The globals a probe and the functions it calls use.  The walk costs
+ * what the probe reaches, not the size of the program: the marks of the
+ * functions seen carry this walk's number (T->lock_walk). */
+static struct lock_set lock_set_of(struct tr *T, const struct derived_probe *dp)
 {
-	int n = 0;
+	struct vec bodies = { 0 }, touched = { 0 };
+	struct lock_set set = { 0 };
 
-	for (int g = 0; g < T->nglobals; g++)
-		n += mode[g] > 0;
-	if (!n)
+	T->lock_walk++;
+	vec_push(&bodies, (void *)&dp->uses);
+	while (bodies.n) {
+		const struct sem_body *u = bodies.v[--bodies.n];
+
+		lock_body(T, u, &touched);
+		for (size_t i = 0; i < u->calls.n; i++) {
+			struct sem_function *f = u->calls.v[i];
+			int k = ptrindex_get(&T->fn_index, f);
+
+			if (k < 0 || T->lock_seen[k] == T->lock_walk)
+				continue;
+			T->lock_seen[k] = T->lock_walk;
+			vec_push(&bodies, &f->uses);
+		}
+	}
+	/* the runtime takes the locks in the order of the globals */
+	if (touched.n)
+		qsort(touched.v, touched.n, sizeof(touched.v[0]), cmp_global);
+	set.n = (int)touched.n;
+	set.g = xcalloc(touched.n + 1, sizeof(int));
+	set.mode = xcalloc(touched.n + 1, sizeof(int));
+	for (size_t i = 0; i < touched.n; i++) {
+		int g = (int)((struct tr_global *)touched.v[i] - T->globals);
+
+		set.g[i] = g;
+		set.mode[i] = T->lock_mode[g];
+		T->lock_mode[g] = 0;
+	}
+	vec_free(&bodies);
+	vec_free(&touched);
+	return set;
+}
+
+void tr_lock_set_free(struct lock_set *set)
+{
+	free(set->g);
+	free(set->mode);
+	memset(set, 0, sizeof(*set));
+}
+
+static int emit_locks(FILE *out, const char *name, const struct lock_set *set)
+{
+	if (!set->n)
 		return 0;
 	fprintf(out, "static const struct tap_lock_req %s_locks[] = {", name);
-	for (int g = 0; g < T->nglobals; g++)
-		if (mode[g])
-			fprintf(out, " { %d, %d },", g, mode[g] == 2);
+	for (int i = 0; i < set->n; i++)
+		fprintf(out, " { %d, %d },", set->g[i], set->mode[i] == 2);
 	fputs(" };\n", out);
-	return n;
+	return set->n;
 }
 
 /* ---- auto-printing of globals written but never read ------------------- */
@@ -1070,6 +1131,7 @@ static void emit_frames(FILE *out, struct body_out *fns, size_t nfns,
 struct probe_row {
 	const struct derived_probe *dp;
 	const struct probe_provider *prov;
+	struct lock_set locks;	/* the globals its handler locks */
 	bool runs;
 	bool armed;		/* has tap_armcond_INDEX() */
 };
@@ -1078,25 +1140,26 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 			     size_t n, bool display)
 {
 	for (size_t i = 0; i < n; i++) {
-		int *mode;
 		char *name;
 
 		if (!rows[i].runs)
 			continue;
-		mode = lock_modes(T, rows[i].dp);
 		name = xasprintf("probe_%zu", i);
-		emit_locks(T, out, name, mode);
-		free(mode);
+		emit_locks(out, name, &rows[i].locks);
 		free(name);
 	}
 	if (display) {
-		int *mode = xcalloc((size_t)T->nglobals + 1, sizeof(int));
+		struct lock_set set = { 0 };
 
+		set.g = xcalloc((size_t)T->nglobals + 1, sizeof(int));
+		set.mode = xcalloc((size_t)T->nglobals + 1, sizeof(int));
 		for (int g = 0; g < T->nglobals; g++)
-			if (T->globals[g].v->auto_print)
-				mode[g] = 1;
-		emit_locks(T, out, "probe_display", mode);
-		free(mode);
+			if (T->globals[g].v->auto_print) {
+				set.g[set.n] = g;
+				set.mode[set.n++] = 1;
+			}
+		emit_locks(out, "probe_display", &set);
+		tr_lock_set_free(&set);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].runs && rows[i].prov->emit_support)
@@ -1107,15 +1170,10 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 	for (size_t i = 0; i < n; i++) {
 		const struct derived_probe *dp = rows[i].dp;
 		char *pp, *pps, *deriv, *loc;
-		int *mode;
-		int nl = 0;
+		int nl = rows[i].locks.n;
 
 		if (!rows[i].runs)
 			continue;
-		mode = lock_modes(T, dp);
-		for (int g = 0; g < T->nglobals; g++)
-			nl += mode[g] > 0;
-		free(mode);
 		pp = pp_text(dp->loc);
 		pps = tr_cstr(pp, strlen(pp));
 		deriv = derivation_text(dp);
@@ -1170,9 +1228,17 @@ bool translate(const struct program *p, const struct translate_options *o,
 	struct probe_row *rows = xcalloc(nprobes + 1, sizeof(*rows));
 	bool display = false;
 	size_t nruns = 0;
+	FILE *null;
 
 	collect_globals(&T);
+	for (size_t i = 0; i < nfns; i++)
+		ptrindex_set(&T.fn_index, p->functions.v[i], (int)i);
+	T.lock_mode = xcalloc((size_t)T.nglobals + 1, sizeof(int));
+	T.lock_adds = xcalloc((size_t)T.nglobals + 1, sizeof(int));
+	T.lock_seen = xcalloc(nfns + 1, sizeof(int));
 	tr_arm_prepare(&T);
+	/* ask the providers whether each probe runs, writing nowhere */
+	null = tmpfile();
 	for (size_t i = 0; i < nprobes; i++) {
 		rows[i].dp = p->probes.v[i];
 		rows[i].prov = probe_provider_for(rows[i].dp);
@@ -1180,21 +1246,20 @@ bool translate(const struct program *p, const struct translate_options *o,
 			tr_error(&T, &rows[i].dp->loc->pos, "no provider for this probe point");
 			continue;
 		}
-		{
-			/* ask the provider whether it runs, writing nowhere */
-			FILE *null = tmpfile();
-
-			rows[i].runs = null && rows[i].prov->emit_entry(null, rows[i].dp, i);
-			if (null)
-				fclose(null);
-		}
+		rows[i].runs = null && rows[i].prov->emit_entry(null, rows[i].dp, i);
+		if (null)
+			rewind(null);
+		if (rows[i].runs)
+			rows[i].locks = lock_set_of(&T, rows[i].dp);
 		nruns += rows[i].runs;
 	}
+	if (null)
+		fclose(null);
 	for (size_t i = 0; i < nfns; i++)
 		fns[i] = gen_function(&T, i);
 	for (size_t i = 0; i < nprobes; i++)
 		if (rows[i].runs)
-			probes[i] = gen_probe(&T, i);
+			probes[i] = gen_probe(&T, i, &rows[i].locks);
 	display = any_auto_print(&T);
 	if (display)
 		probes[nprobes] = gen_display(&T);
@@ -1245,12 +1310,21 @@ bool translate(const struct program *p, const struct translate_options *o,
 	for (int i = 0; i < T.nglobals; i++)
 		free(T.globals[i].cname);
 	free(T.globals);
+	ptrindex_free(&T.global_index);
+	ptrindex_free(&T.fn_index);
+	ptrindex_free(&T.side_cache);
 	free(T.arm_globals);
+	free(T.lock_mode);
+	free(T.lock_adds);
+	free(T.lock_seen);
+	for (size_t i = 0; i < nprobes; i++)
+		tr_lock_set_free(&rows[i].locks);
 	free(fns);
 	free(probes);
 	free(rows);
 	strbuf_free(&T.body);
 	strbuf_free(&T.frame);
+	strbuf_free(&T.chunks);
 	strbuf_free(&T.decls);
 	return !T.failed;
 }

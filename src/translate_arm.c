@@ -108,10 +108,10 @@ void tr_arm_prepare(struct tr *T)
 	}
 }
 
-bool tr_arm_kicks(const struct tr *T, const int *mode)
+bool tr_arm_kicks(const struct tr *T, const struct lock_set *locks)
 {
-	for (int g = 0; g < T->nglobals; g++)
-		if (mode[g] == 2 && T->arm_globals[g])
+	for (int i = 0; i < locks->n; i++)
+		if (locks->mode[i] == 2 && T->arm_globals[locks->g[i]])
 			return true;
 	return false;
 }

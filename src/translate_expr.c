@@ -39,72 +39,48 @@ char *tr_stmp(struct tr *T)
 	return xasprintf("l->s%d", n);
 }
 
+void tr_store_run(struct tr *T)
+{
+	if (++T->store_run % TR_STORE_RUN == 0)
+		tr_line(T, "TAP_STORE_BREAK();");
+}
+
 void tr_check(struct tr *T)
 {
-	tr_line(T, "if (c->last_error)");
-	tr_line(T, "\tgoto %s;", T->err_label);
+	tr_line(T, "TAP_CHECK(c, %s);", T->err_label);
 }
 
 /* ---- where: SystemTap's "near" text ------------------------------------ */
 
-/* Byte offset of pos in its file, through a cache of line starts. */
+/* Byte offset of pos in its file, or -1. */
 static long pos_offset(const struct srcpos *pos)
 {
-	static const struct srcfile *file;
-	static size_t *lines, nlines;
+	const char *line;
 
 	if (!pos->file || !pos->file->text || pos->line < 1)
 		return -1;
-	if (file != pos->file) {
-		free(lines);
-		nlines = 0;
-		lines = xmalloc(sizeof(*lines) * (pos->file->len / 8 + 16));
-		size_t cap = pos->file->len / 8 + 16;
-
-		lines[nlines++] = 0;
-		for (size_t i = 0; i < pos->file->len; i++)
-			if (pos->file->text[i] == '\n') {
-				if (nlines == cap) {
-					cap *= 2;
-					lines = xrealloc(lines, sizeof(*lines) * cap);
-				}
-				lines[nlines++] = i + 1;
-			}
-		file = pos->file;
-	}
-	if ((size_t)pos->line > nlines)
+	line = srcfile_line(pos->file, pos->line);
+	if (!line)
 		return -1;
-	return (long)(lines[pos->line - 1] + (size_t)pos->col - 1);
+	return (long)(line - pos->file->text) + pos->col - 1;
 }
 
 /* The position of a binary operator: the tree keeps only its operands',
  * so look back from the right operand over blanks and '('. */
 static struct srcpos op_pos(const struct expr *e, const char *spell)
 {
-	struct srcpos p = e->pos;
 	long off = e->b ? pos_offset(&e->b->pos) : -1;
 	size_t n = strlen(spell);
 	const char *text;
 
 	if (off < 0 || !e->b->pos.file || e->b->pos.file != e->pos.file)
-		return p;
+		return e->pos;
 	text = e->pos.file->text;
 	while (off > 0 && strchr(" \t\n(", text[off - 1]))
 		off--;
 	if ((size_t)off < n || memcmp(text + off - n, spell, n))
-		return p;
-	off -= (long)n;
-	p.line = 1;
-	p.col = 1;
-	for (long i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			p.line++;
-			p.col = 1;
-		} else {
-			p.col++;
-		}
-	}
-	return p;
+		return e->pos;
+	return srcfile_pos(e->pos.file, (size_t)off - n);
 }
 
 /* The position of a postfix ++/--: the first one after the operand's
@@ -113,15 +89,17 @@ static struct srcpos postfix_pos(const struct expr *e, const char *spell)
 {
 	struct srcpos p = e->pos;
 	long off = pos_offset(&e->pos);
-	const char *text, *hit;
+	size_t n = strlen(spell);
+	const char *text;
 
 	if (off < 0)
 		return p;
 	text = e->pos.file->text + off;
-	hit = strstr(text, spell);
-	if (!hit || memchr(text, '\n', (size_t)(hit - text)))
-		return p;
-	p.col += (int)(hit - text);
+	for (size_t i = 0; text[i] && text[i] != '\n'; i++)
+		if (strncmp(text + i, spell, n) == 0) {
+			p.col += (int)i;
+			break;
+		}
 	return p;
 }
 
@@ -149,7 +127,6 @@ char *tr_where(struct tr *T, const struct expr *e)
 	struct srcpos pos = e->pos;
 	const char *op;
 
-	(void)T;
 	switch (e->kind) {
 	case E_NUM:
 		what = xasprintf("number '%" PRId64 "'", e->num);
@@ -214,8 +191,14 @@ static void set_where(struct tr *T, const struct expr *e)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static bool has_side(const struct expr *e)
+/* Whether evaluating e can change a variable or print.  Remembered per
+ * node: every operand of an expression asks it about the ones after it,
+ * which would make nested expressions quadratic. */
+static bool has_side(struct tr *T, const struct expr *e)
 {
+	int known;
+	bool side = false;
+
 	if (!e)
 		return false;
 	switch (e->kind) {
@@ -225,12 +208,14 @@ static bool has_side(const struct expr *e)
 	default:
 		break;
 	}
-	if (has_side(e->a) || has_side(e->b) || has_side(e->c))
-		return true;
-	for (size_t i = 0; i < e->args.n; i++)
-		if (has_side(e->args.v[i]))
-			return true;
-	return false;
+	known = ptrindex_get(&T->side_cache, e);
+	if (known >= 0)
+		return known;
+	side = has_side(T, e->a) || has_side(T, e->b) || has_side(T, e->c);
+	for (size_t i = 0; i < e->args.n && !side; i++)
+		side = has_side(T, e->args.v[i]);
+	ptrindex_set(&T->side_cache, e, side);
+	return side;
 }
 
 /* Copy a value into a temporary so that later side effects cannot
@@ -246,20 +231,61 @@ static char *keep(struct tr *T, enum sem_type t, char *val)
 		tmp = tr_ltmp(T);
 		tr_line(T, "%s = %s;", tmp, val);
 	}
+	tr_store_run(T);
 	free(val);
 	return tmp;
 }
 
+/* How many items of a list come before its last one with side effects
+ * (0: none has any); list_item keeps those stable. */
+static size_t side_mark(struct tr *T, const struct vec *v)
+{
+	for (size_t j = v->n; j-- > 0;)
+		if (has_side(T, v->v[j]))
+			return j;
+	return 0;
+}
+
 /* Evaluate the i-th of a list of expressions, kept stable when one of
- * the later ones has side effects. */
-static char *list_item(struct tr *T, const struct vec *v, size_t i)
+ * the later ones has side effects (i < mark, from side_mark). */
+static char *list_item(struct tr *T, const struct vec *v, size_t i, size_t mark)
 {
 	char *val = tr_expr(T, v->v[i]);
 
-	for (size_t j = i + 1; j < v->n; j++)
-		if (has_side(v->v[j]))
-			return keep(T, tr_type(T, v->v[i]), val);
-	return val;
+	return i < mark ? keep(T, tr_type(T, v->v[i]), val) : val;
+}
+
+/* The values of all items of a list, in order (list_item).  Once their
+ * code is a chunk's worth, the rest are evaluated in chunks: a call with
+ * thousands of arguments that call functions must not become one C
+ * function with thousands of exits.  The values live in the frame. */
+static char **list_values(struct tr *T, const struct vec *v, size_t mark)
+{
+	char **vals = xcalloc(v->n + 1, sizeof(*vals));
+	size_t start = T->body.len, i = 0;
+
+	while (i < v->n && !tr_chunk_due(T, start)) {
+		vals[i] = list_item(T, v, i, mark);
+		i++;
+	}
+	while (i < v->n) {
+		struct tr_chunk k;
+
+		tr_chunk_open(T, &k);
+		do {
+			vals[i] = list_item(T, v, i, mark);
+			i++;
+		} while (i < v->n && !tr_chunk_due(T, 0));
+		tr_chunk_close(T, &k);
+	}
+	return vals;
+}
+
+static void free_values(char **vals, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(vals[i]);
+	free(vals);
 }
 
 static struct vardecl *var_of(const struct tr *T, const struct expr *e)
@@ -279,6 +305,7 @@ char *tr_map(struct tr *T, const struct vardecl *v)
 char *tr_keys(struct tr *T, const struct vec *args, unsigned *wild)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t mark = side_mark(T, args);
 
 	*wild = 0;
 	strbuf_adds(&sb, "(const union tap_idx[]){ ");
@@ -291,7 +318,7 @@ char *tr_keys(struct tr *T, const struct vec *args, unsigned *wild)
 			strbuf_adds(&sb, "{ .l = 0 }, ");
 			continue;
 		}
-		val = list_item(T, args, i);
+		val = list_item(T, args, i, mark);
 		strbuf_addf(&sb, "{ .%c = %s }, ", tr_type(T, a) == SEM_STRING ? 's' : 'l',
 			    val);
 		free(val);
@@ -581,7 +608,7 @@ static char *binary(struct tr *T, const struct expr *e)
 		free(a);
 		return r;
 	}
-	if (has_side(e->b))
+	if (has_side(T, e->b))
 		a = keep(T, tr_type(T, e->a), a);
 	b = tr_expr(T, e->b);
 	str = tr_type(T, e->a) == SEM_STRING;
@@ -810,20 +837,34 @@ static char *in_expr(struct tr *T, const struct expr *e)
 
 /* ---- calls ----------------------------------------------------------------- */
 
-static char *fn_cname(const struct tr *T, const struct sem_function *f)
+/* Pass the arguments of a call to f: written straight into f's frame at
+ * the next nesting depth, where f finds its parameters.  Passing them as
+ * C arguments made a call with thousands of them take gcc minutes.  At
+ * MAXNESTING there is no such frame; f then raises the error. */
+static void pass_args(struct tr *T, const struct sem_function *f, char **vals)
 {
-	for (size_t i = 0; i < T->p->functions.n; i++)
-		if (T->p->functions.v[i] == f) {
-			struct strbuf sb = STRBUF_INIT;
+	char *member;
 
-			strbuf_addf(&sb, "tapf%zu_", i);
-			for (const char *s = f->name; *s; s++)
-				strbuf_addc(&sb, (*s >= 'a' && *s <= 'z') ||
-					    (*s >= 'A' && *s <= 'Z') ||
-					    (*s >= '0' && *s <= '9') ? *s : '_');
-			return strbuf_detach(&sb);
-		}
-	return NULL;
+	if (!f->n_params)
+		return;
+	member = tr_fn_cname(T, f);
+	tr_line(T, "if (c->nesting < MAXNESTING) {");
+	T->indent++;
+	tr_line(T, "struct %s_frame *callee = "
+		"&((struct tap_locals *)c->locals)->fn[c->nesting].%s;", member, member);
+	for (int i = 0; i < f->n_params; i++) {
+		char *field = tr_param_field(f, i);
+
+		if (f->params[i]->type == SEM_STRING)
+			tr_line(T, "tap_strlcpy(callee->%s, %s, MAXSTRINGLEN);", field, vals[i]);
+		else
+			tr_line(T, "callee->%s = %s;", field, vals[i]);
+		tr_store_run(T);
+		free(field);
+	}
+	T->indent--;
+	tr_line(T, "}");
+	free(member);
 }
 
 static char *call(struct tr *T, const struct expr *e)
@@ -831,21 +872,19 @@ static char *call(struct tr *T, const struct expr *e)
 	const struct sem_ref *r = program_ref(T->p, e);
 	const struct sem_function *head = r ? r->fn : NULL;
 	enum sem_type t = tr_type(T, e);
-	struct strbuf args = STRBUF_INIT;
+	char **vals;
+	size_t mark;
 	char *ret, *retarg;
 
 	if (!head || !head->group) {
 		tr_error(T, &e->pos, "unresolved function call");
 		return xstrdup("0LL");
 	}
-	for (size_t i = 0; i < e->args.n; i++) {
-		char *v = tr_expr(T, e->args.v[i]);
-
-		/* every argument is evaluated before the call */
-		v = keep(T, tr_type(T, e->args.v[i]), v);
-		strbuf_addf(&args, ", %s", v);
-		free(v);
-	}
+	/* Every argument is evaluated before the call.  Each overload that
+	 * "next" moves on to is passed the same values again, after the one
+	 * before it ran: keep them all then. */
+	mark = head->n_group > 1 ? e->args.n : side_mark(T, &e->args);
+	vals = list_values(T, &e->args, mark);
 	if (t == SEM_STRING) {
 		ret = tr_stmp(T);
 		retarg = xstrdup(ret);
@@ -861,13 +900,26 @@ static char *call(struct tr *T, const struct expr *e)
 	T->indent++;
 	tr_line(T, "int next_call = 1;");
 	for (int g = 0; g < head->n_group; g++) {
-		char *name = fn_cname(T, head->group[g]);
+		const struct sem_function *f = head->group[g];
+		char *name;
 
-		if (!name)
-			continue;
-		tr_line(T, "if (next_call && !c->last_error)");
-		tr_line(T, "\tnext_call = %s(c, %s%s);", name, retarg,
-			args.buf ? args.buf : "");
+		/* pass 2 groups overloads of one arity; vals has that many */
+		if ((size_t)f->n_params != e->args.n) {
+			tr_error(T, &e->pos, "internal error: overload of another arity");
+			break;
+		}
+		name = tr_fn_cname(T, f);
+		if (!f->n_params) {
+			tr_line(T, "if (next_call && !c->last_error)");
+			tr_line(T, "\tnext_call = %s(c, %s);", name, retarg);
+		} else {
+			tr_line(T, "if (next_call && !c->last_error) {");
+			T->indent++;
+			pass_args(T, f, vals);
+			tr_line(T, "next_call = %s(c, %s);", name, retarg);
+			T->indent--;
+			tr_line(T, "}");
+		}
 		free(name);
 	}
 	tr_line(T, "if (next_call && !c->last_error)");
@@ -875,7 +927,7 @@ static char *call(struct tr *T, const struct expr *e)
 	T->indent--;
 	tr_line(T, "}");
 	tr_check(T);
-	strbuf_free(&args);
+	free_values(vals, e->args.n);
 	free(retarg);
 	return ret;
 }
@@ -901,6 +953,7 @@ static char *print_call(struct tr *T, const struct expr *e)
 	bool as_char = !strcmp(n, "print_char");
 	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
 	char *fmtlit, *res;
+	char **vals;
 
 	if (e->a) {
 		char *map, *keys;
@@ -925,10 +978,11 @@ static char *print_call(struct tr *T, const struct expr *e)
 	}
 	if (formatted)
 		strbuf_addn(&fmt, e->str ? e->str : "", e->str ? e->len : 0);
+	vals = list_values(T, &e->args, side_mark(T, &e->args));
 	for (size_t i = 0; i < e->args.n; i++) {
 		const struct expr *a = e->args.v[i];
 		bool s = tr_type(T, a) == SEM_STRING;
-		char *v = list_item(T, &e->args, i);
+		const char *v = vals[i];
 
 		if (!formatted) {
 			if (i && delim)
@@ -936,8 +990,8 @@ static char *print_call(struct tr *T, const struct expr *e)
 			strbuf_adds(&fmt, s ? "%s" : as_char ? "%c" : "%d");
 		}
 		strbuf_addf(&args, "%s%s(%s)", i ? ", " : "", s ? "TAP_PSTR" : "TAP_PNUM", v);
-		free(v);
 	}
+	free_values(vals, e->args.n);
 	if (newline)
 		strbuf_addc(&fmt, '\n');
 	fmtlit = tr_cstr(fmt.buf ? fmt.buf : "", fmt.len);
@@ -982,7 +1036,7 @@ static char *embedded_expr(struct tr *T, const struct expr *e)
 
 static char *target_expr(struct tr *T, const struct expr *e);
 
-char *tr_expr(struct tr *T, const struct expr *e)
+static char *expr_value(struct tr *T, const struct expr *e)
 {
 	switch (e->kind) {
 	case E_NUM:
@@ -1021,6 +1075,26 @@ char *tr_expr(struct tr *T, const struct expr *e)
 		tr_error(T, &e->pos, "expression not supported in this probe context");
 		return xstrdup("0LL");
 	}
+}
+
+/* The longest C expression a number is handed on as; a longer one goes
+ * into a temporary.  Otherwise each operator of a long chain (a + b + c
+ * ...) would copy the whole C of its left side: quadratic time, and one
+ * huge expression for gcc. */
+#define TR_MAX_EXPR 1000
+
+char *tr_expr(struct tr *T, const struct expr *e)
+{
+	char *v = expr_value(T, e);
+
+	if (strlen(v) > TR_MAX_EXPR && tr_type(T, e) != SEM_STRING) {
+		char *tmp = tr_ltmp(T);
+
+		tr_line(T, "%s = %s;", tmp, v);
+		free(v);
+		v = tmp;
+	}
+	return v;
 }
 
 /* $name...: the probe's family writes the C. */

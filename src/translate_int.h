@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "lookup.h"
 #include "translate.h"
 #include "util.h"
 
@@ -34,12 +35,20 @@ struct tr {
 
 	struct tr_global *globals;
 	int nglobals;
+	struct ptrindex global_index;	/* struct vardecl * -> index in globals */
+	struct ptrindex fn_index;	/* struct sem_function * -> index in
+					 * p->functions */
+	struct ptrindex side_cache;	/* struct expr * -> whether it has side
+					 * effects (1) or not (0) */
 
 	struct strbuf decls;		/* file-scope data: regexes */
 	int nregex;
 
 	/* The body being generated. */
+	const char *cfunc;		/* its C function, and frame member */
 	struct strbuf body;
+	struct strbuf chunks;		/* functions it calls (translate_chunk.c) */
+	int nchunks;
 	struct strbuf frame;		/* fields of its frame struct */
 	int indent;
 	struct sem_function *fn;	/* NULL in a probe */
@@ -47,20 +56,42 @@ struct tr {
 	int n_ltmp, max_ltmp;		/* long temporaries in use / needed */
 	int n_stmp, max_stmp;		/* string temporaries */
 	int n_fixed;			/* per-statement-persistent fields */
+	int store_run;			/* stores in a row (tr_store_run) */
 	int nlabel;
 	const char *err_label;		/* where an error unwinds to */
 	const char *brk_label, *cont_label;
 
 	bool *arm_globals;		/* [g]: some probe is armed by g */
+
+	/* Scratch space of the lock sets (see lock_set_of). */
+	int *lock_mode;			/* [g]: 0, 1 read, 2 write */
+	int *lock_adds;			/* [g]: one body's "<<<" */
+	int *lock_seen;			/* [function]: the walk that saw it */
+	int lock_walk;
+};
+
+/* The globals a probe's handler locks, in the order of T->globals (the
+ * order the runtime takes them in), with their modes: 1 read, 2 write. */
+struct lock_set {
+	int n;
+	int *g;
+	int *mode;
 };
 
 /* translate.c */
+/* Generated code is indented one tab per level up to this depth only, so
+ * that deep nesting does not make the C quadratic in the script. */
+#define TR_MAX_INDENT 24
 void tr_line(struct tr *T, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tr_error(struct tr *T, const struct srcpos *pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 char *tr_label(struct tr *T, const char *what);
 const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v);
+/* The C name of a script function: tapfINDEX_NAME (malloc'd). */
+char *tr_fn_cname(const struct tr *T, const struct sem_function *f);
+/* The frame field of f's i-th parameter (malloc'd). */
+char *tr_param_field(const struct sem_function *f, int i);
 /* The C lvalue of a scalar variable (local, parameter or global). */
 char *tr_var(struct tr *T, const struct vardecl *v);
 /* A new field of the frame that lives until the body ends. */
@@ -70,8 +101,10 @@ char *tr_cstr(const char *s, size_t len);
 
 /* translate_arm.c: conditions the runtime arms probes by */
 void tr_arm_prepare(struct tr *T);
-/* Whether a body with these lock modes (2: writes) must call tap_arm_kick(). */
-bool tr_arm_kicks(const struct tr *T, const int *mode);
+void tr_lock_set_free(struct lock_set *set);
+
+/* Whether a body with these locks (mode 2: writes) must call tap_arm_kick(). */
+bool tr_arm_kicks(const struct tr *T, const struct lock_set *locks);
 /* static int tap_armcond_INDEX(void) for dp, if it has an armable
  * condition; whether it wrote one. */
 bool tr_arm_emit_cond(const struct tr *T, FILE *out, const struct derived_probe *dp,
@@ -90,6 +123,10 @@ char *tr_where_at(const char *what, const struct srcpos *pos);
 const char *tr_stat_op_c(int op);
 void tr_check(struct tr *T);		/* unwind if an error was raised */
 char *tr_ltmp(struct tr *T);
+/* Count one store of a long run (a call's arguments); every
+ * TR_STORE_RUN of them, a TAP_STORE_BREAK() between. */
+#define TR_STORE_RUN 64
+void tr_store_run(struct tr *T);
 char *tr_stmp(struct tr *T);
 /* Key array of an index expression's arguments (NULL entries: "*"),
  * and the wildcard mask. */
@@ -102,5 +139,24 @@ void tr_stat_base(struct tr *T, const struct expr *a, char **map, char **keys);
 
 /* translate_stmt.c */
 void tr_stmt(struct tr *T, const struct stmt *s);
+
+/* translate_chunk.c: the statements of a block, split into functions
+ * when there is much code. */
+void tr_block(struct tr *T, const struct vec *stmts);
+/* About how much C one chunk holds (and code before chunks start). */
+#define TR_CHUNK_BYTES 32768
+/* Whether the code since start (a T->body.len) is a chunk's worth. */
+bool tr_chunk_due(const struct tr *T, size_t start);
+/* What a chunk swaps out of struct tr while its code is generated. */
+struct tr_chunk {
+	struct strbuf body;
+	int indent;
+	const char *err_label, *brk_label, *cont_label;
+};
+/* Code from tr_chunk_open on goes into a new chunk function, which
+ * tr_chunk_close ends and calls; the code generated in between must
+ * leave only by T's labels (error, break, continue, out). */
+void tr_chunk_open(struct tr *T, struct tr_chunk *k);
+void tr_chunk_close(struct tr *T, struct tr_chunk *k);
 
 #endif

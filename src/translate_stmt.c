@@ -26,8 +26,7 @@ static char *stmt_where(const struct stmt *s)
 
 static void spend_action(struct tr *T)
 {
-	tr_line(T, "if (TAP_ACTIONS(c, 1))");
-	tr_line(T, "\tgoto %s;", T->err_label);
+	tr_line(T, "TAP_SPEND(c, %s);", T->err_label);
 }
 
 /* A statement's action.  Inside a loop only the loop checks the budget,
@@ -51,7 +50,7 @@ static void mark_stmt(struct tr *T, const struct stmt *s)
 
 static void start(struct tr *T, const struct stmt *s)
 {
-	T->n_ltmp = T->n_stmp = 0;
+	T->n_ltmp = T->n_stmp = T->store_run = 0;
 	mark_stmt(T, s);
 	spend_stmt_action(T);
 }
@@ -467,8 +466,7 @@ void tr_stmt(struct tr *T, const struct stmt *s)
 	if (!s)
 		return;
 	if (s->kind == S_BLOCK) {
-		for (size_t i = 0; i < s->stmts.n; i++)
-			tr_stmt(T, s->stmts.v[i]);
+		tr_block(T, &s->stmts);
 		return;
 	}
 	if (s->kind == S_NULL)
