@@ -1,0 +1,818 @@
+/* Pass 2: probe derivation.  Each probe point of a user's (or a used
+ * tapset's) probe is matched against the aliases and the probe point
+ * families; aliases expand recursively, and every concrete point becomes
+ * a derived probe with its own copy of the body (see elaborate.h). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elab_int.h"
+
+/* ---- deep copies of statements (each derived probe owns its body) ---- */
+
+static struct stmt *stmt_dup(const struct stmt *s);
+
+static struct foreach_key *key_dup(const struct foreach_key *k)
+{
+	struct foreach_key *n;
+
+	if (!k)
+		return NULL;
+	n = xcalloc(1, sizeof(*n));
+	n->name = xstrdup(k->name);
+	n->pos = k->pos;
+	return n;
+}
+
+static struct stmt *stmt_dup(const struct stmt *s)
+{
+	struct stmt *n;
+
+	if (!s)
+		return NULL;
+	n = stmt_new(s->kind, &s->pos);
+	n->e1 = expr_dup(s->e1);
+	n->e2 = expr_dup(s->e2);
+	n->e3 = expr_dup(s->e3);
+	n->body = stmt_dup(s->body);
+	n->els = stmt_dup(s->els);
+	for (size_t i = 0; i < s->stmts.n; i++)
+		vec_push(&n->stmts, stmt_dup(s->stmts.v[i]));
+	n->name = s->name ? xstrdup(s->name) : NULL;
+	n->name_pos = s->name_pos;
+	n->value = key_dup(s->value);
+	for (size_t i = 0; i < s->keys.n; i++)
+		vec_push(&n->keys, key_dup(s->keys.v[i]));
+	n->base = expr_dup(s->base);
+	for (size_t i = 0; i < s->slice.n; i++)
+		vec_push(&n->slice, expr_dup(s->slice.v[i]));
+	n->has_slice = s->has_slice;
+	n->sort_dir = s->sort_dir;
+	n->sort_col = s->sort_col;
+	n->sort_aggr = s->sort_aggr;
+	n->limit = expr_dup(s->limit);
+	return n;
+}
+
+/* ---- probe point derivation ---------------------------------------------- */
+
+/* The concrete probe points of the built-in families. */
+#define pattern point_pattern
+
+#define TIMER_PAT(unit, ns) \
+	{ DP_TIMER, ns, 0, 2, { { "timer", PA_NONE }, { unit, PA_NUM } } }, \
+	{ DP_TIMER, ns, 0, 3, { { "timer", PA_NONE }, { unit, PA_NUM }, \
+				{ "randomize", PA_NUM } } }
+
+static const struct pattern patterns[] = {
+	{ DP_BEGIN, 0, 0, 1, { { "begin", PA_OPTNUM } } },
+	{ DP_END, 0, 0, 1, { { "end", PA_OPTNUM } } },
+	{ DP_ERROR, 0, 0, 1, { { "error", PA_OPTNUM } } },
+	{ DP_NEVER, 0, 0, 1, { { "never", PA_NONE } } },
+	TIMER_PAT("s", 1000000000),
+	TIMER_PAT("sec", 1000000000),
+	TIMER_PAT("ms", 1000000),
+	TIMER_PAT("msec", 1000000),
+	TIMER_PAT("us", 1000),
+	TIMER_PAT("usec", 1000),
+	TIMER_PAT("ns", 1),
+	TIMER_PAT("nsec", 1),
+	{ DP_JIFFIES, 0, 0, 2, { { "timer", PA_NONE }, { "jiffies", PA_NUM } } },
+	{ DP_JIFFIES, 0, 0, 3, { { "timer", PA_NONE }, { "jiffies", PA_NUM },
+				 { "randomize", PA_NUM } } },
+	{ DP_HZ, 0, 0, 2, { { "timer", PA_NONE }, { "hz", PA_NUM } } },
+};
+#define N_PATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+
+/* Pattern i of all patterns: the built-in ones, then each kernel event
+ * family's (*fam says whose, NULL for built-in); NULL past the end. */
+static const struct point_pattern *pattern_nth(size_t i, const struct point_family **fam)
+{
+	*fam = NULL;
+	if (i < N_PATTERNS)
+		return &patterns[i];
+	i -= N_PATTERNS;
+	for (size_t f = 0; point_families[f]; f++) {
+		if (i < point_families[f]->n_patterns) {
+			*fam = point_families[f];
+			return &point_families[f]->patterns[i];
+		}
+		i -= point_families[f]->n_patterns;
+	}
+	return NULL;
+}
+
+static bool comp_matches(const struct pp_comp *c, const struct pat_comp *p)
+{
+	if (!sem_wildcard_match(c->name, p->name))
+		return false;
+	switch (p->arg) {
+	case PA_NONE: return !c->arg;
+	case PA_NUM: return c->arg && c->arg->kind == E_NUM;
+	case PA_OPTNUM: return !c->arg || c->arg->kind == E_NUM;
+	case PA_STR: return c->arg && c->arg->kind == E_STR;
+	default: return !c->arg || c->arg->kind == E_STR;
+	}
+}
+
+/* How many leading components of pp match the pattern. */
+static int pattern_prefix(const struct probe_point *pp, const struct pattern *p)
+{
+	int k = 0;
+
+	while (k < p->n && k < (int)pp->comps.n && comp_matches(pp->comps.v[k], &p->c[k]))
+		k++;
+	return k;
+}
+
+/* How many leading components of pp match the alias name nm: alias names
+ * take no arguments. */
+static int alias_prefix(const struct probe_point *pp, const struct probe_point *nm)
+{
+	int k = 0;
+
+	while (k < (int)nm->comps.n && k < (int)pp->comps.n) {
+		const struct pp_comp *u = pp->comps.v[k], *a = nm->comps.v[k];
+
+		if (u->arg || a->arg || !sem_wildcard_match(u->name, a->name))
+			break;
+		k++;
+	}
+	return k;
+}
+
+/* Expressions in probe point conditions print as SystemTap prints them:
+ * every operand of an operator in parentheses. */
+static void stap_expr(struct strbuf *sb, const struct expr *e)
+{
+	const char *op;
+
+	if (!e)
+		return;
+	switch (e->kind) {
+	case E_NUM:
+		strbuf_addf(sb, "%" PRId64, e->num);
+		return;
+	case E_STR:
+		strbuf_addc(sb, '"');
+		strbuf_addn(sb, e->str, e->len);
+		strbuf_addc(sb, '"');
+		return;
+	case E_SYM:
+		strbuf_adds(sb, e->name);
+		return;
+	case E_BINARY: case E_ASSIGN:
+		op = tok_spelling((enum tok_kind)e->op);
+		strbuf_addc(sb, '(');
+		stap_expr(sb, e->a);
+		strbuf_addf(sb, ") %s (", op ? op : "?");
+		stap_expr(sb, e->b);
+		strbuf_addc(sb, ')');
+		return;
+	case E_UNARY: case E_PREINC:
+		op = tok_spelling((enum tok_kind)e->op);
+		strbuf_addf(sb, "%s(", op ? op : "?");
+		stap_expr(sb, e->a);
+		strbuf_addc(sb, ')');
+		return;
+	case E_POSTINC:
+		op = tok_spelling((enum tok_kind)e->op);
+		strbuf_addc(sb, '(');
+		stap_expr(sb, e->a);
+		strbuf_addf(sb, ")%s", op ? op : "?");
+		return;
+	case E_TERNARY:
+		strbuf_addc(sb, '(');
+		stap_expr(sb, e->a);
+		strbuf_adds(sb, ") ? (");
+		stap_expr(sb, e->b);
+		strbuf_adds(sb, ") : (");
+		stap_expr(sb, e->c);
+		strbuf_addc(sb, ')');
+		return;
+	case E_CALL: case E_INDEX:
+		if (e->kind == E_CALL)
+			strbuf_adds(sb, e->name);
+		else
+			stap_expr(sb, e->a);
+		strbuf_addc(sb, e->kind == E_CALL ? '(' : '[');
+		for (size_t i = 0; i < e->args.n; i++) {
+			if (i)
+				strbuf_adds(sb, ", ");
+			if (e->args.v[i])
+				stap_expr(sb, e->args.v[i]);
+			else
+				strbuf_addc(sb, '*');
+		}
+		strbuf_addc(sb, e->kind == E_CALL ? ')' : ']');
+		return;
+	default: {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		ast_print_expr(f, e);
+		fclose(f);
+		strbuf_adds(sb, buf);
+		free(buf);
+		return;
+	}
+	}
+}
+
+/* probe_point::print: components, then ! or ?, then the condition. */
+/* Components [from, to) of pp: "name(arg).name...". */
+static void comps_text(struct strbuf *sb, const struct probe_point *pp, size_t from,
+		       size_t to)
+{
+	for (size_t i = from; i < to && i < pp->comps.n; i++) {
+		const struct pp_comp *c = pp->comps.v[i];
+
+		if (sb->len)
+			strbuf_addc(sb, '.');
+		strbuf_adds(sb, c->name);
+		if (c->arg) {
+			strbuf_addc(sb, '(');
+			stap_expr(sb, c->arg);
+			strbuf_addc(sb, ')');
+		}
+	}
+}
+
+char *point_text(const struct probe_point *pp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	comps_text(&sb, pp, 0, pp->comps.n);
+	if (pp->sufficient)
+		strbuf_addc(&sb, '!');
+	else if (pp->optional)
+		strbuf_addc(&sb, '?');
+	if (pp->cond) {
+		strbuf_adds(&sb, " if (");
+		stap_expr(&sb, pp->cond);
+		strbuf_addc(&sb, ')');
+	}
+	return strbuf_detach(&sb);
+}
+
+static char *points_text(const struct vec *v, const char *sep)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->n; i++) {
+		char *t = point_text(v->v[i]);
+
+		strbuf_addf(&sb, "%s%s", i ? sep : "", t);
+		free(t);
+	}
+	return strbuf_detach(&sb);
+}
+
+static char *alias_text(const struct probe_alias *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *t;
+
+	for (size_t i = 0; i < a->names.n; i++) {
+		t = point_text(a->names.v[i]);
+		strbuf_addf(&sb, "%s%s", t, a->epilogue ? " += " : " = ");
+		free(t);
+	}
+	t = points_text(&a->points, ", ");
+	strbuf_adds(&sb, t);
+	free(t);
+	return strbuf_detach(&sb);
+}
+
+static struct expr *and_cond(const struct expr *a, const struct expr *b)
+{
+	struct expr *e;
+
+	if (!a)
+		return expr_dup(b);
+	if (!b)
+		return expr_dup(a);
+	e = expr_new(E_BINARY, &a->pos);
+	e->op = TK_ANDAND;
+	e->a = expr_dup(a);
+	e->b = expr_dup(b);
+	return e;
+}
+
+struct derive {
+	const struct probe *origin;
+	bool failed;
+	/* The aliases being expanded, outermost first (recursion check). */
+	const struct probe_alias *stack[MAX_ALIAS_DEPTH];
+	int depth;
+	/* The first failure below a user's probe point, reported after the
+	 * "while resolving" line for that point. */
+	bool deferred;
+	struct srcpos deferred_pos;
+	char *deferred_msg;
+	/* -l/-L: the name the user's point resolved to at the top level:
+	 * the alias's name and the user's suffix, while that alias is
+	 * being expanded; else NULL and the concrete point names itself. */
+	char *list_name;
+};
+
+static int derive_point(struct elab *E, struct derive *D,
+			const struct probe_point *pp, const struct stmt *body,
+			const char *chain, bool parent_optional);
+
+static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
+{
+	D->failed = true;
+	if (D->deferred) {
+		free(msg);
+		return;
+	}
+	D->deferred = true;
+	D->deferred_pos = *pos;
+	D->deferred_msg = msg;
+}
+
+/*
+ * SystemTap's bounds for timers, checked where it checks them (its timer
+ * tapset): timer.s/ms/us/ns periods run from 100 us to one day, in
+ * nanoseconds; timer.hz(N) is a period of ceil(1e9 / N) ns under the same
+ * bounds; timer.jiffies(N) takes 1 to 1000000 jiffies; a randomize is at
+ * most the period.
+ */
+#define TIMER_MIN_NS	INT64_C(100000)
+#define TIMER_MAX_NS	(INT64_C(86400) * 1000000000)
+#define JIFFIES_MAX	INT64_C(1000000)
+
+/* The failure of a timer argument, reported after "while resolving
+ * probe point" as SystemTap chains it. */
+static void timer_arg_error(struct derive *D, const struct pp_comp *c, char *msg)
+{
+	defer_error(D, &c->arg->pos, xasprintf("%s: number '%" PRId64 "' at %s:%d:%d",
+					       msg, c->arg->num, c->arg->pos.file->name,
+					       c->arg->pos.line, c->arg->pos.col));
+	free(msg);
+}
+
+/* SystemTap's complaint about a period of N units of ns_per_unit ns
+ * (its bounds in that unit), or NULL when N is within them. */
+static char *timer_range_error(int64_t n, int64_t ns_per_unit)
+{
+	int64_t max = TIMER_MAX_NS / ns_per_unit;
+
+	if (n >= 1 && n <= max && n * ns_per_unit >= TIMER_MIN_NS)
+		return NULL;
+	return xasprintf("interval value out of range (%" PRId64 ", %" PRId64 ")",
+			 ns_per_unit < TIMER_MIN_NS ? TIMER_MIN_NS / ns_per_unit : 1, max);
+}
+
+/* SystemTap's complaint about the interval of dp, or NULL. */
+static char *timer_interval_error(const struct derived_probe *dp)
+{
+	const int64_t second = 1000000000;
+
+	switch (dp->kind) {
+	case DP_JIFFIES:
+		if (dp->interval < 1 || dp->interval > JIFFIES_MAX)
+			return xstrdup("invalid interval for jiffies timer");
+		return NULL;
+	case DP_HZ:
+		if (dp->interval < 1)
+			return xstrdup("frequency must be greater than 0");
+		/* the period in ns, rounded up */
+		return timer_range_error(second / dp->interval +
+					 (second % dp->interval != 0), 1);
+	default:
+		return timer_range_error(dp->interval, dp->ns_per_unit);
+	}
+}
+
+static bool timer_args_ok(struct derive *D, const struct probe_point *pp,
+			  struct derived_probe *dp)
+{
+	const struct pp_comp *c1 = pp->comps.v[1];
+	const struct pp_comp *c2 = pp->comps.n == 3 ? pp->comps.v[2] : NULL;
+	char *msg;
+
+	dp->interval = c1->arg->num;
+	dp->randomize = c2 ? c2->arg->num : 0;
+	msg = timer_interval_error(dp);
+	if (msg) {
+		timer_arg_error(D, c1, msg);
+		return false;
+	}
+	if (c2 && (dp->randomize < 0 || dp->randomize > dp->interval)) {
+		timer_arg_error(D, c2, xstrdup(dp->kind == DP_JIFFIES ?
+					       "invalid randomize for jiffies timer" :
+					       "randomization value out of range"));
+		return false;
+	}
+	return true;
+}
+
+/* What -l prints for dp (see struct derive). */
+static char *list_name(const struct derive *D, const struct derived_probe *dp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (D->list_name)
+		return xstrdup(D->list_name);
+	comps_text(&sb, dp->loc, 0, dp->loc->comps.n);
+	return strbuf_detach(&sb);
+}
+
+/* Give dp (its kind and loc set) the user's body and condition, and add it
+ * to the program. */
+static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
+		      const struct probe_point *pp, const struct stmt *body,
+		      const char *chain)
+{
+	dp->chain = xasprintf(" /* <- %s */", chain);
+	dp->list_name = list_name(D, dp);
+	dp->body = stmt_dup(body);
+	dp->cond = expr_dup(pp->cond);
+	dp->origin = D->origin;
+	vec_push(&E->P->probes, dp);
+}
+
+/* A concrete point matched pattern p: make the derived probe. */
+static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p,
+		       const struct probe_point *pp, const struct stmt *body,
+		       const char *chain)
+{
+	struct derived_probe *dp = xcalloc(1, sizeof(*dp));
+	struct probe_point *loc = probe_point_new(&pp->pos);
+	const struct pp_comp *c0 = pp->comps.v[0];
+
+	for (int i = 0; i < p->n; i++) {
+		const struct pp_comp *c = pp->comps.v[i];
+
+		vec_push(&loc->comps, pp_comp_new(xstrdup(p->c[i].name),
+						  expr_dup(c->arg), &c->pos));
+	}
+	loc->optional = pp->optional;
+	loc->sufficient = pp->sufficient;
+	loc->cond = expr_dup(pp->cond);
+	dp->kind = p->kind;
+	dp->loc = loc;
+	dp->ns_per_unit = p->ns_per_unit;
+	if ((p->kind == DP_BEGIN || p->kind == DP_END || p->kind == DP_ERROR) && c0->arg)
+		dp->seq = c0->arg->num;
+	if ((p->kind == DP_TIMER || p->kind == DP_JIFFIES || p->kind == DP_HZ) &&
+	    !timer_args_ok(D, pp, dp)) {
+		probe_point_free(loc);
+		free(dp);
+		return -1;
+	}
+	add_probe(E, D, dp, pp, body, chain);
+	return 1;
+}
+
+void family_point_free(struct family_point *fp)
+{
+	if (!fp)
+		return;
+	free(fp->target);
+	free(fp->module);
+	free(fp);
+}
+
+/* The concrete point of a family: pp's components as the pattern names
+ * them, with the family's match in place of a glob. */
+static struct probe_point *family_loc(const struct point_pattern *p,
+				      const struct probe_point *pp,
+				      const struct family_point *fp)
+{
+	struct probe_point *loc = probe_point_new(&pp->pos);
+
+	for (int i = 0; i < p->n; i++) {
+		const struct pp_comp *c = pp->comps.v[i];
+		struct expr *arg = expr_dup(c->arg);
+
+		if (i == fp->target_comp && fp->target && arg && arg->kind == E_STR) {
+			free(arg->str);
+			arg->str = xstrdup(fp->target);
+			arg->len = strlen(fp->target);
+		}
+		vec_push(&loc->comps, pp_comp_new(xstrdup(p->c[i].name), arg, &c->pos));
+	}
+	loc->optional = pp->optional;
+	loc->sufficient = pp->sufficient;
+	loc->cond = expr_dup(pp->cond);
+	return loc;
+}
+
+/* Give dp the point its family names it by (see derived_point), after
+ * add_probe() took -l's name from the matched one. */
+static void rename_point(struct derived_probe *dp, struct probe_point *named)
+{
+	if (!named)
+		return;
+	named->optional = dp->loc->optional;
+	named->sufficient = dp->loc->sufficient;
+	named->cond = dp->loc->cond;
+	dp->loc->cond = NULL;
+	probe_point_free(dp->loc);
+	dp->loc = named;
+}
+
+/* A point matched pattern p of a kernel event family: one derived probe
+ * for each concrete point the family finds. */
+static int derive_family(struct elab *E, struct derive *D, const struct point_family *fam,
+			 const struct point_pattern *p, const struct probe_point *pp,
+			 const struct stmt *body, const char *chain)
+{
+	struct vec points = { 0 };
+	struct family_error err = { 0 };
+	int n = fam->expand(p, pp, &points, &err);
+
+	(void)E;
+	free(err.what);
+	if (n < 0) {
+		defer_error(D, &err.pos, err.msg ? err.msg : xstrdup("no match"));
+		for (size_t i = 0; i < points.n; i++)
+			family_point_free(points.v[i]);
+		vec_free(&points);
+		return -1;
+	}
+	for (size_t i = 0; i < points.n; i++) {
+		struct family_point *fp = points.v[i];
+		struct derived_probe *dp = xcalloc(1, sizeof(*dp));
+
+		dp->kind = DP_FAMILY;
+		dp->family = fam;
+		dp->variant = p->variant;
+		dp->fp = *fp;
+		free(fp);
+		dp->loc = family_loc(p, pp, &dp->fp);
+		add_probe(E, D, dp, pp, body, chain);
+		if (fam->derived_point)
+			rename_point(dp, fam->derived_point(dp));
+	}
+	n = (int)points.n;
+	vec_free(&points);
+	return n;
+}
+
+/* Expand pp through alias a, whose name matched pp's first k
+ * components; the rest of pp is a suffix for each alias location. */
+static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref *r,
+			int k, const struct probe_point *pp, const struct stmt *body,
+			const char *chain, bool parent_optional)
+{
+	const struct probe_alias *a = r->a;
+	struct stmt *blk;
+	char *sig, *newchain;
+	int total = 0;
+
+	for (int i = 0; i < D->depth; i++)
+		if (D->stack[i] == a || D->depth >= MAX_ALIAS_DEPTH) {
+			const struct pp_comp *c = pp->comps.v[0];
+			char *t = point_text(pp);
+
+			defer_error(D, &c->pos, xasprintf(
+				"recursive loop in alias expansion of %s at %s:%d:%d",
+				t, c->pos.file->name, c->pos.line, c->pos.col));
+			free(t);
+			return -1;
+		}
+	D->stack[D->depth++] = a;
+
+	/* "=" runs the alias body first, "+=" after the user's body;
+	 * "= POINTS { prologue }, { epilogue }" does both. */
+	blk = stmt_new(S_BLOCK, &body->pos);
+	if (!a->epilogue)
+		vec_push(&blk->stmts, stmt_dup(a->body));
+	vec_push(&blk->stmts, stmt_dup(body));
+	if (a->epilogue)
+		vec_push(&blk->stmts, stmt_dup(a->body));
+	if (a->epi_body)
+		vec_push(&blk->stmts, stmt_dup(a->epi_body));
+	sig = alias_text(a);
+	newchain = xasprintf("%s <- %s", sig, chain);
+
+	for (size_t i = 0; i < a->points.n && !D->failed; i++) {
+		const struct probe_point *loc = a->points.v[i];
+		struct probe_point *np = probe_point_dup(loc);
+		int n;
+
+		expr_free(np->cond);
+		np->cond = and_cond(loc->cond, pp->cond);
+		for (size_t j = (size_t)k; j < pp->comps.n; j++)
+			vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
+		n = derive_point(E, D, np, blk, newchain, parent_optional || pp->optional);
+		probe_point_free(np);
+		if (n > 0) {
+			total += n;
+			use_file(E, r->file);
+		}
+		if (n > 0 && loc->sufficient)
+			break;
+	}
+	D->depth--;
+	stmt_free(blk);
+	free(sig);
+	free(newchain);
+	return D->failed ? -1 : total;
+}
+
+static void point_mismatch(struct elab *E, struct derive *D,
+			   const struct probe_point *pp, int depth_ok)
+{
+	int idx = depth_ok < (int)pp->comps.n ? depth_ok : (int)pp->comps.n - 1;
+	const struct pp_comp *bad = pp->comps.v[idx];
+	const char *star = strchr(bad->name, '*');
+	char *functor = xstrdup(bad->name);
+	struct vec names = { 0 };
+	char *sugg;
+
+	/* Names that would have fitted at the failing component; a
+	 * wildcard is compared by what precedes its first '*'. */
+	const struct point_pattern *pat;
+	const struct point_family *fam;
+
+	for (size_t i = 0; (pat = pattern_nth(i, &fam)); i++)
+		if (pat->n > idx && pattern_prefix(pp, pat) >= idx)
+			vec_push(&names, (void *)pat->c[idx].name);
+	for (size_t i = 0; i < E->aliases.n; i++) {
+		const struct alias_ref *r = E->aliases.v[i];
+
+		for (size_t j = 0; j < r->a->names.n; j++) {
+			const struct probe_point *nm = r->a->names.v[j];
+
+			if ((int)nm->comps.n > idx && alias_prefix(pp, nm) >= idx)
+				vec_push(&names, ((struct pp_comp *)nm->comps.v[idx])->name);
+		}
+	}
+	if (star && star != bad->name)
+		functor[star - bad->name] = '\0';
+	sugg = sem_suggest(functor, (const char *const *)names.v, (int)names.n);
+	defer_error(D, &bad->pos, xasprintf(
+		"probe point mismatch%s%s: identifier '%s' at %s:%d:%d",
+		star ? ": didn't find any wildcard matches" : "", sugg, bad->name,
+		bad->pos.file->name, bad->pos.line, bad->pos.col));
+	free(sugg);
+	free(functor);
+	vec_free(&names);
+}
+
+/* A point the --privilege level does not allow: SystemTap's error, at the
+ * point's last component (for an alias, in the alias's own points). */
+static void refuse_point(struct elab *E, struct derive *D, const struct probe_point *pp)
+{
+	const struct pp_comp *last = pp->comps.v[pp->comps.n - 1];
+
+	defer_error(D, &last->pos, xasprintf(
+		"probe point is not allowed for --privilege=%s: identifier '%s' at %s:%d:%d",
+		privilege_name(privilege_level(E)), last->name,
+		last->pos.file->name, last->pos.line, last->pos.col));
+}
+
+static bool has_wildcard(const struct probe_point *pp, int k)
+{
+	for (int i = 0; i < k; i++)
+		if (strchr(((struct pp_comp *)pp->comps.v[i])->name, '*'))
+			return true;
+	return false;
+}
+
+/*
+ * Whether alias name nm, which matched the first components of pp, gives
+ * way to a longer alias name that matches more of pp along the same path
+ * (syscall.read.return over syscall.read plus the suffix .return): as in
+ * SystemTap, a suffix is tried only where no longer name matches.
+ */
+static bool shadowed_alias(struct elab *E, const struct probe_point *pp,
+			   const struct probe_point *nm)
+{
+	size_t k = nm->comps.n;
+
+	if (pp->comps.n <= k)
+		return false;	/* nothing longer can match all of pp */
+	for (size_t i = 0; i < E->aliases.n; i++) {
+		const struct alias_ref *r = E->aliases.v[i];
+
+		for (size_t j = 0; j < r->a->names.n; j++) {
+			const struct probe_point *longer = r->a->names.v[j];
+			size_t m = 0;
+
+			if (longer->comps.n <= k ||
+			    alias_prefix(pp, longer) != (int)longer->comps.n)
+				continue;
+			while (m < k && !strcmp(((struct pp_comp *)longer->comps.v[m])->name,
+						((struct pp_comp *)nm->comps.v[m])->name))
+				m++;
+			if (m == k)
+				return true;
+		}
+	}
+	return false;
+}
+
+static int derive_point(struct elab *E, struct derive *D,
+			const struct probe_point *pp, const struct stmt *body,
+			const char *chain, bool parent_optional)
+{
+	bool optional = pp->optional || parent_optional;
+	int total = 0, best = 0;
+
+	for (size_t i = 0; i < E->aliases.n && !D->failed; i++) {
+		const struct alias_ref *r = E->aliases.v[i];
+
+		for (size_t j = 0; j < r->a->names.n; j++) {
+			const struct probe_point *nm = r->a->names.v[j];
+			int k = alias_prefix(pp, nm);
+			int n;
+
+			if (k > best)
+				best = k;
+			if (k != (int)nm->comps.n || shadowed_alias(E, pp, nm))
+				continue;
+			if (D->depth == 0) {
+				struct strbuf sb = STRBUF_INIT;
+
+				comps_text(&sb, nm, 0, nm->comps.n);
+				comps_text(&sb, pp, (size_t)k, pp->comps.n);
+				free(D->list_name);
+				D->list_name = strbuf_detach(&sb);
+			}
+			if (has_wildcard(pp, k)) {
+				/* As SystemTap does, a wildcard skips the
+				 * matches whose expansion fails. */
+				struct derive saved = *D;
+
+				n = expand_alias(E, D, r, k, pp, body, chain, parent_optional);
+				if (D->failed) {
+					if (D->deferred && !saved.deferred)
+						free(D->deferred_msg);
+					*D = saved;
+					n = 0;
+				}
+			} else {
+				n = expand_alias(E, D, r, k, pp, body, chain, parent_optional);
+			}
+			if (D->depth == 0) {
+				free(D->list_name);
+				D->list_name = NULL;
+			}
+			if (n > 0)
+				total += n;
+			break;
+		}
+	}
+	const struct point_family *fam;
+	const struct point_pattern *p;
+
+	for (size_t i = 0; (p = pattern_nth(i, &fam)) && !D->failed; i++) {
+		int k = pattern_prefix(pp, p);
+		int n;
+
+		if (k > best)
+			best = k;
+		if (k != p->n || p->n != (int)pp->comps.n)
+			continue;
+		if (!pattern_allowed(E, fam, p)) {
+			refuse_point(E, D, pp);
+			break;
+		}
+		n = fam ? derive_family(E, D, fam, p, pp, body, chain)
+			: derive_leaf(E, D, p, pp, body, chain);
+		if (n > 0)
+			total += n;
+	}
+	if (D->failed)
+		return -1;
+	if (total == 0 && !optional) {
+		point_mismatch(E, D, pp, best);
+		return -1;
+	}
+	return total;
+}
+
+void derive_probe(struct elab *E, const struct probe *p)
+{
+	struct derive D = { .origin = p };
+	char *chain = points_text(&p->points, ",");
+
+	for (size_t i = 0; i < p->points.n; i++) {
+		const struct probe_point *pp = p->points.v[i];
+		int n = derive_point(E, &D, pp, p->body, chain, false);
+
+		if (D.deferred) {
+			const struct pp_comp *first = pp->comps.v[0];
+			char what[300];
+
+			ident_what(what, sizeof(what), first->name);
+			sem_error(E, &first->pos, what, "while resolving probe point");
+			diag_error(E->d, &D.deferred_pos, "semantic error", "%s",
+				   D.deferred_msg);
+			free(D.deferred_msg);
+		}
+		if (D.failed)
+			break;
+		if (n > 0 && pp->sufficient)
+			break;
+	}
+	free(chain);
+}
+

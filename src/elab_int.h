@@ -1,0 +1,72 @@
+/* Pass 2's private interface between its files (elaborate.c, the driver;
+ * derive.c, probe derivation; resolve.c, name resolution; infer.c, type
+ * inference; program.c and program_print.c, the program pass 3 reads and
+ * its -p2 print-out).  Nothing outside pass 2 includes it. */
+#ifndef TAPC_ELAB_INT_H
+#define TAPC_ELAB_INT_H
+
+#include <stdarg.h>
+
+#include "elaborate.h"
+#include "lookup.h"
+#include "util.h"
+
+#define MAX_ALIAS_DEPTH 32
+
+struct alias_ref {
+	const struct probe_alias *a;
+	const struct srcfile *file;
+};
+
+struct elab {
+	const struct elab_options *o;
+	struct diag *d;
+	struct program *P;
+	struct script **user;
+	int n_user;
+	struct vec fns;		/* struct sem_function *: user ones first */
+	struct vec globals;	/* struct vardecl *: every declared global */
+	struct namemap fn_names;	/* name -> fns of that name, in order */
+	struct namemap global_names;	/* name -> globals of that name */
+	struct vec aliases;	/* struct alias_ref * */
+	struct vec work;	/* functions to resolve */
+	/* Library files: once anything of a file is used, its probes join
+	 * the program too (as SystemTap pulls in the whole file). */
+	struct script **lib;
+	int n_lib;
+	bool *lib_used, *lib_done;
+};
+
+/* elaborate.c */
+void use_file(struct elab *E, const struct srcfile *f);
+unsigned privilege_level(const struct elab *E);
+bool pattern_allowed(const struct elab *E, const struct point_family *fam,
+		     const struct point_pattern *p);
+bool embedded_allowed(const struct elab *E, unsigned pragmas);
+char *describe_expr(const struct expr *e);
+void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ident_what(char *buf, size_t n, const char *name);
+struct vardecl *var_new(struct elab *E, const char *name, const struct srcpos *pos);
+bool visible(bool is_private, const struct srcfile *decl_file,
+	     const struct srcfile *from);
+
+/* program.c */
+struct sem_ref *ptrmap_get(const struct ptrmap *m, const void *k);
+struct sem_ref *ptrmap_ref(struct ptrmap *m, const void *k);
+
+/* derive.c: the derived probes of a user's or tapset's probe. */
+void derive_probe(struct elab *E, const struct probe *p);
+/* The probe point as SystemTap prints it (-p2). */
+char *point_text(const struct probe_point *pp);
+
+/* resolve.c */
+void resolve_probe(struct elab *E, struct derived_probe *dp);
+void drain_work(struct elab *E);
+
+/* infer.c */
+void infer_types(struct elab *E);
+
+#endif

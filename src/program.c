@@ -1,0 +1,145 @@
+/* Pass 2's result as pass 3 reads it: the resolutions of expressions by
+ * node, the globals -G may name, and freeing it all (see elaborate.h). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elab_int.h"
+
+/* ---- pointer map --------------------------------------------------- */
+
+static size_t ptr_hash(const void *p, size_t cap)
+{
+	uintptr_t x = (uintptr_t)p;
+
+	x ^= x >> 17;
+	x *= (uintptr_t)0x9E3779B97F4A7C15ull;
+	return (size_t)(x >> 7) & (cap - 1);
+}
+
+struct sem_ref *ptrmap_get(const struct ptrmap *m, const void *k)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = ptr_hash(k, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->keys[i])
+			return NULL;
+		if (m->keys[i] == k)
+			return m->vals[i];
+	}
+}
+
+struct sem_ref *ptrmap_ref(struct ptrmap *m, const void *k)
+{
+	struct sem_ref *r = ptrmap_get(m, k);
+	size_t i;
+
+	if (r)
+		return r;
+	if ((m->n + 1) * 2 > m->cap) {
+		struct ptrmap old = *m;
+
+		m->cap = m->cap ? m->cap * 2 : 256;
+		m->keys = xcalloc(m->cap, sizeof(*m->keys));
+		m->vals = xcalloc(m->cap, sizeof(*m->vals));
+		m->n = 0;
+		for (size_t j = 0; j < old.cap; j++) {
+			if (!old.keys[j])
+				continue;
+			i = ptr_hash(old.keys[j], m->cap);
+			while (m->keys[i])
+				i = (i + 1) & (m->cap - 1);
+			m->keys[i] = old.keys[j];
+			m->vals[i] = old.vals[j];
+			m->n++;
+		}
+		free(old.keys);
+		free(old.vals);
+	}
+	i = ptr_hash(k, m->cap);
+	while (m->keys[i])
+		i = (i + 1) & (m->cap - 1);
+	r = xcalloc(1, sizeof(*r));
+	m->keys[i] = k;
+	m->vals[i] = r;
+	m->n++;
+	return r;
+}
+
+static void ptrmap_free(struct ptrmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->vals[i]);
+	free(m->keys);
+	free(m->vals);
+}
+
+const struct sem_ref *program_ref(const struct program *p, const void *node)
+{
+	return ptrmap_get(&p->refs, node);
+}
+
+const struct vardecl *program_global(const struct program *p, const char *name)
+{
+	for (size_t i = 0; i < p->all_vars.n; i++) {
+		const struct vardecl *v = p->all_vars.v[i];
+
+		if (v->global && (v->listed || !v->library) && !strcmp(v->name, name))
+			return v;
+	}
+	return NULL;
+}
+
+static void body_free(struct sem_body *b)
+{
+	vec_free(&b->reads);
+	vec_free(&b->writes);
+	vec_free(&b->aggs);
+	vec_free(&b->calls);
+}
+
+void program_free(struct program *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->probes.n; i++) {
+		struct derived_probe *dp = p->probes.v[i];
+
+		probe_point_free(dp->loc);
+		free(dp->list_name);
+		free(dp->fp.target);
+		free(dp->fp.module);
+		free(dp->chain);
+		stmt_free(dp->body);
+		expr_free(dp->cond);
+		vec_free(&dp->locals);
+		body_free(&dp->uses);
+		free(dp);
+	}
+	for (size_t i = 0; i < p->all_fns.n; i++) {
+		struct sem_function *f = p->all_fns.v[i];
+
+		free(f->params);
+		vec_free(&f->locals);
+		body_free(&f->uses);
+		if (f->group && f->group[0] == f)
+			free(f->group);
+		free(f);
+	}
+	for (size_t i = 0; i < p->all_vars.n; i++) {
+		struct vardecl *v = p->all_vars.v[i];
+
+		free(v->name);
+		free(v->index_types);
+		free(v->index_pos);
+		free(v);
+	}
+	vec_free(&p->probes);
+	vec_free(&p->functions);
+	vec_free(&p->globals);
+	vec_free(&p->embeds);
+	vec_free(&p->all_fns);
+	vec_free(&p->all_vars);
+	ptrmap_free(&p->refs);
+	free(p);
+}

@@ -1,0 +1,674 @@
+/* Pass 2: name resolution.  Every name in a derived probe or a function
+ * is bound to a local, parameter, global or function (library ones pulled
+ * in on demand), and target expressions are handed to their family. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elab_int.h"
+
+/* ---- symbol resolution ----------------------------------------------------- */
+
+struct rctx {
+	struct elab *E;
+	struct sem_function *fn;	/* NULL in a probe */
+	const struct derived_probe *dp;	/* NULL in a function */
+	struct vec *locals;		/* NULL in a probe condition */
+	struct namemap names;		/* the locals and parameters by name */
+	struct sem_body *uses;
+	struct vardecl *iterating[32];	/* arrays of the enclosing foreach loops */
+	int n_iterating;
+};
+
+static void res_expr(struct rctx *R, struct expr *e);
+static void res_stmt(struct rctx *R, struct stmt *s);
+static bool res_target(struct rctx *R, struct expr *e, bool write);
+
+static void set_arity(struct elab *E, struct vardecl *v, int arity,
+		      const struct srcpos *pos)
+{
+	char what[300];
+
+	if (arity == 0 && v->maxsize > 0) {
+		ident_what(what, sizeof(what), v->name);
+		sem_error(E, pos, what, "inconsistent arity");
+		return;
+	}
+	if (v->arity < 0) {
+		v->arity = arity;
+		v->arity_pos = *pos;
+		if (arity > 0) {
+			v->index_types = xcalloc((size_t)arity, sizeof(*v->index_types));
+			v->index_pos = xcalloc((size_t)arity, sizeof(*v->index_pos));
+		}
+		return;
+	}
+	if (v->arity == arity)
+		return;
+	ident_what(what, sizeof(what), v->name);
+	sem_error(E, pos, what, "inconsistent arity (%d vs %d)", v->arity, arity);
+	sem_error(E, &v->arity_pos, what, "arity %d first inferred here", v->arity);
+}
+
+static struct vardecl *find_global(struct elab *E, const char *name,
+				   const struct srcfile *from)
+{
+	const struct vec *named = namemap_get(&E->global_names, name);
+
+	for (size_t i = 0; named && i < named->n; i++) {
+		struct vardecl *v = named->v[i];
+
+		if (!strcmp(v->name, name) && visible(v->is_private, v->pos.file, from)) {
+			if (!v->listed) {
+				v->listed = true;
+				vec_push(&E->P->globals, v);
+				if (v->library)
+					use_file(E, v->pos.file);
+			}
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* A body's context: its locals and parameters in R->names. */
+static void rctx_init(struct rctx *R)
+{
+	for (size_t i = 0; R->locals && i < R->locals->n; i++) {
+		struct vardecl *v = R->locals->v[i];
+
+		namemap_add(&R->names, v->name, v);
+	}
+	for (int i = 0; R->fn && i < R->fn->n_params; i++)
+		namemap_add(&R->names, R->fn->params[i]->name, R->fn->params[i]);
+}
+
+/* The local or parameter of this name (locals were added first). */
+static struct vardecl *local_named(struct rctx *R, const char *name)
+{
+	const struct vec *named = namemap_get(&R->names, name);
+
+	return named ? named->v[0] : NULL;
+}
+
+/* A name: local, parameter, global, or (when locals are allowed) a new
+ * local. NULL when it cannot be resolved (reported). */
+static struct vardecl *lookup_var(struct rctx *R, const char *name,
+				  const struct srcpos *pos)
+{
+	struct vardecl *v;
+	char what[300];
+
+	v = R->locals ? local_named(R, name) : NULL;
+	if (v)
+		return v;
+	v = find_global(R->E, name, pos->file);
+	if (v)
+		return v;
+	if (!R->locals) {
+		ident_what(what, sizeof(what), name);
+		sem_error(R->E, pos, what, "probe condition must not reference undeclared global");
+		return NULL;
+	}
+	v = var_new(R->E, name, pos);
+	vec_push(R->locals, v);
+	namemap_add(&R->names, v->name, v);
+	return v;
+}
+
+/* A name used with n keys: it must be a global array. */
+static struct vardecl *lookup_array(struct rctx *R, const char *name, int n,
+				    const struct srcpos *pos)
+{
+	struct vardecl *v = NULL;
+	char what[300];
+	bool local = false;
+
+	if (R->locals)
+		local = local_named(R, name) != NULL;
+	if (!local)
+		v = find_global(R->E, name, pos->file);
+	if (!v) {
+		ident_what(what, sizeof(what), name);
+		sem_error(R->E, pos, what,
+			  "unresolved arity-%d global array %s, missing global declaration?",
+			  n, name);
+		return NULL;
+	}
+	set_arity(R->E, v, n, pos);
+	return v;
+}
+
+static void note_use(struct rctx *R, struct vardecl *v, bool read, bool write)
+{
+	if (read)
+		vec_push(&R->uses->reads, v);
+	if (write)
+		vec_push(&R->uses->writes, v);
+}
+
+static void bind(struct rctx *R, const void *node, struct vardecl *v)
+{
+	ptrmap_ref(&R->E->P->refs, node)->var = v;
+}
+
+static void check_iterating(struct rctx *R, struct vardecl *v, const struct srcpos *pos)
+{
+	char what[300];
+
+	for (int i = 0; i < R->n_iterating; i++)
+		if (R->iterating[i] == v) {
+			ident_what(what, sizeof(what), v->name);
+			sem_error(R->E, pos, what,
+				  "variable '%s' modified during 'foreach' iteration", v->name);
+			return;
+		}
+}
+
+/* A symbol as a whole variable (not indexed). */
+static struct vardecl *res_sym(struct rctx *R, struct expr *e, bool read,
+			       bool write, bool any_arity)
+{
+	struct vardecl *v = lookup_var(R, e->name, &e->pos);
+
+	if (!v)
+		return NULL;
+	bind(R, e, v);
+	if (!any_arity)
+		set_arity(R->E, v, 0, &e->pos);
+	note_use(R, v, read, write);
+	return v;
+}
+
+/* base[args] or [args] in base, base an array name or a histogram. */
+static void res_indexed(struct rctx *R, struct expr *e, bool read, bool write)
+{
+	for (size_t i = 0; i < e->args.n; i++)
+		if (e->args.v[i])
+			res_expr(R, e->args.v[i]);
+	if (e->a->kind == E_SYM) {
+		struct vardecl *v = lookup_array(R, e->a->name, (int)e->args.n, &e->a->pos);
+
+		if (v) {
+			bind(R, e->a, v);
+			bind(R, e, v);
+			note_use(R, v, read, write);
+			if (write)
+				check_iterating(R, v, &e->a->pos);
+		}
+	} else {
+		res_expr(R, e->a);
+	}
+}
+
+static void res_lvalue(struct rctx *R, struct expr *e, bool read)
+{
+	struct vardecl *v;
+
+	switch (e->kind) {
+	case E_SYM:
+		v = res_sym(R, e, read, true, false);
+		if (v)
+			check_iterating(R, v, &e->pos);
+		break;
+	case E_INDEX:
+		res_indexed(R, e, read, true);
+		break;
+	case E_TARGET:
+		if (!res_target(R, e, true))
+			res_expr(R, e);
+		break;
+	default:
+		res_expr(R, e);
+		break;
+	}
+}
+
+/* Overloads of name with n arguments visible from a file. */
+static int find_group(struct elab *E, const char *name, int n,
+		      const struct srcfile *from, struct sem_function ***out,
+		      struct sem_function **any_arity)
+{
+	struct sem_function **g = NULL;
+	int k = 0;
+
+	const struct vec *named = namemap_get(&E->fn_names, name);
+
+	*any_arity = NULL;
+	for (int tier = 0; tier < 2 && !k && named; tier++) {
+		for (size_t i = 0; i < named->n; i++) {
+			struct sem_function *f = named->v[i];
+
+			if (f->library != (tier == 1) ||
+			    !visible(f->decl->is_private, f->file, from))
+				continue;
+			if (!*any_arity)
+				*any_arity = f;
+			if (f->n_params != n)
+				continue;
+			g = xrealloc(g, sizeof(*g) * (size_t)(k + 1));
+			g[k++] = f;
+		}
+	}
+	/* Priority order (stable: declaration order breaks ties). */
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && g[j - 1]->decl->priority > g[j]->decl->priority; j--) {
+			struct sem_function *t = g[j];
+
+			g[j] = g[j - 1];
+			g[j - 1] = t;
+		}
+	*out = g;
+	return k;
+}
+
+static void res_call(struct rctx *R, struct expr *e)
+{
+	struct elab *E = R->E;
+	struct sem_function **g, *any, *head;
+	int k;
+	char what[300];
+
+	if (!R->locals) {
+		ident_what(what, sizeof(what), e->name);
+		sem_error(E, &e->pos, what, "probe condition must not reference function");
+		return;
+	}
+	for (size_t i = 0; i < e->args.n; i++)
+		res_expr(R, e->args.v[i]);
+	k = find_group(E, e->name, (int)e->args.n, e->pos.file, &g, &any);
+	ident_what(what, sizeof(what), e->name);
+	if (!k) {
+		free(g);
+		if (any) {
+			sem_error(E, &e->pos, what,
+				  "arity mismatch found (function '%s' takes %d args)",
+				  e->name, any->n_params);
+		} else {
+			const char **names = xcalloc(E->fns.n + 1, sizeof(*names));
+			int n = 0;
+			char *sugg;
+
+			for (size_t i = 0; i < E->fns.n; i++) {
+				struct sem_function *f = E->fns.v[i];
+
+				if (visible(f->decl->is_private, f->file, e->pos.file))
+					names[n++] = f->name;
+			}
+			sugg = sem_suggest(e->name, names, n);
+			sem_error(E, &e->pos, what, "unresolved function%s", sugg);
+			free(sugg);
+			free(names);
+		}
+		return;
+	}
+	head = g[0];
+	if (!head->group) {
+		head->group = g;
+		head->n_group = k;
+	} else {
+		free(g);
+	}
+	ptrmap_ref(&E->P->refs, e)->fn = head;
+	for (int i = 0; i < head->n_group; i++) {
+		struct sem_function *f = head->group[i];
+
+		/* tapset C marked slash-star "guru" star-slash needs -g */
+		if ((f->decl->pragmas & PRAGMA_GURU) && !E->o->guru) {
+			char *w = describe_expr(e);
+
+			sem_error(E, &e->pos, w,
+				  "function may not be used unless -g is specified");
+			free(w);
+		} else if (f->decl->embedded && !embedded_allowed(E, f->decl->pragmas)) {
+			/* tapset C not marked for the --privilege level */
+			char *w = describe_expr(e);
+
+			sem_error(E, &e->pos, w,
+				  "function may not be used when --privilege=%s is specified",
+				  privilege_name(privilege_level(E)));
+			free(w);
+		}
+		vec_push(&R->uses->calls, f);
+		if (!f->resolved) {
+			f->resolved = true;
+			vec_push(&E->work, f);
+			if (f->library)
+				use_file(E, f->file);
+		}
+	}
+}
+
+static bool privileged_pos(struct elab *E, const struct srcpos *pos)
+{
+	return E->o->guru || (pos->file && pos->file->privileged);
+}
+
+/* Whether the family of the probe being resolved has a target-variable
+ * hook for e; if so, its verdict is reported here (true either way). */
+static bool res_target(struct rctx *R, struct expr *e, bool write)
+{
+	const struct point_family *fam = R->dp ? R->dp->family : NULL;
+	struct family_error err = { 0 };
+
+	if (!fam || !fam->target_type)
+		return false;
+	for (size_t i = 0; i < e->comps.n; i++) {
+		struct tcomp *t = e->comps.v[i];
+
+		if (t->kind == TC_INDEX)
+			res_expr(R, t->index);
+	}
+	if (fam->target_type(R->dp, e, write, &err) == SEM_UNKNOWN) {
+		char *w = err.what ? NULL : describe_expr(e);
+
+		sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w, "%s",
+			  err.msg ? err.msg : "unresolved target-symbol expression");
+		free(w);
+	}
+	free(err.msg);
+	free(err.what);
+	return true;
+}
+
+static void res_expr(struct rctx *R, struct expr *e)
+{
+	char what[300];
+
+	if (!e)
+		return;
+	switch (e->kind) {
+	case E_NUM: case E_STR:
+		return;
+	case E_SYM:
+		res_sym(R, e, true, false, false);
+		return;
+	case E_TERNARY: {
+		int known = sem_static_cond(R->dp, e->a);
+
+		res_expr(R, e->a);
+		if (known != 0)
+			res_expr(R, e->b);
+		if (known != 1)
+			res_expr(R, e->c);
+		return;
+	}
+	case E_BINARY:
+		res_expr(R, e->a);
+		if ((e->op != TK_ANDAND && e->op != TK_OROR) ||
+		    sem_static_cond(R->dp, e->a) != (e->op == TK_OROR))
+			res_expr(R, e->b);
+		return;
+	case E_INDEX:
+	case E_IN:
+		res_indexed(R, e, true, false);
+		return;
+	case E_CALL:
+		res_call(R, e);
+		return;
+	case E_ASSIGN:
+		res_expr(R, e->b);
+		if (e->op == TK_AGG) {
+			/* s <<< v, m[k] <<< v: adds, no read; the variable is
+			 * the last write noted (the keys come first) */
+			size_t n0 = R->uses->writes.n;
+
+			res_lvalue(R, e->a, false);
+			if (R->uses->writes.n > n0)
+				vec_push(&R->uses->aggs,
+					 R->uses->writes.v[R->uses->writes.n - 1]);
+		} else {
+			/* m[k] <<< v adds to the element: no read */
+			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
+		}
+		return;
+	case E_PREINC: case E_POSTINC:
+		res_lvalue(R, e->a, true);
+		return;
+	case E_STAT:
+	case E_HIST:
+		if (e->a->kind == E_SYM)
+			res_sym(R, e->a, true, false, false);
+		else
+			res_expr(R, e->a);
+		for (size_t i = 0; i < e->args.n; i++)
+			res_expr(R, e->args.v[i]);
+		return;
+	case E_TARGET:
+		if (res_target(R, e, false))
+			return;
+		/* fall through */
+	case E_VAR: case E_CAST: case E_AUTOCAST: {
+		char *w = describe_expr(e);
+
+		sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
+		free(w);
+		return;
+	}
+	case E_ENTRY:
+		sem_error(R->E, &e->pos, "operator '@entry'",
+			  "@entry is allowed only in .return probes");
+		return;
+	case E_ATOP:
+		snprintf(what, sizeof(what), "operator '%s'", e->name);
+		sem_error(R->E, &e->pos, what, "%s is not available in this probe context",
+			  e->name);
+		return;
+	case E_DEFINED:
+		/* Whether its operand resolves is the answer, not an error
+		 * (sem_defined). */
+		return;
+	case E_EMBEDDED:
+		if (!privileged_pos(R->E, &e->pos))
+			sem_error(R->E, &e->pos, "embedded-code",
+				  "embedded code in unprivileged script; need stap -g");
+		else if (!embedded_allowed(R->E, embedded_pragmas(e->str)))
+			sem_error(R->E, &e->pos, "embedded-code",
+				  "embedded expression may not be used when --privilege=%s is specified",
+				  privilege_name(privilege_level(R->E)));
+		return;
+	default:
+		res_expr(R, e->a);
+		res_expr(R, e->b);
+		res_expr(R, e->c);
+		for (size_t i = 0; i < e->args.n; i++)
+			res_expr(R, e->args.v[i]);
+		return;
+	}
+}
+
+static struct vardecl *res_name(struct rctx *R, const void *node, const char *name,
+				const struct srcpos *pos)
+{
+	struct vardecl *v = lookup_var(R, name, pos);
+
+	if (!v)
+		return NULL;
+	ptrmap_ref(&R->E->P->refs, node)->var = v;
+	set_arity(R->E, v, 0, pos);
+	note_use(R, v, true, true);
+	return v;
+}
+
+bool sem_defined(const struct derived_probe *dp, const struct expr *e)
+{
+	const struct point_family *fam = dp ? dp->family : NULL;
+	struct family_error err = { 0 };
+	bool ok;
+
+	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
+		return false;
+	ok = fam->target_type(dp, e->a, false, &err) != SEM_UNKNOWN;
+	free(err.msg);
+	free(err.what);
+	return ok;
+}
+
+static int static_cond(const struct derived_probe *dp, const struct expr *e, bool *saw)
+{
+	int a, b;
+
+	if (!e)
+		return -1;
+	switch (e->kind) {
+	case E_NUM:
+		return e->num != 0;
+	case E_DEFINED:
+		*saw = true;
+		return sem_defined(dp, e);
+	case E_UNARY:
+		a = e->op == TK_NOT ? static_cond(dp, e->a, saw) : -1;
+		return a < 0 ? -1 : !a;
+	case E_BINARY:
+		if (e->op != TK_ANDAND && e->op != TK_OROR)
+			return -1;
+		a = static_cond(dp, e->a, saw);
+		if (a == (e->op == TK_OROR))
+			return a;	/* decided by the left side alone */
+		b = static_cond(dp, e->b, saw);
+		return a < 0 || b < 0 ? -1 : b;
+	default:
+		return -1;
+	}
+}
+
+/* Only conditions with @defined in them: SystemTap checks both arms of
+ * 1 ? 2 : "a" all the same. */
+int sem_static_cond(const struct derived_probe *dp, const struct expr *e)
+{
+	bool saw = false;
+	int v = static_cond(dp, e, &saw);
+
+	return saw ? v : -1;
+}
+
+/* delete a, delete a[k], delete x: nothing else has a place to delete
+ * from (SystemTap refuses the rest when it translates). */
+static void res_delete(struct rctx *R, struct expr *e)
+{
+	struct vardecl *v;
+	char *what;
+
+	if (e->kind == E_SYM) {
+		v = res_sym(R, e, false, true, true);
+		if (v)
+			check_iterating(R, v, &e->pos);
+		return;
+	}
+	if (e->kind == E_INDEX && e->a->kind == E_SYM) {
+		res_lvalue(R, e, false);
+		return;
+	}
+	what = describe_expr(e);
+	if (e->kind == E_INDEX)
+		sem_error(R->E, &e->pos, what, "cannot delete histogram bucket entries");
+	else
+		sem_error(R->E, &e->pos, what, "invalid operand of delete expression");
+	free(what);
+	res_expr(R, e);
+}
+
+static void res_stmt(struct rctx *R, struct stmt *s)
+{
+	if (!s)
+		return;
+	switch (s->kind) {
+	case S_BLOCK:
+		for (size_t i = 0; i < s->stmts.n; i++)
+			res_stmt(R, s->stmts.v[i]);
+		return;
+	case S_FOREACH: {
+		struct vardecl *arr = NULL;
+		int nkeys = (int)s->keys.n;
+
+		for (size_t i = 0; i < s->slice.n; i++)
+			res_expr(R, s->slice.v[i]);
+		if (s->base->kind == E_SYM) {
+			arr = lookup_array(R, s->base->name, nkeys, &s->base->pos);
+			if (arr) {
+				bind(R, s->base, arr);
+				note_use(R, arr, true, false);
+			}
+		} else {
+			res_expr(R, s->base);
+		}
+		for (size_t i = 0; i < s->keys.n; i++) {
+			struct foreach_key *k = s->keys.v[i];
+
+			res_name(R, k, k->name, &k->pos);
+		}
+		if (s->value)
+			res_name(R, s->value, s->value->name, &s->value->pos);
+		res_expr(R, s->limit);
+		if (arr && R->n_iterating < 32)
+			R->iterating[R->n_iterating++] = arr;
+		res_stmt(R, s->body);
+		if (arr && R->n_iterating > 0 && R->iterating[R->n_iterating - 1] == arr)
+			R->n_iterating--;
+		return;
+	}
+	case S_DELETE:
+		res_delete(R, s->e1);
+		return;
+	case S_TRY:
+		res_stmt(R, s->body);
+		if (s->name)
+			res_name(R, s, s->name, &s->name_pos);
+		res_stmt(R, s->els);
+		return;
+	case S_IF: {
+		int known = sem_static_cond(R->dp, s->e1);
+
+		res_expr(R, s->e1);
+		if (known != 0)
+			res_stmt(R, s->body);
+		if (known != 1)
+			res_stmt(R, s->els);
+		return;
+	}
+	default:
+		res_expr(R, s->e1);
+		res_expr(R, s->e2);
+		res_expr(R, s->e3);
+		res_stmt(R, s->body);
+		res_stmt(R, s->els);
+		return;
+	}
+}
+
+static void resolve_function(struct elab *E, struct sem_function *f)
+{
+	struct rctx R = { .E = E, .fn = f, .locals = &f->locals, .uses = &f->uses };
+
+	f->resolved = true;
+	if (f->decl->embedded) {
+		if (!privileged_pos(E, &f->decl->pos))
+			sem_error(E, &f->decl->embedded_pos, "embedded-code",
+				  "embedded code in unprivileged script; need stap -g");
+		return;
+	}
+	rctx_init(&R);
+	res_stmt(&R, f->decl->body);
+	namemap_free(&R.names);
+}
+
+void resolve_probe(struct elab *E, struct derived_probe *dp)
+{
+	struct rctx R = { .E = E, .dp = dp, .locals = &dp->locals, .uses = &dp->uses };
+
+	rctx_init(&R);
+	res_stmt(&R, dp->body);
+	R.locals = NULL;
+	res_expr(&R, dp->cond);
+	namemap_free(&R.names);
+}
+
+void drain_work(struct elab *E)
+{
+	while (E->work.n) {
+		struct sem_function *f = E->work.v[--E->work.n];
+
+		resolve_function(E, f);
+	}
+}
+
