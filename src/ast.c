@@ -6,22 +6,6 @@
 
 #include "util.h"
 
-void vec_push(struct vec *vc, void *p)
-{
-	if (vc->n == vc->cap) {
-		vc->cap = vc->cap ? vc->cap * 2 : 4;
-		vc->v = xrealloc(vc->v, vc->cap * sizeof(*vc->v));
-	}
-	vc->v[vc->n++] = p;
-}
-
-void vec_free(struct vec *vc)
-{
-	free(vc->v);
-	vc->v = NULL;
-	vc->n = vc->cap = 0;
-}
-
 struct expr *expr_new(enum expr_kind kind, const struct srcpos *pos)
 {
 	struct expr *e = xcalloc(1, sizeof(*e));

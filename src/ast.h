@@ -20,16 +20,7 @@
 
 #include "diag.h"
 #include "token.h"
-
-/* A growable array of pointers. */
-struct vec {
-	void **v;
-	size_t n;
-	size_t cap;
-};
-
-void vec_push(struct vec *vc, void *p);
-void vec_free(struct vec *vc);	/* frees the array, not the elements */
+#include "util.h"
 
 enum expr_kind {
 	E_NUM,		/* num */

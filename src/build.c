@@ -2,6 +2,8 @@
  * cache and the kbuild run. */
 #define _GNU_SOURCE
 #include "build.h"
+#include "fileutil.h"
+#include "hash128.h"
 #include "kbypass.h"
 
 #include <dirent.h>
@@ -24,59 +26,6 @@
 /* Bump when the layout of a cache entry changes. */
 #define RUNTIME_CACHE_FORMAT "tapc-runtime-cache 1"
 
-/* ---- hashing ---------------------------------------------------------- */
-
-void hash_init(struct hash128 *h)
-{
-	h->a = 0xcbf29ce484222325ULL;		/* FNV-1a offset basis */
-	h->b = 0x84222325cbf29ce4ULL;		/* a second, different lane */
-}
-
-void hash_add(struct hash128 *h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++) {
-		h->a = (h->a ^ p[i]) * 0x100000001b3ULL;
-		h->b = (h->b ^ p[i]) * 0x100000001b3ULL;
-		h->b ^= h->b >> 29;
-	}
-}
-
-void hash_add_str(struct hash128 *h, const char *s)
-{
-	hash_add(h, s, strlen(s) + 1);
-}
-
-void hash_hex(const struct hash128 *h, char out[33])
-{
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->a,
-		 (unsigned long long)h->b);
-}
-
-bool hash_fd(struct hash128 *h, int fd)
-{
-	char buf[65536];
-	ssize_t n;
-
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		hash_add(h, buf, (size_t)n);
-	return n == 0;
-}
-
-/* Hash a file's contents; false when it cannot be read. */
-bool hash_file(struct hash128 *h, const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = hash_fd(h, fd);
-	close(fd);
-	return ok;
-}
-
 /* ---- small file helpers ----------------------------------------------- */
 
 static int remove_entry(const char *path, const struct stat *st, int flag,
@@ -92,40 +41,6 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 static void remove_tree(const char *dir)
 {
 	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-bool build_copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	ssize_t n = 0;
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	bool ok = in >= 0 && out >= 0;
-
-	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
-		ok = write(out, buf, (size_t)n) == n;
-	ok = ok && n == 0;
-	if (in >= 0)
-		close(in);
-	if (out >= 0 && close(out) != 0)
-		ok = false;
-	return ok;
-}
-
-bool build_print_file(const char *path, FILE *out)
-{
-	char buf[65536];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f) {
-		fprintf(stderr, "tapc: cannot read %s: %s\n", path, strerror(errno));
-		return false;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(f);
-	return true;
 }
 
 static int by_name(const void *a, const void *b)
@@ -479,7 +394,7 @@ static bool compile_runtime_in(const char *dir, const char *final,
 		char *src = xasprintf("%s/%s.c", dir, rs->objs.items[i]);
 		char *obj = xasprintf("%s.o", rs->objs.items[i]);
 
-		ok = build_copy_file(rs->paths.items[i], src);
+		ok = copy_file(rs->paths.items[i], src);
 		strlist_add(&targets, obj);
 		free(src);
 		free(obj);
@@ -662,7 +577,7 @@ static bool write_module_kbuild(const struct build *b,
 	for (int i = 0; ok && !cache_dir && i < rs->objs.count; i++) {
 		char *dst = xasprintf("%s/tapcrt_%s.c", b->dir, rs->objs.items[i]);
 
-		ok = build_copy_file(rs->paths.items[i], dst);
+		ok = copy_file(rs->paths.items[i], dst);
 		if (!ok)
 			fprintf(stderr, "tapc: cannot copy %s into %s\n",
 				rs->paths.items[i], b->dir);
@@ -698,7 +613,7 @@ static bool build_bypassing(struct build *b, const struct build_config *c,
 	 * goes on to kbypass_build, which says why) */
 	bool there = cache_entry_ok(recipe, false, why, sizeof(why)) || why[0];
 	bool ok = there && mkdir(sub, 0700) == 0 &&
-		  build_copy_file(b->src_path, src) && build_copy_file(b->params_path, params) &&
+		  copy_file(b->src_path, src) && copy_file(b->params_path, params) &&
 		  kbypass_build(recipe, c->kernel_tree, sub, b->name, cache_dir, log,
 				why, sizeof(why)) &&
 		  rename(ko, b->ko_path) == 0;

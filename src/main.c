@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "build.h"
+#include "fileutil.h"
 #include "elaborate.h"
 #include "listing.h"
 #include "modcache.h"
@@ -258,7 +259,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 			b->src_path, figures);
 	}
 	if (o->last_pass == 3)
-		return build_print_file(b->src_path, stdout);
+		return print_file(b->src_path, stdout);
 	return true;
 }
 
@@ -288,7 +289,7 @@ static const char *opt_level_reason(const struct tapc_options *o)
 static bool keep_module(const struct build *b)
 {
 	char *dest = xasprintf("%s.ko", b->name);
-	bool ok = build_copy_file(b->ko_path, dest);
+	bool ok = copy_file(b->ko_path, dest);
 
 	if (ok)
 		printf("%s\n", dest);
@@ -444,7 +445,7 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 	if (o->verbose)
 		fprintf(stderr, "Pass 3: using cached %s\n", e.c_path);
 	if (o->last_pass == 3) {
-		*ok = build_print_file(e.c_path, stdout);
+		*ok = print_file(e.c_path, stdout);
 	} else if (o->verbose) {
 		fprintf(stderr, "Pass 4: using cached %s\n", e.ko_path);
 	}

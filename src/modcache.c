@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
-#include "build.h"
+#include "hash128.h"
 #include "cachedir.h"
 #include "util.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "hash128.h"
 #include "elaborate.h"
 #include "kinfo.h"
 #include "parse.h"

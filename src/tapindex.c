@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
-#include "build.h"
+#include "hash128.h"
 #include "cachedir.h"
 #include "types.h"
 #include "util.h"

@@ -135,3 +135,19 @@ void strbuf_free(struct strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 }
+
+void vec_push(struct vec *vc, void *p)
+{
+	if (vc->n == vc->cap) {
+		vc->cap = vc->cap ? vc->cap * 2 : 4;
+		vc->v = xrealloc(vc->v, vc->cap * sizeof(*vc->v));
+	}
+	vc->v[vc->n++] = p;
+}
+
+void vec_free(struct vec *vc)
+{
+	free(vc->v);
+	vc->v = NULL;
+	vc->n = vc->cap = 0;
+}

@@ -32,4 +32,14 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_free(struct strbuf *sb);
 
+/* A growable array of pointers (every pass holds its lists in one). */
+struct vec {
+	void **v;
+	size_t n;
+	size_t cap;
+};
+
+void vec_push(struct vec *vc, void *p);
+void vec_free(struct vec *vc);	/* frees the array, not the elements */
+
 #endif
