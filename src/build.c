@@ -20,7 +20,7 @@
 
 #include "cachedir.h"
 #include "paths.h"
-#include "run.h"
+#include "launch.h"
 #include "util.h"
 
 /* Bump when the layout of a cache entry changes. */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "glob.h"
+#include "suggest.h"
 
 /* ---- deep copies of statements (each derived probe owns its body) ---- */
 

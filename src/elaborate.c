@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "suggest.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
 

@@ -16,8 +16,8 @@
 #include "options.h"
 #include "passtime.h"
 #include "paths.h"
-#include "run.h"
-#include "session.h"
+#include "launch.h"
+#include "pass1.h"
 #include "translate.h"
 #include "util.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "suggest.h"
 
 /* ---- symbol resolution ----------------------------------------------------- */
 

@@ -11,7 +11,7 @@
 #include "atomicfile.h"
 #include "hash128.h"
 #include "cachedir.h"
-#include "types.h"
+#include "glob.h"
 #include "util.h"
 
 #define INDEX_HEADER "tapc-tapset-index 1"

@@ -21,6 +21,7 @@
 #include "probes/provider.h"
 #include "targetvar.h"
 #include "translate_int.h"
+#include "suggest.h"
 #include "types.h"
 #include "util.h"
 

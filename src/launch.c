@@ -2,7 +2,7 @@
  * Here tapc finds tapc-run, builds its command line from the options,
  * runs it (through tapc-vm with --remote=vm) and passes signals on. */
 #define _GNU_SOURCE
-#include "run.h"
+#include "launch.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* One tapc run: the options, the target, the scripts, and the passes. */
-#ifndef TAPC_SESSION_H
-#define TAPC_SESSION_H
+#ifndef TAPC_PASS1_H
+#define TAPC_PASS1_H
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* Driving pass 1 for one tapc run. */
-#include "session.h"
+#include "pass1.h"
 
 #include <stdlib.h>
 #include <string.h>

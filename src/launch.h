@@ -1,6 +1,6 @@
 /* Pass 5: running the module with tapc-run, on this host or in the test VM. */
-#ifndef TAPC_RUN_H
-#define TAPC_RUN_H
+#ifndef TAPC_LAUNCH_H
+#define TAPC_LAUNCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
