@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "probes/family.h"
 #include "glob.h"
 #include "suggest.h"
 
@@ -58,49 +59,18 @@ static struct stmt *stmt_dup(const struct stmt *s)
 
 /* ---- probe point derivation ---------------------------------------------- */
 
-/* The concrete probe points of the built-in families. */
-#define pattern point_pattern
-
-#define TIMER_PAT(unit, ns) \
-	{ DP_TIMER, ns, 0, 2, { { "timer", PA_NONE }, { unit, PA_NUM } } }, \
-	{ DP_TIMER, ns, 0, 3, { { "timer", PA_NONE }, { unit, PA_NUM }, \
-				{ "randomize", PA_NUM } } }
-
-static const struct pattern patterns[] = {
-	{ DP_BEGIN, 0, 0, 1, { { "begin", PA_OPTNUM } } },
-	{ DP_END, 0, 0, 1, { { "end", PA_OPTNUM } } },
-	{ DP_ERROR, 0, 0, 1, { { "error", PA_OPTNUM } } },
-	{ DP_NEVER, 0, 0, 1, { { "never", PA_NONE } } },
-	TIMER_PAT("s", 1000000000),
-	TIMER_PAT("sec", 1000000000),
-	TIMER_PAT("ms", 1000000),
-	TIMER_PAT("msec", 1000000),
-	TIMER_PAT("us", 1000),
-	TIMER_PAT("usec", 1000),
-	TIMER_PAT("ns", 1),
-	TIMER_PAT("nsec", 1),
-	{ DP_JIFFIES, 0, 0, 2, { { "timer", PA_NONE }, { "jiffies", PA_NUM } } },
-	{ DP_JIFFIES, 0, 0, 3, { { "timer", PA_NONE }, { "jiffies", PA_NUM },
-				 { "randomize", PA_NUM } } },
-	{ DP_HZ, 0, 0, 2, { { "timer", PA_NONE }, { "hz", PA_NUM } } },
-};
-#define N_PATTERNS (sizeof(patterns) / sizeof(patterns[0]))
-
-/* Pattern i of all patterns: the built-in ones, then each kernel event
- * family's (*fam says whose, NULL for built-in); NULL past the end. */
-static const struct point_pattern *pattern_nth(size_t i, const struct point_family **fam)
+/* Pattern i of all families' patterns, in the order of probe_families
+ * (*fam says whose); NULL past the end. */
+static const struct point_pattern *pattern_nth(size_t i, const struct probe_family **fam)
 {
-	*fam = NULL;
-	if (i < N_PATTERNS)
-		return &patterns[i];
-	i -= N_PATTERNS;
-	for (size_t f = 0; point_families[f]; f++) {
-		if (i < point_families[f]->n_patterns) {
-			*fam = point_families[f];
-			return &point_families[f]->patterns[i];
+	for (size_t f = 0; probe_families[f]; f++) {
+		if (i < probe_families[f]->n_patterns) {
+			*fam = probe_families[f];
+			return &probe_families[f]->patterns[i];
 		}
-		i -= point_families[f]->n_patterns;
+		i -= probe_families[f]->n_patterns;
 	}
+	*fam = NULL;
 	return NULL;
 }
 
@@ -118,7 +88,7 @@ static bool comp_matches(const struct pp_comp *c, const struct pat_comp *p)
 }
 
 /* How many leading components of pp match the pattern. */
-static int pattern_prefix(const struct probe_point *pp, const struct pattern *p)
+static int pattern_prefix(const struct probe_point *pp, const struct point_pattern *p)
 {
 	int k = 0;
 
@@ -335,83 +305,6 @@ static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
 	D->deferred_msg = msg;
 }
 
-/*
- * SystemTap's bounds for timers, checked where it checks them (its timer
- * tapset): timer.s/ms/us/ns periods run from 100 us to one day, in
- * nanoseconds; timer.hz(N) is a period of ceil(1e9 / N) ns under the same
- * bounds; timer.jiffies(N) takes 1 to 1000000 jiffies; a randomize is at
- * most the period.
- */
-#define TIMER_MIN_NS	INT64_C(100000)
-#define TIMER_MAX_NS	(INT64_C(86400) * 1000000000)
-#define JIFFIES_MAX	INT64_C(1000000)
-
-/* The failure of a timer argument, reported after "while resolving
- * probe point" as SystemTap chains it. */
-static void timer_arg_error(struct derive *D, const struct pp_comp *c, char *msg)
-{
-	defer_error(D, &c->arg->pos, xasprintf("%s: number '%" PRId64 "' at %s:%d:%d",
-					       msg, c->arg->num, c->arg->pos.file->name,
-					       c->arg->pos.line, c->arg->pos.col));
-	free(msg);
-}
-
-/* SystemTap's complaint about a period of N units of ns_per_unit ns
- * (its bounds in that unit), or NULL when N is within them. */
-static char *timer_range_error(int64_t n, int64_t ns_per_unit)
-{
-	int64_t max = TIMER_MAX_NS / ns_per_unit;
-
-	if (n >= 1 && n <= max && n * ns_per_unit >= TIMER_MIN_NS)
-		return NULL;
-	return xasprintf("interval value out of range (%" PRId64 ", %" PRId64 ")",
-			 ns_per_unit < TIMER_MIN_NS ? TIMER_MIN_NS / ns_per_unit : 1, max);
-}
-
-/* SystemTap's complaint about the interval of dp, or NULL. */
-static char *timer_interval_error(const struct derived_probe *dp)
-{
-	const int64_t second = 1000000000;
-
-	switch (dp->kind) {
-	case DP_JIFFIES:
-		if (dp->interval < 1 || dp->interval > JIFFIES_MAX)
-			return xstrdup("invalid interval for jiffies timer");
-		return NULL;
-	case DP_HZ:
-		if (dp->interval < 1)
-			return xstrdup("frequency must be greater than 0");
-		/* the period in ns, rounded up */
-		return timer_range_error(second / dp->interval +
-					 (second % dp->interval != 0), 1);
-	default:
-		return timer_range_error(dp->interval, dp->ns_per_unit);
-	}
-}
-
-static bool timer_args_ok(struct derive *D, const struct probe_point *pp,
-			  struct derived_probe *dp)
-{
-	const struct pp_comp *c1 = pp->comps.v[1];
-	const struct pp_comp *c2 = pp->comps.n == 3 ? pp->comps.v[2] : NULL;
-	char *msg;
-
-	dp->interval = c1->arg->num;
-	dp->randomize = c2 ? c2->arg->num : 0;
-	msg = timer_interval_error(dp);
-	if (msg) {
-		timer_arg_error(D, c1, msg);
-		return false;
-	}
-	if (c2 && (dp->randomize < 0 || dp->randomize > dp->interval)) {
-		timer_arg_error(D, c2, xstrdup(dp->kind == DP_JIFFIES ?
-					       "invalid randomize for jiffies timer" :
-					       "randomization value out of range"));
-		return false;
-	}
-	return true;
-}
-
 /* What -l prints for dp (see struct derive). */
 static char *list_name(const struct derive *D, const struct derived_probe *dp)
 {
@@ -435,39 +328,6 @@ static void add_probe(struct elab *E, const struct derive *D, struct derived_pro
 	dp->cond = expr_dup(pp->cond);
 	dp->origin = D->origin;
 	vec_push(&E->P->probes, dp);
-}
-
-/* A concrete point matched pattern p: make the derived probe. */
-static int derive_leaf(struct elab *E, struct derive *D, const struct pattern *p,
-		       const struct probe_point *pp, const struct stmt *body,
-		       const char *chain)
-{
-	struct derived_probe *dp = xcalloc(1, sizeof(*dp));
-	struct probe_point *loc = probe_point_new(&pp->pos);
-	const struct pp_comp *c0 = pp->comps.v[0];
-
-	for (int i = 0; i < p->n; i++) {
-		const struct pp_comp *c = pp->comps.v[i];
-
-		vec_push(&loc->comps, pp_comp_new(xstrdup(p->c[i].name),
-						  expr_dup(c->arg), &c->pos));
-	}
-	loc->optional = pp->optional;
-	loc->sufficient = pp->sufficient;
-	loc->cond = expr_dup(pp->cond);
-	dp->kind = p->kind;
-	dp->loc = loc;
-	dp->ns_per_unit = p->ns_per_unit;
-	if ((p->kind == DP_BEGIN || p->kind == DP_END || p->kind == DP_ERROR) && c0->arg)
-		dp->seq = c0->arg->num;
-	if ((p->kind == DP_TIMER || p->kind == DP_JIFFIES || p->kind == DP_HZ) &&
-	    !timer_args_ok(D, pp, dp)) {
-		probe_point_free(loc);
-		free(dp);
-		return -1;
-	}
-	add_probe(E, D, dp, pp, body, chain);
-	return 1;
 }
 
 void family_point_free(struct family_point *fp)
@@ -518,9 +378,9 @@ static void rename_point(struct derived_probe *dp, struct probe_point *named)
 	dp->loc = named;
 }
 
-/* A point matched pattern p of a kernel event family: one derived probe
+/* A point matched pattern p of family fam: one derived probe
  * for each concrete point the family finds. */
-static int derive_family(struct elab *E, struct derive *D, const struct point_family *fam,
+static int derive_family(struct elab *E, struct derive *D, const struct probe_family *fam,
 			 const struct point_pattern *p, const struct probe_point *pp,
 			 const struct stmt *body, const char *chain)
 {
@@ -541,8 +401,8 @@ static int derive_family(struct elab *E, struct derive *D, const struct point_fa
 		struct family_point *fp = points.v[i];
 		struct derived_probe *dp = xcalloc(1, sizeof(*dp));
 
-		dp->kind = DP_FAMILY;
 		dp->family = fam;
+		dp->runs = !fam->never_runs;
 		dp->variant = p->variant;
 		dp->fp = *fp;
 		free(fp);
@@ -631,7 +491,7 @@ static void point_mismatch(struct elab *E, struct derive *D,
 	/* Names that would have fitted at the failing component; a
 	 * wildcard is compared by what precedes its first '*'. */
 	const struct point_pattern *pat;
-	const struct point_family *fam;
+	const struct probe_family *fam;
 
 	for (size_t i = 0; (pat = pattern_nth(i, &fam)); i++)
 		if (pat->n > idx && pattern_prefix(pp, pat) >= idx)
@@ -762,7 +622,7 @@ static int derive_point(struct elab *E, struct derive *D,
 			break;
 		}
 	}
-	const struct point_family *fam;
+	const struct probe_family *fam;
 	const struct point_pattern *p;
 
 	for (size_t i = 0; (p = pattern_nth(i, &fam)) && !D->failed; i++) {
@@ -777,8 +637,7 @@ static int derive_point(struct elab *E, struct derive *D,
 			refuse_point(E, D, pp);
 			break;
 		}
-		n = fam ? derive_family(E, D, fam, p, pp, body, chain)
-			: derive_leaf(E, D, p, pp, body, chain);
+		n = derive_family(E, D, fam, p, pp, body, chain);
 		if (n > 0)
 			total += n;
 	}

@@ -40,7 +40,7 @@ struct elab {
 /* elaborate.c */
 void use_file(struct elab *E, const struct srcfile *f);
 unsigned privilege_level(const struct elab *E);
-bool pattern_allowed(const struct elab *E, const struct point_family *fam,
+bool pattern_allowed(const struct elab *E, const struct probe_family *fam,
 		     const struct point_pattern *p);
 bool embedded_allowed(const struct elab *E, unsigned pragmas);
 char *describe_expr(const struct expr *e);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "probes/family.h"
 #include "suggest.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
@@ -37,13 +38,11 @@ static bool stapusr_only(const struct elab *E)
 	return privilege_is_stapusr(privilege_level(E));
 }
 
-/* Whether the level allows the points of pattern p of family fam (NULL:
- * the built-in begin, end, error, never and timer.* points, open to all,
- * as in SystemTap). */
-bool pattern_allowed(const struct elab *E, const struct point_family *fam,
-			    const struct point_pattern *p)
+/* Whether the level allows the points of pattern p of family fam. */
+bool pattern_allowed(const struct elab *E, const struct probe_family *fam,
+		     const struct point_pattern *p)
 {
-	if (!stapusr_only(E) || !fam)
+	if (!stapusr_only(E))
 		return true;
 	return fam->unprivileged && fam->unprivileged(p);
 }

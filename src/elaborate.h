@@ -5,7 +5,7 @@
  *
  *  - every probe point is expanded through aliases (=, +=, wildcards,
  *    suffixes, ?, !, if conditions) into concrete probe points of the
- *    families this stage knows (begin, end, error, never, timer.*); each
+ *    probe families (src/probes/family.h); each
  *    derived probe owns a copy of its body with alias prologues and
  *    epilogues spliced in;
  *  - names are resolved: locals, function parameters, globals (user and
@@ -95,18 +95,13 @@ struct sem_function {
 	struct sem_body uses;
 };
 
-enum dprobe_kind {
-	DP_BEGIN, DP_END, DP_ERROR, DP_NEVER, DP_TIMER, DP_JIFFIES, DP_HZ,
-	DP_FAMILY,	/* a kernel event family of src/probes (dp->family) */
-};
-
 /* ---- probe point families -------------------------------------------------
  *
  * A probe point matches a pattern component by component: the names (the
- * user's may hold wildcards) and the kind of argument.  The built-in
- * families are patterns of elaborate.c; the kernel event families live in
- * src/probes/, one file each, and describe their points with the same
- * patterns plus the hooks of struct point_family.
+ * user's may hold wildcards) and the kind of argument.  Every family
+ * (begin, timer.*, kprobe ...) lives in src/probes/, one file each, and
+ * describes its points with these patterns plus the hooks of its struct
+ * probe_family (src/probes/family.h).
  */
 enum pat_arg { PA_NONE, PA_NUM, PA_OPTNUM, PA_STR, PA_OPTSTR };
 
@@ -118,9 +113,7 @@ struct pat_comp {
 #define PAT_MAX_COMPS 6
 
 struct point_pattern {
-	enum dprobe_kind kind;
-	int64_t ns_per_unit;		/* timer.UNIT: nanoseconds per unit */
-	int variant;			/* DP_FAMILY: the family's own tag */
+	int variant;			/* the family's own tag */
 	int n;
 	struct pat_comp c[PAT_MAX_COMPS];
 };
@@ -129,7 +122,8 @@ struct point_pattern {
 struct family_point {
 	char *target;			/* owned: symbol, tracepoint ... or NULL */
 	char *module;			/* owned: kernel module, or NULL */
-	int64_t num[2];			/* family-specific numbers */
+	int64_t num[2];			/* family-specific numbers (begin's
+					 * sequence, a timer's period ...) */
 	int flags;			/* family-specific, e.g. a .return */
 	int target_comp;		/* the component whose string argument
 					 * target replaces in the printed point
@@ -148,54 +142,7 @@ struct family_error {
 					 * the expression itself */
 };
 
-struct point_family {
-	const char *name;		/* for messages: "kprobe" */
-	const struct point_pattern *patterns;
-	size_t n_patterns;
-	/*
-	 * Pass 2: the concrete points of pp, which matched patterns[i] (pat):
-	 * push struct family_point * (malloc'd) onto out and return how many
-	 * (0: none, e.g. a glob without matches), or return -1 with *err
-	 * filled.
-	 */
-	int (*expand)(const struct point_pattern *pat, const struct probe_point *pp,
-		      struct vec *out, struct family_error *err);
-	/*
-	 * Pass 2: the type (SEM_LONG or SEM_STRING) of the target expression
-	 * e ($name with its ->field/[index] steps, or $$parms ...) in a probe
-	 * of the family; write is true for an assignment to it.  On error
-	 * return SEM_UNKNOWN with *err filled.  NULL: the family has none.
-	 */
-	enum sem_type (*target_type)(const struct derived_probe *dp, const struct expr *e,
-				     bool write, struct family_error *err);
-	/*
-	 * -L: push the target variables dp offers onto out, each a malloc'd
-	 * "$name:TYPE" with the C type as SystemTap prints it (for example
-	 * "$prev:struct task_struct*").  NULL: the family has none.
-	 */
-	void (*list_targets)(const struct derived_probe *dp, struct vec *out);
-	/*
-	 * -p2: text printed right after the concrete point: SystemTap's
-	 * probe signature comment, such as the name a kprobe resolves to;
-	 * malloc'd, or NULL for nothing.  NULL: the family prints none.
-	 */
-	char *(*print_sig)(const struct derived_probe *dp);
-	/*
-	 * Pass 2: the point SystemTap names the derived probe by, in pp()
-	 * and -p2, when that is not the matched point (perf adds its
-	 * default ".sample(N)"): a new probe_point without condition, or
-	 * NULL to keep dp->loc.  -l and -L keep the matched point.  NULL:
-	 * the family's points name themselves.
-	 */
-	struct probe_point *(*derived_point)(const struct derived_probe *dp);
-	/*
-	 * Pass 2: whether users of --privilege=stapusr may use the points of
-	 * pattern pat (SystemTap's: only those that can be limited to the
-	 * user's own processes).  NULL: none of the family's points; every
-	 * family is open to stapsys and stapdev.
-	 */
-	bool (*unprivileged)(const struct point_pattern *pat);
-};
+struct probe_family;
 
 void family_point_free(struct family_point *fp);
 
@@ -209,12 +156,9 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e);
  * exist, as in SystemTap. */
 int sem_static_cond(const struct derived_probe *dp, const struct expr *e);
 
-/* Every kernel event family (src/probes/provider.c), NULL-terminated. */
-extern const struct point_family *const point_families[];
-
 /* One concrete probe. */
 struct derived_probe {
-	enum dprobe_kind kind;
+	const struct probe_family *family;
 	struct probe_point *loc;	/* owned: the concrete point */
 	char *chain;			/* owned: the derivation comment printed
 					 * after loc by -p2: a C comment holding
@@ -225,12 +169,7 @@ struct derived_probe {
 	char *list_name;		/* owned: what -l prints for it */
 	struct vec locals;		/* struct vardecl * */
 	const struct probe *origin;	/* the user's (or tapset's) probe */
-	int64_t seq;			/* begin/end/error sequence number */
-	int64_t interval;		/* timer: N of the unit below */
-	int64_t ns_per_unit;		/* timer.s ... timer.ns: 1e9 ... 1 */
-	int64_t randomize;		/* timer ... .randomize(M), else 0 */
-	/* DP_FAMILY: */
-	const struct point_family *family;
+	bool runs;			/* false: checked, never run (never) */
 	int variant;			/* the pattern's variant */
 	struct family_point fp;		/* owned strings */
 	struct sem_body uses;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "probes/family.h"
 #include "format.h"
 #include "regcomp.h"
 
@@ -576,7 +577,7 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 			     const struct srcpos *want_pos)
 {
-	const struct point_family *fam = T->dp ? T->dp->family : NULL;
+	const struct probe_family *fam = T->dp ? T->dp->family : NULL;
 	struct family_error err = { 0 };
 	enum sem_type t;
 

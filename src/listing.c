@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/family.h"
 #include "types.h"
 #include "util.h"
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "probes/family.h"
 
 /* ---- output and cleanup ------------------------------------------------------ */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "probes/family.h"
 #include "suggest.h"
 
 /* ---- symbol resolution ----------------------------------------------------- */
@@ -349,7 +350,7 @@ static bool privileged_pos(struct elab *E, const struct srcpos *pos)
  * hook for e; if so, its verdict is reported here (true either way). */
 static bool res_target(struct rctx *R, struct expr *e, bool write)
 {
-	const struct point_family *fam = R->dp ? R->dp->family : NULL;
+	const struct probe_family *fam = R->dp ? R->dp->family : NULL;
 	struct family_error err = { 0 };
 
 	if (!fam || !fam->target_type)
@@ -493,7 +494,7 @@ static struct vardecl *res_name(struct rctx *R, const void *node, const char *na
 
 bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 {
-	const struct point_family *fam = dp ? dp->family : NULL;
+	const struct probe_family *fam = dp ? dp->family : NULL;
 	struct family_error err = { 0 };
 	bool ok;
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "translate_int.h"
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -1130,7 +1130,6 @@ static void emit_frames(FILE *out, struct body_out *fns, size_t nfns,
 
 struct probe_row {
 	const struct derived_probe *dp;
-	const struct probe_provider *prov;
 	struct lock_set locks;	/* the globals its handler locks */
 	bool runs;
 	bool armed;		/* has tap_armcond_INDEX() */
@@ -1162,8 +1161,8 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 		tr_lock_set_free(&set);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].runs && rows[i].prov->emit_support)
-			rows[i].prov->emit_support(out, rows[i].dp, i);
+		if (rows[i].runs && rows[i].dp->family->emit_support)
+			rows[i].dp->family->emit_support(out, rows[i].dp, i);
 	for (size_t i = 0; i < n; i++)
 		rows[i].armed = rows[i].runs && tr_arm_emit_cond(T, out, rows[i].dp, i);
 	fputs("\nconst struct tap_probe tap_probes[] = {\n", out);
@@ -1182,7 +1181,7 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 				dp->origin ? dp->origin->pos.line : 0,
 				dp->origin ? dp->origin->pos.col : 0);
 		fputs("\t{ ", out);
-		rows[i].prov->emit_entry(out, dp, i);
+		dp->family->emit_entry(out, dp, i);
 		if (rows[i].armed)
 			fprintf(out, ".armcond = tap_armcond_%zu, ", i);
 		{
@@ -1228,7 +1227,6 @@ bool translate(const struct program *p, const struct translate_options *o,
 	struct probe_row *rows = xcalloc(nprobes + 1, sizeof(*rows));
 	bool display = false;
 	size_t nruns = 0;
-	FILE *null;
 
 	collect_globals(&T);
 	for (size_t i = 0; i < nfns; i++)
@@ -1237,24 +1235,13 @@ bool translate(const struct program *p, const struct translate_options *o,
 	T.lock_adds = xcalloc((size_t)T.nglobals + 1, sizeof(int));
 	T.lock_seen = xcalloc(nfns + 1, sizeof(int));
 	tr_arm_prepare(&T);
-	/* ask the providers whether each probe runs, writing nowhere */
-	null = tmpfile();
 	for (size_t i = 0; i < nprobes; i++) {
 		rows[i].dp = p->probes.v[i];
-		rows[i].prov = probe_provider_for(rows[i].dp);
-		if (!rows[i].prov) {
-			tr_error(&T, &rows[i].dp->loc->pos, "no provider for this probe point");
-			continue;
-		}
-		rows[i].runs = null && rows[i].prov->emit_entry(null, rows[i].dp, i);
-		if (null)
-			rewind(null);
+		rows[i].runs = rows[i].dp->runs;
 		if (rows[i].runs)
 			rows[i].locks = lock_set_of(&T, rows[i].dp);
 		nruns += rows[i].runs;
 	}
-	if (null)
-		fclose(null);
 	for (size_t i = 0; i < nfns; i++)
 		fns[i] = gen_function(&T, i);
 	for (size_t i = 0; i < nprobes; i++)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/family.h"
 #include "translate_int.h"
 
 static const char *arm_binop(int op)
@@ -84,7 +85,7 @@ static char *arm_cond(const struct tr *T, const struct derived_probe *dp, bool *
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (dp->kind != DP_FAMILY || !dp->cond)
+	if (!dp->family->armable || !dp->cond)
 		return NULL;
 	if (!arm_expr(T, dp->cond, &sb, uses)) {
 		strbuf_free(&sb);

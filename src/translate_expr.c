@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "regcomp.h"
 #include "translate_int.h"
 
@@ -1100,28 +1100,28 @@ char *tr_expr(struct tr *T, const struct expr *e)
 /* $name...: the probe's family writes the C. */
 static char *target_expr(struct tr *T, const struct expr *e)
 {
-	const struct probe_provider *prov = T->dp ? probe_provider_for(T->dp) : NULL;
+	const struct probe_family *fam = T->dp ? T->dp->family : NULL;
 
-	if (!prov || !prov->target_c) {
+	if (!fam || !fam->target_c) {
 		tr_error(T, &e->pos, "expression not supported in this probe context");
 		return xstrdup("0LL");
 	}
-	return prov->target_c(T, T->dp, e);
+	return fam->target_c(T, T->dp, e);
 }
 
 /* $name = ..., $name .= ...: the probe's family writes the C. */
 static char *target_assign(struct tr *T, const struct expr *e)
 {
-	const struct probe_provider *prov = T->dp ? probe_provider_for(T->dp) : NULL;
+	const struct probe_family *fam = T->dp ? T->dp->family : NULL;
 	char *val, *r;
 
-	if (!prov || !prov->target_assign_c) {
+	if (!fam || !fam->target_assign_c) {
 		tr_error(T, &e->a->pos, "assignment to a target variable not supported "
 			 "in this probe context");
 		return xstrdup("0LL");
 	}
 	val = tr_expr(T, e->b);
-	r = prov->target_assign_c(T, T->dp, e, val);
+	r = fam->target_assign_c(T, T->dp, e, val);
 	free(val);
 	return r;
 }

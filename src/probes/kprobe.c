@@ -26,7 +26,7 @@
 
 #include "kinfo.h"
 #include "ksyms.h"
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "translate_int.h"
 #include "util.h"
 
@@ -47,16 +47,16 @@ enum {
 #define MAXACT { "maxactive", PA_NUM }
 
 static const struct point_pattern kprobe_patterns[] = {
-	{ DP_FAMILY, 0, 0, 2, { KP, FN } },
-	{ DP_FAMILY, 0, KV_CALL, 3, { KP, FN, CALL } },
-	{ DP_FAMILY, 0, KV_RETURN, 3, { KP, FN, RET } },
-	{ DP_FAMILY, 0, KV_RETURN | KV_MAXACTIVE, 4, { KP, FN, RET, MAXACT } },
-	{ DP_FAMILY, 0, KV_MODULE, 3, { KP, MOD, FN } },
-	{ DP_FAMILY, 0, KV_MODULE | KV_CALL, 4, { KP, MOD, FN, CALL } },
-	{ DP_FAMILY, 0, KV_MODULE | KV_RETURN, 4, { KP, MOD, FN, RET } },
-	{ DP_FAMILY, 0, KV_MODULE | KV_RETURN | KV_MAXACTIVE, 5,
+	{ 0, 2, { KP, FN } },
+	{ KV_CALL, 3, { KP, FN, CALL } },
+	{ KV_RETURN, 3, { KP, FN, RET } },
+	{ KV_RETURN | KV_MAXACTIVE, 4, { KP, FN, RET, MAXACT } },
+	{ KV_MODULE, 3, { KP, MOD, FN } },
+	{ KV_MODULE | KV_CALL, 4, { KP, MOD, FN, CALL } },
+	{ KV_MODULE | KV_RETURN, 4, { KP, MOD, FN, RET } },
+	{ KV_MODULE | KV_RETURN | KV_MAXACTIVE, 5,
 	  { KP, MOD, FN, RET, MAXACT } },
-	{ DP_FAMILY, 0, KV_STATEMENT, 3,
+	{ KV_STATEMENT, 3,
 	  { KP, { "statement", PA_NUM }, { "absolute", PA_NONE } } },
 };
 
@@ -236,21 +236,8 @@ static char *kprobe_print_sig(const struct derived_probe *dp)
 			 dp->fp.module ? ":" : "", dp->fp.target);
 }
 
-const struct point_family point_family_kprobe = {
-	.name = "kprobe",
-	.patterns = kprobe_patterns,
-	.n_patterns = sizeof(kprobe_patterns) / sizeof(kprobe_patterns[0]),
-	.expand = kprobe_expand,
-	.target_type = NULL,
-	.print_sig = kprobe_print_sig,
-};
 
 /* ---- pass 3 ---------------------------------------------------------- */
-
-static bool kprobe_handles(const struct derived_probe *dp)
-{
-	return dp->kind == DP_FAMILY && dp->family == &point_family_kprobe;
-}
 
 static void emit_str_field(FILE *out, const char *field, const char *s)
 {
@@ -264,7 +251,7 @@ static void emit_str_field(FILE *out, const char *field, const char *s)
 	free(lit);
 }
 
-static bool kprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
+static void kprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	(void)index;
 	fputs(".kind = TAP_PROBE_KPROBE, ", out);
@@ -274,11 +261,15 @@ static bool kprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	/* an address prints as unsigned: it is above 2^63 in the kernel */
 	fprintf(out, ".arg = { (long long)%" PRIu64 "ULL, %d }, ", (uint64_t)dp->fp.num[0],
 		dp->loc->optional ? 1 : 0);
-	return true;
 }
 
-const struct probe_provider probe_provider_kprobe = {
-	.family = "kprobe",
-	.handles = kprobe_handles,
+const struct probe_family probe_family_kprobe = {
+	.name = "kprobe",
+	.patterns = kprobe_patterns,
+	.n_patterns = sizeof(kprobe_patterns) / sizeof(kprobe_patterns[0]),
+	.expand = kprobe_expand,
+	.target_type = NULL,
+	.print_sig = kprobe_print_sig,
+	.armable = true,
 	.emit_entry = kprobe_emit,
 };

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "util.h"
 
 /* SystemTap's sample period when none is given. */
@@ -32,16 +32,16 @@ enum { PERF_V_PROFILE = 1, PERF_V_EVENT, PERF_V_SAMPLE, PERF_V_HZ };
 #define PERF_F_FREQ	0x200	/* interval_ns is a frequency */
 
 static const struct point_pattern perf_patterns[] = {
-	{ DP_FAMILY, 0, PERF_V_PROFILE, 2,
+	{ PERF_V_PROFILE, 2,
 	  { { "timer", PA_NONE }, { "profile", PA_NONE } } },
-	{ DP_FAMILY, 0, PERF_V_PROFILE, 3,
+	{ PERF_V_PROFILE, 3,
 	  { { "timer", PA_NONE }, { "profile", PA_NONE }, { "tick", PA_NONE } } },
-	{ DP_FAMILY, 0, PERF_V_EVENT, 3,
+	{ PERF_V_EVENT, 3,
 	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM } } },
-	{ DP_FAMILY, 0, PERF_V_SAMPLE, 4,
+	{ PERF_V_SAMPLE, 4,
 	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM },
 	    { "sample", PA_NUM } } },
-	{ DP_FAMILY, 0, PERF_V_HZ, 4,
+	{ PERF_V_HZ, 4,
 	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM },
 	    { "hz", PA_NUM } } },
 };
@@ -136,20 +136,8 @@ static struct probe_point *perf_derived_point(const struct derived_probe *dp)
 	return named;
 }
 
-const struct point_family point_family_perf = {
-	.name = "perf",
-	.patterns = perf_patterns,
-	.n_patterns = sizeof(perf_patterns) / sizeof(perf_patterns[0]),
-	.expand = perf_expand,
-	.derived_point = perf_derived_point,
-};
 
-static bool perf_handles(const struct derived_probe *dp)
-{
-	return dp->kind == DP_FAMILY && dp->family == &point_family_perf;
-}
-
-static bool perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
+static void perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	const struct family_point *fp = &dp->fp;
 	/* the period or frequency, as perf_derived_point() named it */
@@ -159,17 +147,20 @@ static bool perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	(void)index;
 	if (fp->flags & PERF_F_PROFILE) {
 		fprintf(out, ".kind = TAP_PROBE_PERF, .flags = %d, ", fp->flags);
-		return true;
+		return;
 	}
 	/* config is a u64 of the ABI: written as the unsigned value */
 	fprintf(out, ".kind = TAP_PROBE_PERF, .arg = { %" PRId64 "LL, (long long)%" PRIu64 "ULL }, "
 		".interval_ns = %" PRId64 "ULL, .flags = %d, ",
 		fp->num[0], (uint64_t)fp->num[1], period, fp->flags);
-	return true;
 }
 
-const struct probe_provider probe_provider_perf = {
-	.family = "perf",
-	.handles = perf_handles,
+const struct probe_family probe_family_perf = {
+	.name = "perf",
+	.patterns = perf_patterns,
+	.n_patterns = sizeof(perf_patterns) / sizeof(perf_patterns[0]),
+	.expand = perf_expand,
+	.derived_point = perf_derived_point,
+	.armable = true,
 	.emit_entry = perf_emit,
 };

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "translate_int.h"
 #include "util.h"
 
@@ -42,12 +42,12 @@ enum {
 };
 
 #define PROC_PATS(ev, name) \
-	{ DP_FAMILY, 0, ev, 2, { { "process", PA_NONE }, { name, PA_NONE } } }, \
-	{ DP_FAMILY, 0, ev, 2, { { "process", PA_STR }, { name, PA_NONE } } }, \
-	{ DP_FAMILY, 0, ev, 2, { { "process", PA_NUM }, { name, PA_NONE } } }
+	{ ev, 2, { { "process", PA_NONE }, { name, PA_NONE } } }, \
+	{ ev, 2, { { "process", PA_STR }, { name, PA_NONE } } }, \
+	{ ev, 2, { { "process", PA_NUM }, { name, PA_NONE } } }
 
 #define KPROC_PAT(ev, name) \
-	{ DP_FAMILY, 0, ev, 2, { { "__tapc_kprocess", PA_NONE }, { name, PA_NONE } } }
+	{ ev, 2, { { "__tapc_kprocess", PA_NONE }, { name, PA_NONE } } }
 
 static const struct point_pattern process_patterns[] = {
 	PROC_PATS(PROC_BEGIN, "begin"),
@@ -182,21 +182,8 @@ static bool process_unprivileged(const struct point_pattern *pat)
 	return pat->variant == PROC_BEGIN || pat->variant == PROC_END;
 }
 
-const struct point_family point_family_process = {
-	.name = "process",
-	.patterns = process_patterns,
-	.n_patterns = sizeof(process_patterns) / sizeof(process_patterns[0]),
-	.expand = process_expand,
-	.derived_point = kp_derived_point,
-	.unprivileged = process_unprivileged,
-};
 
-static bool process_handles(const struct derived_probe *dp)
-{
-	return dp->kind == DP_FAMILY && dp->family == &point_family_process;
-}
-
-static bool process_emit(FILE *out, const struct derived_probe *dp, size_t index)
+static void process_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	const struct family_point *fp = &dp->fp;
 
@@ -209,11 +196,15 @@ static bool process_emit(FILE *out, const struct derived_probe *dp, size_t index
 		fprintf(out, ".target = %s, ", s);
 		free(s);
 	}
-	return true;
 }
 
-const struct probe_provider probe_provider_process = {
-	.family = "process",
-	.handles = process_handles,
+const struct probe_family probe_family_process = {
+	.name = "process",
+	.patterns = process_patterns,
+	.n_patterns = sizeof(process_patterns) / sizeof(process_patterns[0]),
+	.expand = process_expand,
+	.derived_point = kp_derived_point,
+	.unprivileged = process_unprivileged,
+	.armable = true,
 	.emit_entry = process_emit,
 };

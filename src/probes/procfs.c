@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "token.h"
 #include "translate_int.h"
 #include "util.h"
@@ -36,7 +36,7 @@ enum {
 /* runtime/linux/procfs.c reads the same bit. */
 #define PROCFS_FLAG_WRITE 0x100
 
-#define PAT(v, ...) { DP_FAMILY, 0, v, __VA_ARGS__ }
+#define PAT(v, ...) { v, __VA_ARGS__ }
 #define PATS(arg) \
 	PAT(0, 2, { { "procfs", arg }, { "read", PA_NONE } }), \
 	PAT(PV_MAXSIZE, 3, { { "procfs", arg }, { "read", PA_NONE }, { "maxsize", PA_NUM } }), \
@@ -244,12 +244,7 @@ static enum sem_type procfs_target_type(const struct derived_probe *dp, const st
 
 /* ---- pass 3 ------------------------------------------------------------- */
 
-static bool procfs_handles(const struct derived_probe *dp)
-{
-	return dp->kind == DP_FAMILY && dp->family == &point_family_procfs;
-}
-
-static bool procfs_emit(FILE *out, const struct derived_probe *dp, size_t index)
+static void procfs_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	char *path = tr_cstr(dp->fp.target, strlen(dp->fp.target));
 
@@ -258,7 +253,6 @@ static bool procfs_emit(FILE *out, const struct derived_probe *dp, size_t index)
 		".arg = { %" PRId64 "LL, %" PRId64 "LL }, .flags = %d, ",
 		path, dp->fp.num[0], dp->fp.num[1], dp->fp.flags);
 	free(path);
-	return true;
 }
 
 /* "identifier '$value' at FILE:LINE:COL": what an error of $value is near. */
@@ -304,17 +298,14 @@ static char *procfs_target_assign_c(struct tr *T, const struct derived_probe *dp
 	return xstrdup(val);
 }
 
-const struct point_family point_family_procfs = {
+
+const struct probe_family probe_family_procfs = {
 	.name = "procfs",
 	.patterns = procfs_patterns,
 	.n_patterns = sizeof(procfs_patterns) / sizeof(procfs_patterns[0]),
 	.expand = procfs_expand,
 	.target_type = procfs_target_type,
-};
-
-const struct probe_provider probe_provider_procfs = {
-	.family = "procfs",
-	.handles = procfs_handles,
+	.armable = true,
 	.emit_entry = procfs_emit,
 	.target_c = procfs_target_c,
 	.target_assign_c = procfs_target_assign_c,

@@ -33,7 +33,7 @@
  */
 #include <inttypes.h>
 
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "util.h"
 
 enum { SC_ENTRY, SC_RETURN, SC_ANY, SC_ANY_RETURN };
@@ -42,13 +42,13 @@ enum { SC_ENTRY, SC_RETURN, SC_ANY, SC_ANY_RETURN };
 #define SC_MAX_NR 1023
 
 static const struct point_pattern sc_patterns[] = {
-	{ .kind = DP_FAMILY, .variant = SC_ENTRY, .n = 1,
+	{ .variant = SC_ENTRY, .n = 1,
 	  .c = { { "__syscall", PA_NUM } } },
-	{ .kind = DP_FAMILY, .variant = SC_RETURN, .n = 1,
+	{ .variant = SC_RETURN, .n = 1,
 	  .c = { { "__syscall_return", PA_NUM } } },
-	{ .kind = DP_FAMILY, .variant = SC_ANY, .n = 1,
+	{ .variant = SC_ANY, .n = 1,
 	  .c = { { "__syscall_any", PA_NONE } } },
-	{ .kind = DP_FAMILY, .variant = SC_ANY_RETURN, .n = 1,
+	{ .variant = SC_ANY_RETURN, .n = 1,
 	  .c = { { "__syscall_any_return", PA_NONE } } },
 };
 
@@ -76,28 +76,19 @@ static int sc_expand(const struct point_pattern *pat, const struct probe_point *
 	return 1;
 }
 
-const struct point_family point_family_syscall = {
-	.name = "syscall",
-	.patterns = sc_patterns,
-	.n_patterns = sizeof(sc_patterns) / sizeof(sc_patterns[0]),
-	.expand = sc_expand,
-};
 
-static bool sc_handles(const struct derived_probe *dp)
-{
-	return dp->kind == DP_FAMILY && dp->family == &point_family_syscall;
-}
-
-static bool sc_emit(FILE *out, const struct derived_probe *dp, size_t index)
+static void sc_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	(void)index;
 	fprintf(out, ".kind = TAP_PROBE_SYSCALL, .arg = { %" PRId64 "LL, 0 }, .flags = %s, ",
 		dp->fp.num[0], dp->fp.flags ? "TAP_PF_RETURN" : "0");
-	return true;
 }
 
-const struct probe_provider probe_provider_syscall = {
-	.family = "syscall",
-	.handles = sc_handles,
+const struct probe_family probe_family_syscall = {
+	.name = "syscall",
+	.patterns = sc_patterns,
+	.n_patterns = sizeof(sc_patterns) / sizeof(sc_patterns[0]),
+	.expand = sc_expand,
+	.armable = true,
 	.emit_entry = sc_emit,
 };

@@ -18,7 +18,7 @@
 
 #include "btf.h"
 #include "kinfo.h"
-#include "probes/provider.h"
+#include "probes/family.h"
 #include "targetvar.h"
 #include "translate_int.h"
 #include "suggest.h"
@@ -26,7 +26,7 @@
 #include "util.h"
 
 static const struct point_pattern trace_patterns[] = {
-	{ .kind = DP_FAMILY, .n = 2, .c = { { "kernel", PA_NONE }, { "trace", PA_STR } } },
+	{ .n = 2, .c = { { "kernel", PA_NONE }, { "trace", PA_STR } } },
 };
 
 /* Most suggestions of a "no match" error, as SystemTap gives. */
@@ -309,11 +309,6 @@ static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
 
 /* ---- pass 3 ------------------------------------------------------------ */
 
-static bool trace_handles(const struct derived_probe *dp)
-{
-	return dp->kind == DP_FAMILY && dp->family == &point_family_trace;
-}
-
 static void trace_emit_support(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	const struct btf *btf;
@@ -336,7 +331,7 @@ static void trace_emit_support(FILE *out, const struct derived_probe *dp, size_t
 	fprintf(out, "\ttap_run_event(data, NULL, 0, %s);\n}\n\n", n ? "args" : "NULL");
 }
 
-static bool trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t index)
+static void trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	const char *colon = strchr(dp->fp.target, ':');
 	const char *name = colon ? colon + 1 : dp->fp.target;
@@ -345,21 +340,17 @@ static bool trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t i
 	fprintf(out, ".kind = TAP_PROBE_TRACEPOINT, .target = %s, "
 		".callback = (void *)tap_tp_cb_%zu, ", lit, index);
 	free(lit);
-	return true;
 }
 
-const struct point_family point_family_trace = {
+
+const struct probe_family probe_family_trace = {
 	.name = "kernel.trace",
 	.patterns = trace_patterns,
 	.n_patterns = sizeof(trace_patterns) / sizeof(trace_patterns[0]),
 	.expand = trace_expand,
 	.target_type = trace_target_type,
 	.list_targets = trace_list_targets,
-};
-
-const struct probe_provider probe_provider_trace = {
-	.family = "kernel.trace",
-	.handles = trace_handles,
+	.armable = true,
 	.emit_entry = trace_emit_entry,
 	.emit_support = trace_emit_support,
 	.target_c = trace_target_c,

@@ -1,0 +1,32 @@
+/* The one list of probe families (see family.h).  A new family is one
+ * line here; its file defines `const struct probe_family
+ * probe_family_NAME`.  The order is the order in which pass 2 tries the
+ * families' patterns, and so the order of the probes one point derives. */
+#include "probes/family.h"
+
+#define PROBE_FAMILIES(F) \
+	F(begin_end)	/* begin, end, error */ \
+	F(never)	/* never: checked, never run */ \
+	F(timer)	/* timer.s(N) ... timer.jiffies(N), timer.hz(N) */ \
+	F(perf)		/* timer.profile, perf.type(T).config(C) */ \
+	F(process)	/* process.begin/end, kprocess events */ \
+	F(kprobe)	/* kprobe.function("F") ... */ \
+	F(syscall)	/* the system call tapset's __syscall(NR) ... */ \
+	F(trace)	/* kernel.trace("NAME") */ \
+	F(procfs)	/* procfs("PATH").read/.write */
+
+#define DECLARE_FAMILY(name) extern const struct probe_family probe_family_##name;
+#define LIST_FAMILY(name) &probe_family_##name,
+
+PROBE_FAMILIES(DECLARE_FAMILY)
+
+const struct probe_family *const probe_families[] = {
+	PROBE_FAMILIES(LIST_FAMILY)
+	NULL
+};
+
+bool family_all_unprivileged(const struct point_pattern *pat)
+{
+	(void)pat;
+	return true;
+}

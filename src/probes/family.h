@@ -1,0 +1,114 @@
+/* Probe families: one struct probe_family per family, one file each.
+ *
+ * A family is everything tapc knows about one kind of probe point, both
+ * passes together: pass 2 matches probe points against its patterns and
+ * asks it to expand a point into concrete ones (globs over symbols or
+ * tracepoints, errors with suggestions) and to type its $target
+ * expressions; pass 3 asks it for the fields of the probe's tap_probes[]
+ * entry and the C of its target expressions.  Each derived probe names
+ * its family (dp->family), so no pass ever searches for it.
+ *
+ * The families are listed once, in families.c; a family's runtime half,
+ * if it has one of its own, is a struct tap_family of runtime/linux/
+ * (doc/ARCHITECTURE.md lists the steps to add a family).
+ */
+#ifndef TAPC_PROBES_FAMILY_H
+#define TAPC_PROBES_FAMILY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "elaborate.h"
+
+struct tr;
+
+struct probe_family {
+	const char *name;		/* for messages: "kprobe" */
+	const struct point_pattern *patterns;
+	size_t n_patterns;
+	/* Its probes are checked by pass 2 but never run (never): pass 3
+	 * emits nothing for them. */
+	bool never_runs;
+	/* The runtime may leave its probes unregistered while their
+	 * condition is false (armed conditions, translate_arm.c). */
+	bool armable;
+
+	/* ---- pass 2 ---- */
+
+	/*
+	 * The concrete points of pp, which matched patterns[i] (pat): push
+	 * struct family_point * (malloc'd) onto out and return how many (0:
+	 * none, e.g. a glob without matches), or return -1 with *err filled.
+	 */
+	int (*expand)(const struct point_pattern *pat, const struct probe_point *pp,
+		      struct vec *out, struct family_error *err);
+	/*
+	 * The type (SEM_LONG or SEM_STRING) of the target expression e
+	 * ($name with its ->field/[index] steps, or $$parms ...) in a probe
+	 * of the family; write is true for an assignment to it.  On error
+	 * return SEM_UNKNOWN with *err filled.  NULL: the family has none.
+	 */
+	enum sem_type (*target_type)(const struct derived_probe *dp, const struct expr *e,
+				     bool write, struct family_error *err);
+	/*
+	 * -L: push the target variables dp offers onto out, each a malloc'd
+	 * "$name:TYPE" with the C type as SystemTap prints it (for example
+	 * "$prev:struct task_struct*").  NULL: the family has none.
+	 */
+	void (*list_targets)(const struct derived_probe *dp, struct vec *out);
+	/*
+	 * -p2: text printed right after the concrete point: SystemTap's
+	 * probe signature comment, such as the name a kprobe resolves to;
+	 * malloc'd, or NULL for nothing.  NULL: the family prints none.
+	 */
+	char *(*print_sig)(const struct derived_probe *dp);
+	/*
+	 * The point SystemTap names the derived probe by, in pp() and -p2,
+	 * when that is not the matched point (perf adds its default
+	 * ".sample(N)"): a new probe_point without condition, or NULL to
+	 * keep dp->loc.  -l and -L keep the matched point.  NULL: the
+	 * family's points name themselves.
+	 */
+	struct probe_point *(*derived_point)(const struct derived_probe *dp);
+	/*
+	 * Whether users of --privilege=stapusr may use the points of pattern
+	 * pat (SystemTap's: only those that can be limited to the user's own
+	 * processes, and begin, end, error, never and timers).  NULL: none of
+	 * the family's points; every family is open to stapsys and stapdev.
+	 */
+	bool (*unprivileged)(const struct point_pattern *pat);
+
+	/* ---- pass 3 ---- */
+
+	/* Write ".kind = ..., ..." (designated initialisers, each followed
+	 * by ", ") for dp's entry, row index of tap_probes[]: every field
+	 * besides the handler, pp, loc, derivation and locks, which the
+	 * translator fills in itself.  Called only for probes that run. */
+	void (*emit_entry)(FILE *out, const struct derived_probe *dp, size_t index);
+	/* Optional: file-scope C that dp's entry refers to (for example a
+	 * callback with the tracepoint's own signature), written before
+	 * tap_probes[] for each probe that runs. */
+	void (*emit_support)(FILE *out, const struct derived_probe *dp, size_t index);
+	/* Optional: the C for target expression e (pass 2 typed it through
+	 * the family's target_type): a long long expression, or a
+	 * const char * for a string.  May use the translator's helpers of
+	 * translate_int.h (temporaries, error unwinding). */
+	char *(*target_c)(struct tr *T, const struct derived_probe *dp, const struct expr *e);
+	/* Optional: the assignment e (E_ASSIGN: e->op, e->a a target
+	 * expression pass 2 let be written) of the value val (the C of
+	 * e->b, already evaluated): emit the store and return the C of
+	 * the assignment's value.  NULL: the family's target expressions
+	 * cannot be written. */
+	char *(*target_assign_c)(struct tr *T, const struct derived_probe *dp,
+				 const struct expr *e, const char *val);
+};
+
+/* Every family, NULL-terminated, in the order pass 2 tries their
+ * patterns (which is the order of the probes a point derives). */
+extern const struct probe_family *const probe_families[];
+
+/* For the families whose every point is open to --privilege=stapusr. */
+bool family_all_unprivileged(const struct point_pattern *pat);
+
+#endif
