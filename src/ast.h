@@ -29,9 +29,10 @@ enum expr_kind {
 	E_INDEX,	/* a[args]: a is E_SYM or E_HIST; args may hold NULL
 			 * for a "*" wildcard (slices in delete, in, foreach) */
 	E_CALL,		/* name(args) */
-	E_PRINT,	/* print family: name; str/len = format (printf,
-			 * sprintf) or delimiter (printd...); args; a = hist
-			 * for print(@hist_log(s)) */
+	E_PRINT,	/* print family: name; op = its enum print_flag
+			 * set; str/len = format (printf, sprintf) or
+			 * delimiter (printd...); args; a = hist for
+			 * print(@hist_log(s)) */
 	E_UNARY,	/* op a: op is TK_PLUS TK_MINUS TK_NOT TK_TILDE */
 	E_BINARY,	/* a op b: arithmetic, bitwise, shifts, comparisons,
 			 * =~ !~, TK_DOT (concatenation), && || */
@@ -64,6 +65,16 @@ enum stat_op {
 };
 
 enum hist_kind { HIST_LINEAR = 1, HIST_LOG };
+
+/* Which of the print family an E_PRINT is (its op): set by the parser
+ * from the function's name, read by passes 2 and 3. */
+enum print_flag {
+	PF_STRING = 1,		/* sprint...: the value is the text */
+	PF_FORMAT = 2,		/* printf, sprintf: str/len is the format */
+	PF_DELIM = 4,		/* printd...: str/len is the delimiter */
+	PF_NEWLINE = 8,		/* ...ln */
+	PF_CHAR = 16,		/* print_char: numbers as characters */
+};
 
 /* One step after a target variable: ->name, [index], or a pretty-print
  * request "$" / "$$". */

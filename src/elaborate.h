@@ -62,6 +62,10 @@ struct vardecl {
 	bool auto_print;		/* global written but never read: pass 3
 					 * prints it at the end of the run */
 	bool listed;			/* globals: pulled into the program */
+	/* Statistics: the histogram their @hist_* uses ask for, which must
+	 * all agree (sem_limits.c): 0 for none, HIST_LINEAR or HIST_LOG. */
+	int hist;
+	int64_t hist_args[3];		/* linear: start, stop, interval */
 };
 
 /* What one body (probe handler or function) uses: filled by symbol

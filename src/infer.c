@@ -328,17 +328,12 @@ static void check_regex(struct tctx *T, const struct expr *pat)
 	free(what);
 }
 
-static bool is_sprint(const char *name)
-{
-	return !strncmp(name, "sprint", 6);
-}
-
 static void tprint(struct tctx *T, struct expr *e)
 {
 	bool unresolved = false;
-	bool formatted = !strcmp(e->name, "printf") || !strcmp(e->name, "sprintf");
+	bool formatted = e->op & PF_FORMAT;
 
-	if (!strcmp(e->name, "print_char")) {
+	if (e->op & PF_CHAR) {
 		/* print_char(c): one number, printed as a character */
 		if ((e->a || e->args.n != 1) && T->report) {
 			char *what = describe_expr(e);
@@ -484,7 +479,7 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		return tcall(T, e, want, want_pos);
 	case E_PRINT:
 		tprint(T, e);
-		return settle(T, e, is_sprint(e->name) ? SEM_STRING : SEM_LONG,
+		return settle(T, e, (e->op & PF_STRING) ? SEM_STRING : SEM_LONG,
 			      want, want_pos);
 	case E_UNARY:
 		texpr(T, e->a, SEM_LONG, NULL);

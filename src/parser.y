@@ -307,25 +307,39 @@ static struct expr *mk_num(const struct tokv *t, bool neg, const YYLTYPE *l)
 	return e;
 }
 
-/* The print family: which form of argument list each one takes. */
+/* The print family: which form of argument list each one takes, and
+ * what it does (enum print_flag). */
+static const struct {
+	const char *name;
+	int tok;
+	int flags;
+} print_forms[] = {
+	{ "printf", PRINT_FMT, PF_FORMAT },
+	{ "sprintf", PRINT_FMT, PF_STRING | PF_FORMAT },
+	{ "printd", PRINT_DELIM, PF_DELIM },
+	{ "printdln", PRINT_DELIM, PF_DELIM | PF_NEWLINE },
+	{ "sprintd", PRINT_DELIM, PF_STRING | PF_DELIM },
+	{ "sprintdln", PRINT_DELIM, PF_STRING | PF_DELIM | PF_NEWLINE },
+	{ "print", PRINT_PLAIN, 0 },
+	{ "sprint", PRINT_PLAIN, PF_STRING },
+	{ "println", PRINT_LN, PF_NEWLINE },
+	{ "sprintln", PRINT_LN, PF_STRING | PF_NEWLINE },
+	{ "print_char", PRINT_PLAIN, PF_CHAR },
+};
+
+static int print_form(const char *s)
+{
+	for (size_t i = 0; i < sizeof(print_forms) / sizeof(print_forms[0]); i++)
+		if (strcmp(s, print_forms[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
 static int print_class(const char *s)
 {
-	static const struct {
-		const char *name;
-		int tok;
-	} tab[] = {
-		{ "printf", PRINT_FMT }, { "sprintf", PRINT_FMT },
-		{ "printd", PRINT_DELIM }, { "printdln", PRINT_DELIM },
-		{ "sprintd", PRINT_DELIM }, { "sprintdln", PRINT_DELIM },
-		{ "print", PRINT_PLAIN }, { "sprint", PRINT_PLAIN },
-		{ "println", PRINT_LN }, { "sprintln", PRINT_LN },
-		{ "print_char", PRINT_PLAIN },
-	};
+	int i = print_form(s);
 
-	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (strcmp(s, tab[i].name) == 0)
-			return tab[i].tok;
-	return IDENT;
+	return i < 0 ? IDENT : print_forms[i].tok;
 }
 
 
@@ -1593,8 +1607,11 @@ static struct expr *mk_print(const struct tokv *fn, const YYLTYPE *l,
 			     struct expr *fmt, struct vec *args)
 {
 	struct expr *e = mk(E_PRINT, l);
+	int form;
 
 	e->name = tdup(fn);
+	form = print_form(e->name);
+	e->op = form < 0 ? 0 : print_forms[form].flags;
 	if (fmt) {
 		e->str = fmt->str;
 		e->len = fmt->len;

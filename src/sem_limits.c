@@ -88,8 +88,32 @@ static int linear_buckets(struct diag *d, const struct expr *e)
 	}
 }
 
-/* Every @hist_*: check a linear one, and remember each statistic's
- * largest histogram for the size of its elements. */
+/* The histogram a statistic keeps is the one its @hist_* uses ask for:
+ * record it on v for pass 3, and refuse a second, different one, as
+ * SystemTap does in its pass 2. */
+static void note_hist(struct limits *L, struct vardecl *v, const struct expr *e)
+{
+	int64_t args[3] = { 0, 0, 0 };
+
+	for (size_t i = 0; i < 3 && i < e->args.n; i++) {
+		const struct expr *x = e->args.v[i];
+
+		args[i] = x ? x->num : 0;
+	}
+	if (!v->hist) {
+		v->hist = e->op;
+		memcpy(v->hist_args, args, sizeof(args));
+		return;
+	}
+	if (v->hist != e->op ||
+	    (e->op == HIST_LINEAR && memcmp(v->hist_args, args, sizeof(args))))
+		diag_error(L->d, &e->pos, "semantic error",
+			   "multiple histogram types declared on '%s'", v->name);
+}
+
+/* Every @hist_*: check a linear one, the statistic's histogram, and
+ * remember each statistic's largest histogram for the size of its
+ * elements. */
 static void visit_hist(void *ctx, const struct expr *e)
 {
 	struct limits *L = ctx;
@@ -102,6 +126,8 @@ static void visit_hist(void *ctx, const struct expr *e)
 	buckets = e->op == HIST_LINEAR ? linear_buckets(L->d, e) : TAP_HIST_LOG_BUCKETS;
 	stat = e->a->kind == E_INDEX ? e->a->a : e->a;
 	r = program_ref(L->P, stat);
+	if (r && r->var && r->var->global)
+		note_hist(L, r->var, e);
 	g = r && r->var ? global_index(L, r->var) : -1;
 	if (g >= 0 && buckets > L->buckets[g])
 		L->buckets[g] = buckets;
@@ -170,8 +196,12 @@ void sem_check_limits(const struct program *p, const struct elab_options *o,
 	L.buckets = xcalloc(p->globals.n + 1, sizeof(*L.buckets));
 	for (size_t i = 0; i < p->functions.n; i++)
 		ast_walk_stmt(((const struct sem_function *)p->functions.v[i])->decl->body, &hist);
-	for (size_t i = 0; i < p->probes.n; i++)
-		ast_walk_stmt(((const struct derived_probe *)p->probes.v[i])->body, &hist);
+	for (size_t i = 0; i < p->probes.n; i++) {
+		const struct derived_probe *dp = p->probes.v[i];
+
+		ast_walk_stmt(dp->body, &hist);
+		ast_walk_expr(dp->cond, &hist);
+	}
 	for (size_t i = 0; i < p->globals.n; i++) {
 		const struct vardecl *v = p->globals.v[i];
 

@@ -154,100 +154,8 @@ char *tr_var(struct tr *T, const struct vardecl *v)
 
 /* ---- globals ------------------------------------------------------------ */
 
-struct walk {
-	void (*expr)(struct tr *T, const struct expr *e);
-};
-
-static void walk_expr(struct tr *T, const struct expr *e, const struct walk *w)
-{
-	if (!e)
-		return;
-	w->expr(T, e);
-	walk_expr(T, e->a, w);
-	walk_expr(T, e->b, w);
-	walk_expr(T, e->c, w);
-	for (size_t i = 0; i < e->args.n; i++)
-		walk_expr(T, e->args.v[i], w);
-}
-
-static void walk_stmt(struct tr *T, const struct stmt *s, const struct walk *w)
-{
-	if (!s)
-		return;
-	walk_expr(T, s->e1, w);
-	walk_expr(T, s->e2, w);
-	walk_expr(T, s->e3, w);
-	walk_expr(T, s->base, w);
-	walk_expr(T, s->limit, w);
-	for (size_t i = 0; i < s->slice.n; i++)
-		walk_expr(T, s->slice.v[i], w);
-	for (size_t i = 0; i < s->stmts.n; i++)
-		walk_stmt(T, s->stmts.v[i], w);
-	walk_stmt(T, s->body, w);
-	walk_stmt(T, s->els, w);
-}
-
-static void walk_program(struct tr *T, const struct walk *w)
-{
-	for (size_t i = 0; i < T->p->functions.n; i++) {
-		const struct sem_function *f = T->p->functions.v[i];
-
-		walk_stmt(T, f->decl->body, w);
-	}
-	for (size_t i = 0; i < T->p->probes.n; i++) {
-		const struct derived_probe *dp = T->p->probes.v[i];
-
-		walk_stmt(T, dp->body, w);
-		walk_expr(T, dp->cond, w);
-	}
-}
-
-static struct vardecl *stat_var(const struct tr *T, const struct expr *a)
-{
-	const struct sem_ref *r = program_ref(T->p, a->kind == E_INDEX ? a->a : a);
-
-	return r ? r->var : NULL;
-}
-
-/* @hist_linear/@hist_log uses decide the histogram each statistic keeps. */
-static void note_hist(struct tr *T, const struct expr *e)
-{
-	struct vardecl *v;
-	struct tr_global *g;
-	int kind;
-	int64_t args[3] = { 0, 0, 0 };
-
-	if (e->kind != E_HIST)
-		return;
-	v = stat_var(T, e->a);
-	g = v ? (struct tr_global *)tr_global_of(T, v) : NULL;
-	if (!g)
-		return;
-	kind = e->op == HIST_LOG ? 1 : 2;
-	for (size_t i = 0; i < 3 && i < e->args.n; i++) {
-		const struct expr *x = e->args.v[i];
-
-		args[i] = x ? x->num : 0;
-	}
-	if (!g->hist) {
-		g->hist = kind;
-		memcpy(g->hist_args, args, sizeof(args));
-		g->hist_at = e;
-		return;
-	}
-	if (g->hist != kind || (kind == 2 && memcmp(g->hist_args, args, sizeof(args)))) {
-		char *w = tr_where_at(NULL, &e->pos);
-
-		tr_error(T, &e->pos, "multiple histogram types declared on '%s'",
-			 v->name);
-		free(w);
-	}
-}
-
 static void collect_globals(struct tr *T)
 {
-	static const struct walk hist_walk = { note_hist };
-
 	T->nglobals = (int)T->p->globals.n;
 	T->globals = xcalloc((size_t)T->nglobals + 1, sizeof(*T->globals));
 	for (int i = 0; i < T->nglobals; i++) {
@@ -257,7 +165,6 @@ static void collect_globals(struct tr *T)
 		T->globals[i].cname = cident("tapg", i, v->name);
 		ptrindex_set(&T->global_index, v, i);
 	}
-	walk_program(T, &hist_walk);
 }
 
 static bool global_is_scalar(const struct vardecl *v)
@@ -328,12 +235,12 @@ static void emit_global_table(struct tr *T, FILE *out)
 					tap_type_of(v->index_types[k]));
 			fprintf(out, " }, .val_type = %s, ", tap_type_of(v->type));
 		}
-		if (g->hist == 1)
+		if (v->hist == HIST_LOG)
 			fputs(".hist = { .type = TAP_H_LOG }", out);
-		else if (g->hist == 2)
+		else if (v->hist == HIST_LINEAR)
 			fprintf(out, ".hist = { .type = TAP_H_LINEAR, .start = %" PRId64
 				"LL, .stop = %" PRId64 "LL, .interval = %" PRId64 "LL }",
-				g->hist_args[0], g->hist_args[1], g->hist_args[2]);
+				v->hist_args[0], v->hist_args[1], v->hist_args[2]);
 		else
 			fputs(".hist = { .type = TAP_H_NONE }", out);
 		fputs(" },\n", out);

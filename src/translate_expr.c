@@ -372,7 +372,7 @@ static bool pure_expr(const struct tr *T, const struct expr *e)
 	case E_UNARY: case E_TERNARY:
 		return pure_expr(T, e->a) && pure_expr(T, e->b) && pure_expr(T, e->c);
 	case E_PRINT:
-		if (strncmp(e->name, "sprint", 6) != 0 || e->a)
+		if (!(e->op & PF_STRING) || e->a)
 			return false;
 		break;
 	case E_CALL:
@@ -945,12 +945,11 @@ static void add_fmt_text(struct strbuf *fmt, const char *s, size_t len)
 
 static char *print_call(struct tr *T, const struct expr *e)
 {
-	const char *n = e->name;
-	bool to_string = !strncmp(n, "sprint", 6);
-	bool formatted = !strcmp(n, "printf") || !strcmp(n, "sprintf");
-	bool delim = strstr(n, "printd") != NULL;
-	bool newline = n[strlen(n) - 2] == 'l' && n[strlen(n) - 1] == 'n';
-	bool as_char = !strcmp(n, "print_char");
+	bool to_string = e->op & PF_STRING;
+	bool formatted = e->op & PF_FORMAT;
+	bool delim = e->op & PF_DELIM;
+	bool newline = e->op & PF_NEWLINE;
+	bool as_char = e->op & PF_CHAR;
 	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
 	char *fmtlit, *res;
 	char **vals;

@@ -22,9 +22,6 @@
 struct tr_global {
 	const struct vardecl *v;
 	char *cname;			/* C variable */
-	int hist;			/* enum tap_hist_type */
-	int64_t hist_args[3];		/* linear: start, stop, interval */
-	const struct expr *hist_at;	/* first histogram use */
 };
 
 struct tr {
