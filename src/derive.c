@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "pptext.h"
 #include "probes/family.h"
 #include "glob.h"
 #include "suggest.h"
@@ -113,127 +114,12 @@ static int alias_prefix(const struct probe_point *pp, const struct probe_point *
 	return k;
 }
 
-/* Expressions in probe point conditions print as SystemTap prints them:
- * every operand of an operator in parentheses. */
-static void stap_expr(struct strbuf *sb, const struct expr *e)
-{
-	const char *op;
-
-	if (!e)
-		return;
-	switch (e->kind) {
-	case E_NUM:
-		strbuf_addf(sb, "%" PRId64, e->num);
-		return;
-	case E_STR:
-		strbuf_addc(sb, '"');
-		strbuf_addn(sb, e->str, e->len);
-		strbuf_addc(sb, '"');
-		return;
-	case E_SYM:
-		strbuf_adds(sb, e->name);
-		return;
-	case E_BINARY: case E_ASSIGN:
-		op = tok_spelling((enum tok_kind)e->op);
-		strbuf_addc(sb, '(');
-		stap_expr(sb, e->a);
-		strbuf_addf(sb, ") %s (", op ? op : "?");
-		stap_expr(sb, e->b);
-		strbuf_addc(sb, ')');
-		return;
-	case E_UNARY: case E_PREINC:
-		op = tok_spelling((enum tok_kind)e->op);
-		strbuf_addf(sb, "%s(", op ? op : "?");
-		stap_expr(sb, e->a);
-		strbuf_addc(sb, ')');
-		return;
-	case E_POSTINC:
-		op = tok_spelling((enum tok_kind)e->op);
-		strbuf_addc(sb, '(');
-		stap_expr(sb, e->a);
-		strbuf_addf(sb, ")%s", op ? op : "?");
-		return;
-	case E_TERNARY:
-		strbuf_addc(sb, '(');
-		stap_expr(sb, e->a);
-		strbuf_adds(sb, ") ? (");
-		stap_expr(sb, e->b);
-		strbuf_adds(sb, ") : (");
-		stap_expr(sb, e->c);
-		strbuf_addc(sb, ')');
-		return;
-	case E_CALL: case E_INDEX:
-		if (e->kind == E_CALL)
-			strbuf_adds(sb, e->name);
-		else
-			stap_expr(sb, e->a);
-		strbuf_addc(sb, e->kind == E_CALL ? '(' : '[');
-		for (size_t i = 0; i < e->args.n; i++) {
-			if (i)
-				strbuf_adds(sb, ", ");
-			if (e->args.v[i])
-				stap_expr(sb, e->args.v[i]);
-			else
-				strbuf_addc(sb, '*');
-		}
-		strbuf_addc(sb, e->kind == E_CALL ? ')' : ']');
-		return;
-	default: {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-
-		ast_print_expr(f, e);
-		fclose(f);
-		strbuf_adds(sb, buf);
-		free(buf);
-		return;
-	}
-	}
-}
-
-/* probe_point::print: components, then ! or ?, then the condition. */
-/* Components [from, to) of pp: "name(arg).name...". */
-static void comps_text(struct strbuf *sb, const struct probe_point *pp, size_t from,
-		       size_t to)
-{
-	for (size_t i = from; i < to && i < pp->comps.n; i++) {
-		const struct pp_comp *c = pp->comps.v[i];
-
-		if (sb->len)
-			strbuf_addc(sb, '.');
-		strbuf_adds(sb, c->name);
-		if (c->arg) {
-			strbuf_addc(sb, '(');
-			stap_expr(sb, c->arg);
-			strbuf_addc(sb, ')');
-		}
-	}
-}
-
-char *point_text(const struct probe_point *pp)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	comps_text(&sb, pp, 0, pp->comps.n);
-	if (pp->sufficient)
-		strbuf_addc(&sb, '!');
-	else if (pp->optional)
-		strbuf_addc(&sb, '?');
-	if (pp->cond) {
-		strbuf_adds(&sb, " if (");
-		stap_expr(&sb, pp->cond);
-		strbuf_addc(&sb, ')');
-	}
-	return strbuf_detach(&sb);
-}
-
 static char *points_text(const struct vec *v, const char *sep)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < v->n; i++) {
-		char *t = point_text(v->v[i]);
+		char *t = pp_full_text(v->v[i]);
 
 		strbuf_addf(&sb, "%s%s", i ? sep : "", t);
 		free(t);
@@ -247,7 +133,7 @@ static char *alias_text(const struct probe_alias *a)
 	char *t;
 
 	for (size_t i = 0; i < a->names.n; i++) {
-		t = point_text(a->names.v[i]);
+		t = pp_full_text(a->names.v[i]);
 		strbuf_addf(&sb, "%s%s", t, a->epilogue ? " += " : " = ");
 		free(t);
 	}
@@ -272,6 +158,13 @@ static struct expr *and_cond(const struct expr *a, const struct expr *b)
 	return e;
 }
 
+/* One step of a derivation, innermost first: an alias's text, or at
+ * the end the user's probe points (see derived_probe.chain). */
+struct chain_link {
+	char *text;
+	const struct chain_link *next;
+};
+
 struct derive {
 	const struct probe *origin;
 	bool failed;
@@ -291,7 +184,7 @@ struct derive {
 
 static int derive_point(struct elab *E, struct derive *D,
 			const struct probe_point *pp, const struct stmt *body,
-			const char *chain, bool parent_optional);
+			const struct chain_link *chain, bool parent_optional);
 
 static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
 {
@@ -312,7 +205,7 @@ static char *list_name(const struct derive *D, const struct derived_probe *dp)
 
 	if (D->list_name)
 		return xstrdup(D->list_name);
-	comps_text(&sb, dp->loc, 0, dp->loc->comps.n);
+	pp_comps_text(&sb, dp->loc, 0, dp->loc->comps.n);
 	return strbuf_detach(&sb);
 }
 
@@ -320,9 +213,10 @@ static char *list_name(const struct derive *D, const struct derived_probe *dp)
  * to the program. */
 static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
 		      const struct probe_point *pp, const struct stmt *body,
-		      const char *chain)
+		      const struct chain_link *chain)
 {
-	dp->chain = xasprintf(" /* <- %s */", chain);
+	for (const struct chain_link *l = chain; l; l = l->next)
+		vec_push(&dp->chain, xstrdup(l->text));
 	dp->list_name = list_name(D, dp);
 	dp->body = stmt_dup(body);
 	dp->cond = expr_dup(pp->cond);
@@ -382,7 +276,7 @@ static void rename_point(struct derived_probe *dp, struct probe_point *named)
  * for each concrete point the family finds. */
 static int derive_family(struct elab *E, struct derive *D, const struct probe_family *fam,
 			 const struct point_pattern *p, const struct probe_point *pp,
-			 const struct stmt *body, const char *chain)
+			 const struct stmt *body, const struct chain_link *chain)
 {
 	struct vec points = { 0 };
 	struct family_error err = { 0 };
@@ -420,17 +314,17 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
  * components; the rest of pp is a suffix for each alias location. */
 static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref *r,
 			int k, const struct probe_point *pp, const struct stmt *body,
-			const char *chain, bool parent_optional)
+			const struct chain_link *chain, bool parent_optional)
 {
 	const struct probe_alias *a = r->a;
 	struct stmt *blk;
-	char *sig, *newchain;
+	struct chain_link link = { .next = chain };
 	int total = 0;
 
 	for (int i = 0; i < D->depth; i++)
 		if (D->stack[i] == a || D->depth >= MAX_ALIAS_DEPTH) {
 			const struct pp_comp *c = pp->comps.v[0];
-			char *t = point_text(pp);
+			char *t = pp_full_text(pp);
 
 			defer_error(D, &c->pos, xasprintf(
 				"recursive loop in alias expansion of %s at %s:%d:%d",
@@ -450,8 +344,7 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 		vec_push(&blk->stmts, stmt_dup(a->body));
 	if (a->epi_body)
 		vec_push(&blk->stmts, stmt_dup(a->epi_body));
-	sig = alias_text(a);
-	newchain = xasprintf("%s <- %s", sig, chain);
+	link.text = alias_text(a);
 
 	for (size_t i = 0; i < a->points.n && !D->failed; i++) {
 		const struct probe_point *loc = a->points.v[i];
@@ -462,7 +355,7 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 		np->cond = and_cond(loc->cond, pp->cond);
 		for (size_t j = (size_t)k; j < pp->comps.n; j++)
 			vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
-		n = derive_point(E, D, np, blk, newchain, parent_optional || pp->optional);
+		n = derive_point(E, D, np, blk, &link, parent_optional || pp->optional);
 		probe_point_free(np);
 		if (n > 0) {
 			total += n;
@@ -473,8 +366,7 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 	}
 	D->depth--;
 	stmt_free(blk);
-	free(sig);
-	free(newchain);
+	free(link.text);
 	return D->failed ? -1 : total;
 }
 
@@ -573,7 +465,7 @@ static bool shadowed_alias(struct elab *E, const struct probe_point *pp,
 
 static int derive_point(struct elab *E, struct derive *D,
 			const struct probe_point *pp, const struct stmt *body,
-			const char *chain, bool parent_optional)
+			const struct chain_link *chain, bool parent_optional)
 {
 	bool optional = pp->optional || parent_optional;
 	int total = 0, best = 0;
@@ -593,8 +485,8 @@ static int derive_point(struct elab *E, struct derive *D,
 			if (D->depth == 0) {
 				struct strbuf sb = STRBUF_INIT;
 
-				comps_text(&sb, nm, 0, nm->comps.n);
-				comps_text(&sb, pp, (size_t)k, pp->comps.n);
+				pp_comps_text(&sb, nm, 0, nm->comps.n);
+				pp_comps_text(&sb, pp, (size_t)k, pp->comps.n);
 				free(D->list_name);
 				D->list_name = strbuf_detach(&sb);
 			}
@@ -653,11 +545,11 @@ static int derive_point(struct elab *E, struct derive *D,
 void derive_probe(struct elab *E, const struct probe *p)
 {
 	struct derive D = { .origin = p };
-	char *chain = points_text(&p->points, ",");
+	struct chain_link user = { .text = points_text(&p->points, ",") };
 
 	for (size_t i = 0; i < p->points.n; i++) {
 		const struct probe_point *pp = p->points.v[i];
-		int n = derive_point(E, &D, pp, p->body, chain, false);
+		int n = derive_point(E, &D, pp, p->body, &user, false);
 
 		if (D.deferred) {
 			const struct pp_comp *first = pp->comps.v[0];
@@ -674,6 +566,6 @@ void derive_probe(struct elab *E, const struct probe *p)
 		if (n > 0 && pp->sufficient)
 			break;
 	}
-	free(chain);
+	free(user.text);
 }
 

@@ -59,8 +59,6 @@ struct sem_ref *ptrmap_ref(struct ptrmap *m, const void *k);
 
 /* derive.c: the derived probes of a user's or tapset's probe. */
 void derive_probe(struct elab *E, const struct probe *p);
-/* The probe point as SystemTap prints it (-p2). */
-char *point_text(const struct probe_point *pp);
 
 /* resolve.c */
 void resolve_probe(struct elab *E, struct derived_probe *dp);

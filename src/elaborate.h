@@ -164,10 +164,12 @@ int sem_static_cond(const struct derived_probe *dp, const struct expr *e);
 struct derived_probe {
 	const struct probe_family *family;
 	struct probe_point *loc;	/* owned: the concrete point */
-	char *chain;			/* owned: the derivation comment printed
-					 * after loc by -p2: a C comment holding
-					 * "<- " and each step back to the
-					 * user's probe, e.g. "<- a = begin <- a" */
+	struct vec chain;		/* char *, owned: how loc was derived,
+					 * innermost step first: each alias as
+					 * "a = begin", then the user's probe
+					 * points ("a"); -p2 prints it as
+					 * "<- a = begin <- a", -t as
+					 * "a = begin from: a" */
 	struct stmt *body;		/* owned: the whole handler */
 	struct expr *cond;		/* owned: combined condition, or NULL */
 	char *list_name;		/* owned: what -l prints for it */
@@ -216,6 +218,10 @@ struct program *elaborate(struct script **user, int n_user,
  * after elaboration proper, in their own files). */
 void sem_report(struct diag *d, const struct srcpos *pos, const char *what,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The derivation chain of dp, its steps joined by sep (" <- " for -p2,
+ * " from: " for -t); malloc'd. */
+char *derivation_text(const struct derived_probe *dp, const char *sep);
 
 /* -p2 output, in stap -p2's layout. */
 void program_print(FILE *out, const struct program *p);

@@ -79,6 +79,15 @@ const struct sem_ref *program_ref(const struct program *p, const void *node)
 	return ptrmap_get(&p->refs, node);
 }
 
+char *derivation_text(const struct derived_probe *dp, const char *sep)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < dp->chain.n; i++)
+		strbuf_addf(&sb, "%s%s", i ? sep : "", (const char *)dp->chain.v[i]);
+	return strbuf_detach(&sb);
+}
+
 const struct vardecl *program_global(const struct program *p, const char *name)
 {
 	for (size_t i = 0; i < p->all_vars.n; i++) {
@@ -109,7 +118,9 @@ void program_free(struct program *p)
 		free(dp->list_name);
 		free(dp->fp.target);
 		free(dp->fp.module);
-		free(dp->chain);
+		for (size_t j = 0; j < dp->chain.n; j++)
+			free(dp->chain.v[j]);
+		vec_free(&dp->chain);
 		stmt_free(dp->body);
 		expr_free(dp->cond);
 		vec_free(&dp->locals);

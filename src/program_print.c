@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "pptext.h"
 #include "probes/family.h"
 
 /* ---- output and cleanup ------------------------------------------------------ */
@@ -64,10 +65,12 @@ void program_print(FILE *out, const struct program *p)
 	for (size_t i = 0; i < p->probes.n; i++) {
 		const struct derived_probe *dp = p->probes.v[i];
 
-		char *t = point_text(dp->loc);
-		char *sig = dp->family && dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
+		char *t = pp_full_text(dp->loc);
+		char *sig = dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
+		char *chain = derivation_text(dp, " <- ");
 
-		fprintf(out, "%s%s%s\n", t, sig ? sig : "", dp->chain);
+		fprintf(out, "%s%s /* <- %s */\n", t, sig ? sig : "", chain);
+		free(chain);
 		free(sig);
 		free(t);
 		print_locals(out, &dp->locals);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pptext.h"
 #include "probes/family.h"
 #include "translate_int.h"
 
@@ -506,49 +507,6 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	b.frame = body_frame(T);
 	b.member = member;
 	return b;
-}
-
-/* "begin", "timer.ms(100)": the probe point without condition. */
-static char *pp_text(const struct probe_point *pp)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t i = 0; i < pp->comps.n; i++) {
-		const struct pp_comp *c = pp->comps.v[i];
-
-		if (i)
-			strbuf_addc(&sb, '.');
-		strbuf_adds(&sb, c->name);
-		if (c->arg && c->arg->kind == E_NUM)
-			strbuf_addf(&sb, "(%" PRId64 ")", c->arg->num);
-		else if (c->arg && c->arg->kind == E_STR)
-			strbuf_addf(&sb, "(\"%s\")", c->arg->str);
-	}
-	return strbuf_detach(&sb);
-}
-
-/* -t's "from:" text: the derivation chain back to the user's probe. */
-static char *derivation_text(const struct derived_probe *dp)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *s = dp->chain ? strstr(dp->chain, "<- ") : NULL;
-	const char *end = dp->chain ? strstr(dp->chain, " */") : NULL;
-
-	if (!s || !end || end < s)
-		return pp_text(dp->loc);
-	s += 3;
-	while (s < end) {
-		const char *arrow = strstr(s, " <- ");
-
-		if (!arrow || arrow > end) {
-			strbuf_addn(&sb, s, (size_t)(end - s));
-			break;
-		}
-		strbuf_addn(&sb, s, (size_t)(arrow - s));
-		strbuf_adds(&sb, " from: ");
-		s = arrow + 4;
-	}
-	return strbuf_detach(&sb);
 }
 
 static struct body_out gen_probe(struct tr *T, size_t index, const struct lock_set *locks)
@@ -1082,7 +1040,7 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 			continue;
 		pp = pp_text(dp->loc);
 		pps = tr_cstr(pp, strlen(pp));
-		deriv = derivation_text(dp);
+		deriv = derivation_text(dp, " from: ");
 		loc = xasprintf("%s:%d:%d", dp->origin && dp->origin->pos.file ?
 				dp->origin->pos.file->name : "?",
 				dp->origin ? dp->origin->pos.line : 0,

@@ -1,0 +1,20 @@
+/* Probe point text, as SystemTap prints it: the one printer of probe
+ * points (-p2, -l and -L, pp(), -t's derivation). */
+#ifndef TAPC_PPTEXT_H
+#define TAPC_PPTEXT_H
+
+#include <stddef.h>
+
+#include "ast.h"
+#include "util.h"
+
+/* Components [from, to) of pp appended to sb: "name(arg).name...", with
+ * a '.' first when sb already holds text. */
+void pp_comps_text(struct strbuf *sb, const struct probe_point *pp, size_t from, size_t to);
+/* The components only: what pp() and -l print ("timer.ms(100)"). */
+char *pp_text(const struct probe_point *pp);
+/* The components, then '!' or '?', then " if (COND)": -p2 and the
+ * derivation chain. */
+char *pp_full_text(const struct probe_point *pp);
+
+#endif
