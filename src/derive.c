@@ -77,7 +77,7 @@ static const struct point_pattern *pattern_nth(size_t i, const struct probe_fami
 
 static bool comp_matches(const struct pp_comp *c, const struct pat_comp *p)
 {
-	if (!sem_wildcard_match(c->name, p->name))
+	if (!glob_match(c->name, p->name))
 		return false;
 	switch (p->arg) {
 	case PA_NONE: return !c->arg;
@@ -107,7 +107,7 @@ static int alias_prefix(const struct probe_point *pp, const struct probe_point *
 	while (k < (int)nm->comps.n && k < (int)pp->comps.n) {
 		const struct pp_comp *u = pp->comps.v[k], *a = nm->comps.v[k];
 
-		if (u->arg || a->arg || !sem_wildcard_match(u->name, a->name))
+		if (u->arg || a->arg || !glob_match(u->name, a->name))
 			break;
 		k++;
 	}

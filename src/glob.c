@@ -1,17 +1,96 @@
-/* Wildcard matching of probe point names (see glob.h). */
+/* Wildcards in SystemTap's dialect (see glob.h). */
 #include "glob.h"
 
-bool sem_wildcard_match(const char *pat, const char *name)
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+bool glob_is_pattern(const char *pat)
 {
-	if (*pat == '\0')
-		return *name == '\0';
-	if (*pat == '*') {
-		for (const char *s = name;; s++) {
-			if (sem_wildcard_match(pat + 1, s))
-				return true;
-			if (!*s)
-				return false;
+	return strpbrk(pat, "*?[{\\") != NULL;
+}
+
+/* The '}' that closes the brace at open, or NULL; *comma is set when a
+ * ',' separates alternatives at its level.  An escaped character is
+ * not special. */
+static const char *closing_brace(const char *open, bool *comma)
+{
+	int depth = 0;
+
+	*comma = false;
+	for (const char *p = open; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '{') {
+			depth++;
+		} else if (*p == '}') {
+			if (--depth == 0)
+				return p;
+		} else if (*p == ',' && depth == 1) {
+			*comma = true;
 		}
 	}
-	return *pat == *name && sem_wildcard_match(pat + 1, name + 1);
+	return NULL;
+}
+
+/* The first '{' of pat that opens a closed group, or NULL. */
+static const char *first_group(const char *pat, const char **close)
+{
+	bool comma;
+
+	for (const char *p = pat; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '{' && (*close = closing_brace(p, &comma)))
+			return p;
+	}
+	return NULL;
+}
+
+/* The end of the alternative of a group that starts at alt (its ',' or
+ * the group's '}'). */
+static const char *alternative_end(const char *alt, const char *close)
+{
+	int depth = 0;
+
+	for (const char *p = alt; p < close; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '{')
+			depth++;
+		else if (*p == '}')
+			depth--;
+		else if (*p == ',' && depth == 0)
+			return p;
+	}
+	return close;
+}
+
+bool glob_match(const char *pat, const char *name)
+{
+	const char *open, *close = NULL;
+	bool found = false;
+
+	if (!strpbrk(pat, "*?[{\\"))
+		return strcmp(pat, name) == 0;
+	open = first_group(pat, &close);
+	if (!open)
+		return fnmatch(pat, name, 0) == 0;
+	/* PREFIX{ALT,ALT...}SUFFIX: PREFIX ALT SUFFIX for each ALT */
+	for (const char *alt = open + 1; !found; ) {
+		const char *end = alternative_end(alt, close);
+		char *one = xasprintf("%.*s%.*s%s", (int)(open - pat), pat,
+				      (int)(end - alt), alt, close + 1);
+
+		found = glob_match(one, name);
+		free(one);
+		if (end == close)
+			break;
+		alt = end + 1;
+	}
+	return found;
 }

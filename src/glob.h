@@ -1,10 +1,21 @@
-/* Wildcards in probe point names. */
+/* Wildcards, in SystemTap's dialect: the one matcher of probe point
+ * component names, function and tracepoint names, and the tapset index.
+ *
+ * A pattern is first expanded as csh expands braces ("{vfs_read,vfs_write}"
+ * is two patterns; braces nest; "{a}" is "a"), then each expansion is a
+ * shell wildcard as fnmatch(3) takes it: '*', '?', "[...]" classes and '\'
+ * escapes.  That is what SystemTap does for the names of kernel functions
+ * and tracepoints and what it matches component names with. */
 #ifndef TAPC_GLOB_H
 #define TAPC_GLOB_H
 
 #include <stdbool.h>
 
-/* Does a probe-point component name pattern with '*' wildcards match? */
-bool sem_wildcard_match(const char *pat, const char *name);
+/* Whether pattern pat matches all of name. */
+bool glob_match(const char *pat, const char *name);
+
+/* Whether pat holds any wildcard, so that it may match other names
+ * than itself. */
+bool glob_is_pattern(const char *pat);
 
 #endif

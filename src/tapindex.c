@@ -223,7 +223,7 @@ static bool entry_wanted(const struct entry *e, const struct wanted *w)
 		if (d[0] != 'a')
 			continue;
 		for (int j = 0; j < w->points.count; j++)
-			if (sem_wildcard_match(w->points.items[j], d + 2))
+			if (glob_match(w->points.items[j], d + 2))
 				return true;
 	}
 	return false;

@@ -19,11 +19,11 @@
  * the absolute address, arg[1] = 1 for an optional point (no warning when
  * it does not register).
  */
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "glob.h"
 #include "kinfo.h"
 #include "ksyms.h"
 #include "probes/family.h"
@@ -88,34 +88,6 @@ static void push_point(struct vec *out, const char *name, const char *module,
 	vec_push(out, fp);
 }
 
-static bool is_glob(const char *s)
-{
-	return strpbrk(s, "*?[{") != NULL;
-}
-
-/* SystemTap's globs take csh braces, "{a,b}"; fnmatch's extended
- * patterns spell that "@(a|b)". */
-static char *csh_to_ksh(const char *pat)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int depth = 0;
-
-	for (const char *p = pat; *p; p++) {
-		if (*p == '{') {
-			strbuf_adds(&sb, "@(");
-			depth++;
-		} else if (*p == '}' && depth > 0) {
-			strbuf_addc(&sb, ')');
-			depth--;
-		} else if (*p == ',' && depth > 0) {
-			strbuf_addc(&sb, '|');
-		} else {
-			strbuf_addc(&sb, *p);
-		}
-	}
-	return strbuf_detach(&sb);
-}
-
 /*
  * A symbol table made from BTF names each function once: the entry
  * points SYSCALL_DEFINE0() makes, __x64_sys_NAME (an alias of
@@ -152,23 +124,20 @@ static size_t match_functions(const struct ksyms *ks, const char *name, int vari
 {
 	size_t n = 0;
 
-	if (!is_glob(name)) {
+	if (!glob_is_pattern(name)) {
 		if (!ksyms_has(ks, name) && !btf_syscall_alias(ks, name))
 			return 0;
 		push_point(out, name, NULL, variant, arg, 1);
 		return 1;
 	}
-	char *pat = csh_to_ksh(name);
-
 	for (size_t i = 0; i < ksyms_count(ks); i++) {
 		const char *sym = ksyms_at(ks, i);
 
-		if (fnmatch(pat, sym, FNM_EXTMATCH) == 0) {
+		if (glob_match(name, sym)) {
 			push_point(out, sym, NULL, variant, arg, 1);
 			n++;
 		}
 	}
-	free(pat);
 	return n;
 }
 
@@ -188,7 +157,7 @@ static int expand_function(const struct probe_point *pp, int variant, int64_t ma
 	/* SystemTap lets an optional point resolve to nothing. */
 	if (pp->optional)
 		return 0;
-	near = is_glob(fn->arg->str) ? NULL : ksyms_nearest(ks, fn->arg->str);
+	near = glob_is_pattern(fn->arg->str) ? NULL : ksyms_nearest(ks, fn->arg->str);
 	if (near)
 		return fail(err, &fn->arg->pos,
 			    xasprintf("no match (similar function: %s)", near));
