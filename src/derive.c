@@ -65,11 +65,13 @@ static struct stmt *stmt_dup(const struct stmt *s)
 static const struct point_pattern *pattern_nth(size_t i, const struct probe_family **fam)
 {
 	for (size_t f = 0; probe_families[f]; f++) {
-		if (i < probe_families[f]->n_patterns) {
+		size_t n = family_pattern_count(probe_families[f]);
+
+		if (i < n) {
 			*fam = probe_families[f];
-			return &probe_families[f]->patterns[i];
+			return family_pattern(*fam, i);
 		}
-		i -= probe_families[f]->n_patterns;
+		i -= n;
 	}
 	*fam = NULL;
 	return NULL;
@@ -84,7 +86,8 @@ static bool comp_matches(const struct pp_comp *c, const struct pat_comp *p)
 	case PA_NUM: return c->arg && c->arg->kind == E_NUM;
 	case PA_OPTNUM: return !c->arg || c->arg->kind == E_NUM;
 	case PA_STR: return c->arg && c->arg->kind == E_STR;
-	default: return !c->arg || c->arg->kind == E_STR;
+	case PA_OPTSTR: return !c->arg || c->arg->kind == E_STR;
+	default: return !c->arg || c->arg->kind == E_STR || c->arg->kind == E_NUM;
 	}
 }
 

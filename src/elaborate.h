@@ -107,19 +107,54 @@ struct sem_function {
  * describes its points with these patterns plus the hooks of its struct
  * probe_family (src/probes/family.h).
  */
-enum pat_arg { PA_NONE, PA_NUM, PA_OPTNUM, PA_STR, PA_OPTSTR };
+enum pat_arg {
+	PA_NONE, PA_NUM, PA_OPTNUM, PA_STR, PA_OPTSTR,
+	PA_OPTSTRNUM,		/* none, a string or a number */
+};
 
+/* One component of a pattern. */
 struct pat_comp {
 	const char *name;
 	enum pat_arg arg;
+	unsigned flags;			/* PC_* below */
+	int bit;			/* added to the variant when it is there */
+	int needs;			/* variant bits it needs before it */
 };
 
-#define PAT_MAX_COMPS 6
+#define PC_OPTIONAL	1	/* may be left out, with its PC_OR alternatives */
+#define PC_OR		2	/* an alternative to the component before it:
+				 * a point has at most one of them */
 
+/* A component as tables write it: plain, adding bit to the variant,
+ * optional, or an alternative to the one before. */
+#define PAT_C(name, arg)		{ name, arg, 0, 0, 0 }
+#define PAT_BIT(name, arg, bit)		{ name, arg, 0, bit, 0 }
+#define PAT_OPT(name, arg, bit)		{ name, arg, PC_OPTIONAL, bit, 0 }
+#define PAT_OR(name, arg, bit)		{ name, arg, PC_OR, bit, 0 }
+
+/*
+ * A family's points, written as one row with optional components and
+ * alternatives, e.g. kprobe's
+ *
+ *	kprobe [.module(S)] .function(S) [.call | .return [.maxactive(N)]]
+ *
+ * Pass 2 expands each row into the concrete patterns it stands for
+ * (struct point_pattern), leftmost choices varying slowest and a left-out
+ * component coming first, each with variant = the row's variant plus the
+ * bits of the components it has.
+ */
+#define PAT_ROW_MAX 16
+
+struct pattern_row {
+	int variant;
+	struct pat_comp c[PAT_ROW_MAX];	/* up to the first without a name */
+};
+
+/* One concrete pattern: a row with each choice made. */
 struct point_pattern {
 	int variant;			/* the family's own tag */
 	int n;
-	struct pat_comp c[PAT_MAX_COMPS];
+	const struct pat_comp *c;	/* n components */
 };
 
 /* One concrete probe point a family pattern expands to. */

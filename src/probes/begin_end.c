@@ -9,10 +9,10 @@
 
 enum { BE_BEGIN, BE_END, BE_ERROR };
 
-static const struct point_pattern begin_end_patterns[] = {
-	{ BE_BEGIN, 1, { { "begin", PA_OPTNUM } } },
-	{ BE_END, 1, { { "end", PA_OPTNUM } } },
-	{ BE_ERROR, 1, { { "error", PA_OPTNUM } } },
+static const struct pattern_row begin_end_rows[] = {
+	{ 0, { PAT_BIT("begin", PA_OPTNUM, BE_BEGIN),
+	       PAT_OR("end", PA_OPTNUM, BE_END),
+	       PAT_OR("error", PA_OPTNUM, BE_ERROR) } },
 };
 
 /* The point itself; num[0] is its sequence number (0 when not given). */
@@ -50,21 +50,21 @@ static void begin_end_emit(FILE *out, const struct derived_probe *dp, size_t ind
 
 const struct probe_family probe_family_begin_end = {
 	.name = "begin/end/error",
-	.patterns = begin_end_patterns,
-	.n_patterns = sizeof(begin_end_patterns) / sizeof(begin_end_patterns[0]),
+	.rows = begin_end_rows,
+	.n_rows = sizeof(begin_end_rows) / sizeof(begin_end_rows[0]),
 	.expand = begin_end_expand,
 	.unprivileged = family_all_unprivileged,
 	.emit_entry = begin_end_emit,
 };
 
-static const struct point_pattern never_patterns[] = {
-	{ 0, 1, { { "never", PA_NONE } } },
+static const struct pattern_row never_rows[] = {
+	{ 0, { PAT_C("never", PA_NONE) } },
 };
 
 const struct probe_family probe_family_never = {
 	.name = "never",
-	.patterns = never_patterns,
-	.n_patterns = 1,
+	.rows = never_rows,
+	.n_rows = 1,
 	.never_runs = true,
 	.expand = begin_end_expand,
 	.unprivileged = family_all_unprivileged,

@@ -25,8 +25,8 @@ struct tr;
 
 struct probe_family {
 	const char *name;		/* for messages: "kprobe" */
-	const struct point_pattern *patterns;
-	size_t n_patterns;
+	const struct pattern_row *rows;	/* its points (see elaborate.h) */
+	size_t n_rows;
 	/* Its probes are checked by pass 2 but never run (never): pass 3
 	 * emits nothing for them. */
 	bool never_runs;
@@ -37,7 +37,7 @@ struct probe_family {
 	/* ---- pass 2 ---- */
 
 	/*
-	 * The concrete points of pp, which matched patterns[i] (pat): push
+	 * The concrete points of pp, which matched pattern pat: push
 	 * struct family_point * (malloc'd) onto out and return how many (0:
 	 * none, e.g. a glob without matches), or return -1 with *err filled.
 	 */
@@ -107,6 +107,11 @@ struct probe_family {
 /* Every family, NULL-terminated, in the order pass 2 tries their
  * patterns (which is the order of the probes a point derives). */
 extern const struct probe_family *const probe_families[];
+
+/* Pattern i of fam, its rows expanded (see struct pattern_row), or NULL
+ * past the last. */
+const struct point_pattern *family_pattern(const struct probe_family *fam, size_t i);
+size_t family_pattern_count(const struct probe_family *fam);
 
 /* For the families whose every point is open to --privilege=stapusr. */
 bool family_all_unprivileged(const struct point_pattern *pat);

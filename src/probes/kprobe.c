@@ -39,25 +39,15 @@ enum {
 	KV_STATEMENT = 16,	/* kprobe.statement(ADDR).absolute */
 };
 
-#define KP { "kprobe", PA_NONE }
-#define FN { "function", PA_STR }
-#define MOD { "module", PA_STR }
-#define CALL { "call", PA_NONE }
-#define RET { "return", PA_NONE }
-#define MAXACT { "maxactive", PA_NUM }
-
-static const struct point_pattern kprobe_patterns[] = {
-	{ 0, 2, { KP, FN } },
-	{ KV_CALL, 3, { KP, FN, CALL } },
-	{ KV_RETURN, 3, { KP, FN, RET } },
-	{ KV_RETURN | KV_MAXACTIVE, 4, { KP, FN, RET, MAXACT } },
-	{ KV_MODULE, 3, { KP, MOD, FN } },
-	{ KV_MODULE | KV_CALL, 4, { KP, MOD, FN, CALL } },
-	{ KV_MODULE | KV_RETURN, 4, { KP, MOD, FN, RET } },
-	{ KV_MODULE | KV_RETURN | KV_MAXACTIVE, 5,
-	  { KP, MOD, FN, RET, MAXACT } },
-	{ KV_STATEMENT, 3,
-	  { KP, { "statement", PA_NUM }, { "absolute", PA_NONE } } },
+static const struct pattern_row kprobe_rows[] = {
+	{ 0, { PAT_C("kprobe", PA_NONE),
+	       PAT_OPT("module", PA_STR, KV_MODULE),
+	       PAT_C("function", PA_STR),
+	       PAT_OPT("call", PA_NONE, KV_CALL),
+	       PAT_OR("return", PA_NONE, KV_RETURN),
+	       { "maxactive", PA_NUM, PC_OPTIONAL, KV_MAXACTIVE, KV_RETURN } } },
+	{ KV_STATEMENT, { PAT_C("kprobe", PA_NONE), PAT_C("statement", PA_NUM),
+			  PAT_C("absolute", PA_NONE) } },
 };
 
 /* SystemTap keeps maxactive in an unsigned short. */
@@ -234,8 +224,8 @@ static void kprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
 
 const struct probe_family probe_family_kprobe = {
 	.name = "kprobe",
-	.patterns = kprobe_patterns,
-	.n_patterns = sizeof(kprobe_patterns) / sizeof(kprobe_patterns[0]),
+	.rows = kprobe_rows,
+	.n_rows = sizeof(kprobe_rows) / sizeof(kprobe_rows[0]),
 	.expand = kprobe_expand,
 	.target_type = NULL,
 	.print_sig = kprobe_print_sig,

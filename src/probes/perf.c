@@ -31,19 +31,13 @@ enum { PERF_V_PROFILE = 1, PERF_V_EVENT, PERF_V_SAMPLE, PERF_V_HZ };
 #define PERF_F_PROFILE	0x100	/* period NSEC_PER_SEC / HZ, cpu-clock */
 #define PERF_F_FREQ	0x200	/* interval_ns is a frequency */
 
-static const struct point_pattern perf_patterns[] = {
-	{ PERF_V_PROFILE, 2,
-	  { { "timer", PA_NONE }, { "profile", PA_NONE } } },
-	{ PERF_V_PROFILE, 3,
-	  { { "timer", PA_NONE }, { "profile", PA_NONE }, { "tick", PA_NONE } } },
-	{ PERF_V_EVENT, 3,
-	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM } } },
-	{ PERF_V_SAMPLE, 4,
-	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM },
-	    { "sample", PA_NUM } } },
-	{ PERF_V_HZ, 4,
-	  { { "perf", PA_NONE }, { "type", PA_NUM }, { "config", PA_NUM },
-	    { "hz", PA_NUM } } },
+static const struct pattern_row perf_rows[] = {
+	{ PERF_V_PROFILE, { PAT_C("timer", PA_NONE), PAT_C("profile", PA_NONE),
+			    PAT_OPT("tick", PA_NONE, 0) } },
+	{ PERF_V_EVENT, { PAT_C("perf", PA_NONE), PAT_C("type", PA_NUM),
+			  PAT_C("config", PA_NUM),
+			  PAT_OPT("sample", PA_NUM, PERF_V_SAMPLE - PERF_V_EVENT),
+			  PAT_OR("hz", PA_NUM, PERF_V_HZ - PERF_V_EVENT) } },
 };
 
 static int64_t comp_num(const struct probe_point *pp, int i)
@@ -157,8 +151,8 @@ static void perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
 
 const struct probe_family probe_family_perf = {
 	.name = "perf",
-	.patterns = perf_patterns,
-	.n_patterns = sizeof(perf_patterns) / sizeof(perf_patterns[0]),
+	.rows = perf_rows,
+	.n_rows = sizeof(perf_rows) / sizeof(perf_rows[0]),
 	.expand = perf_expand,
 	.derived_point = perf_derived_point,
 	.armable = true,

@@ -41,22 +41,16 @@ enum {
 	KP_EXEC_COMPLETE, KP_EXIT, KP_RELEASE,
 };
 
-#define PROC_PATS(ev, name) \
-	{ ev, 2, { { "process", PA_NONE }, { name, PA_NONE } } }, \
-	{ ev, 2, { { "process", PA_STR }, { name, PA_NONE } } }, \
-	{ ev, 2, { { "process", PA_NUM }, { name, PA_NONE } } }
+/* The event is the variant. */
+#define EVENT(name, ev) PAT_OR(name, PA_NONE, ev)
 
-#define KPROC_PAT(ev, name) \
-	{ ev, 2, { { "__tapc_kprocess", PA_NONE }, { name, PA_NONE } } }
-
-static const struct point_pattern process_patterns[] = {
-	PROC_PATS(PROC_BEGIN, "begin"),
-	PROC_PATS(PROC_END, "end"),
-	KPROC_PAT(KP_START, "start"),
-	KPROC_PAT(KP_EXEC, "exec"),
-	KPROC_PAT(KP_EXEC_COMPLETE, "exec_complete"),
-	KPROC_PAT(KP_EXIT, "exit"),
-	KPROC_PAT(KP_RELEASE, "release"),
+static const struct pattern_row process_rows[] = {
+	{ 0, { PAT_C("process", PA_OPTSTRNUM),
+	       PAT_BIT("begin", PA_NONE, PROC_BEGIN), EVENT("end", PROC_END) } },
+	{ 0, { PAT_C("__tapc_kprocess", PA_NONE),
+	       PAT_BIT("start", PA_NONE, KP_START), EVENT("exec", KP_EXEC),
+	       EVENT("exec_complete", KP_EXEC_COMPLETE), EVENT("exit", KP_EXIT),
+	       EVENT("release", KP_RELEASE) } },
 };
 
 static bool is_executable(const char *path)
@@ -200,8 +194,8 @@ static void process_emit(FILE *out, const struct derived_probe *dp, size_t index
 
 const struct probe_family probe_family_process = {
 	.name = "process",
-	.patterns = process_patterns,
-	.n_patterns = sizeof(process_patterns) / sizeof(process_patterns[0]),
+	.rows = process_rows,
+	.n_rows = sizeof(process_rows) / sizeof(process_rows[0]),
 	.expand = process_expand,
 	.derived_point = kp_derived_point,
 	.unprivileged = process_unprivileged,

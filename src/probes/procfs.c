@@ -36,19 +36,11 @@ enum {
 /* runtime/linux/procfs.c reads the same bit. */
 #define PROCFS_FLAG_WRITE 0x100
 
-#define PAT(v, ...) { v, __VA_ARGS__ }
-#define PATS(arg) \
-	PAT(0, 2, { { "procfs", arg }, { "read", PA_NONE } }), \
-	PAT(PV_MAXSIZE, 3, { { "procfs", arg }, { "read", PA_NONE }, { "maxsize", PA_NUM } }), \
-	PAT(PV_UMASK, 3, { { "procfs", arg }, { "umask", PA_NUM }, { "read", PA_NONE } }), \
-	PAT(PV_UMASK | PV_MAXSIZE, 4, { { "procfs", arg }, { "umask", PA_NUM }, \
-					{ "read", PA_NONE }, { "maxsize", PA_NUM } }), \
-	PAT(PV_WRITE, 2, { { "procfs", arg }, { "write", PA_NONE } }), \
-	PAT(PV_WRITE | PV_UMASK, 3, { { "procfs", arg }, { "umask", PA_NUM }, \
-				      { "write", PA_NONE } })
-
-static const struct point_pattern procfs_patterns[] = {
-	PATS(PA_OPTSTR),
+static const struct pattern_row procfs_rows[] = {
+	{ 0, { PAT_C("procfs", PA_OPTSTR), PAT_OPT("umask", PA_NUM, PV_UMASK),
+	       PAT_C("read", PA_NONE), PAT_OPT("maxsize", PA_NUM, PV_MAXSIZE) } },
+	{ PV_WRITE, { PAT_C("procfs", PA_OPTSTR), PAT_OPT("umask", PA_NUM, PV_UMASK),
+		      PAT_C("write", PA_NONE) } },
 };
 
 /* ---- pass 2: the points ------------------------------------------------- */
@@ -301,8 +293,8 @@ static char *procfs_target_assign_c(struct tr *T, const struct derived_probe *dp
 
 const struct probe_family probe_family_procfs = {
 	.name = "procfs",
-	.patterns = procfs_patterns,
-	.n_patterns = sizeof(procfs_patterns) / sizeof(procfs_patterns[0]),
+	.rows = procfs_rows,
+	.n_rows = sizeof(procfs_rows) / sizeof(procfs_rows[0]),
 	.expand = procfs_expand,
 	.target_type = procfs_target_type,
 	.armable = true,

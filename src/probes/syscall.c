@@ -41,15 +41,11 @@ enum { SC_ENTRY, SC_RETURN, SC_ANY, SC_ANY_RETURN };
 /* The x86-64 table has about 450 calls; leave room for new ones. */
 #define SC_MAX_NR 1023
 
-static const struct point_pattern sc_patterns[] = {
-	{ .variant = SC_ENTRY, .n = 1,
-	  .c = { { "__syscall", PA_NUM } } },
-	{ .variant = SC_RETURN, .n = 1,
-	  .c = { { "__syscall_return", PA_NUM } } },
-	{ .variant = SC_ANY, .n = 1,
-	  .c = { { "__syscall_any", PA_NONE } } },
-	{ .variant = SC_ANY_RETURN, .n = 1,
-	  .c = { { "__syscall_any_return", PA_NONE } } },
+static const struct pattern_row sc_rows[] = {
+	{ 0, { PAT_BIT("__syscall", PA_NUM, SC_ENTRY),
+	       PAT_OR("__syscall_return", PA_NUM, SC_RETURN),
+	       PAT_OR("__syscall_any", PA_NONE, SC_ANY),
+	       PAT_OR("__syscall_any_return", PA_NONE, SC_ANY_RETURN) } },
 };
 
 static int sc_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -86,8 +82,8 @@ static void sc_emit(FILE *out, const struct derived_probe *dp, size_t index)
 
 const struct probe_family probe_family_syscall = {
 	.name = "syscall",
-	.patterns = sc_patterns,
-	.n_patterns = sizeof(sc_patterns) / sizeof(sc_patterns[0]),
+	.rows = sc_rows,
+	.n_rows = sizeof(sc_rows) / sizeof(sc_rows[0]),
 	.expand = sc_expand,
 	.armable = true,
 	.emit_entry = sc_emit,

@@ -23,21 +23,17 @@ enum { TIMER_JIFFIES = -1, TIMER_HZ = -2 };
 #define JIFFIES_MAX	INT64_C(1000000)
 #define NS_PER_SEC	INT64_C(1000000000)
 
-#define TIMER_PAT(unit, variant) \
-	{ variant, 2, { { "timer", PA_NONE }, { unit, PA_NUM } } }, \
-	{ variant, 3, { { "timer", PA_NONE }, { unit, PA_NUM }, { "randomize", PA_NUM } } }
+/* timer.UNIT(N)[.randomize(M)], the unit's bit its variant */
+#define UNIT(name, variant) PAT_OR(name, PA_NUM, variant)
 
-static const struct point_pattern timer_patterns[] = {
-	TIMER_PAT("s", 1000000000),
-	TIMER_PAT("sec", 1000000000),
-	TIMER_PAT("ms", 1000000),
-	TIMER_PAT("msec", 1000000),
-	TIMER_PAT("us", 1000),
-	TIMER_PAT("usec", 1000),
-	TIMER_PAT("ns", 1),
-	TIMER_PAT("nsec", 1),
-	TIMER_PAT("jiffies", TIMER_JIFFIES),
-	{ TIMER_HZ, 2, { { "timer", PA_NONE }, { "hz", PA_NUM } } },
+static const struct pattern_row timer_rows[] = {
+	{ 0, { PAT_C("timer", PA_NONE),
+	       PAT_BIT("s", PA_NUM, 1000000000), UNIT("sec", 1000000000),
+	       UNIT("ms", 1000000), UNIT("msec", 1000000), UNIT("us", 1000),
+	       UNIT("usec", 1000), UNIT("ns", 1), UNIT("nsec", 1),
+	       UNIT("jiffies", TIMER_JIFFIES),
+	       PAT_OPT("randomize", PA_NUM, 0) } },
+	{ TIMER_HZ, { PAT_C("timer", PA_NONE), PAT_C("hz", PA_NUM) } },
 };
 
 /* The failure of a timer argument, as SystemTap words it. */
@@ -131,8 +127,8 @@ static void timer_emit(FILE *out, const struct derived_probe *dp, size_t index)
 
 const struct probe_family probe_family_timer = {
 	.name = "timer",
-	.patterns = timer_patterns,
-	.n_patterns = sizeof(timer_patterns) / sizeof(timer_patterns[0]),
+	.rows = timer_rows,
+	.n_rows = sizeof(timer_rows) / sizeof(timer_rows[0]),
 	.expand = timer_expand,
 	.unprivileged = family_all_unprivileged,
 	.emit_entry = timer_emit,

@@ -26,8 +26,8 @@
 #include "types.h"
 #include "util.h"
 
-static const struct point_pattern trace_patterns[] = {
-	{ .n = 2, .c = { { "kernel", PA_NONE }, { "trace", PA_STR } } },
+static const struct pattern_row trace_rows[] = {
+	{ 0, { PAT_C("kernel", PA_NONE), PAT_C("trace", PA_STR) } },
 };
 
 /* Most suggestions of a "no match" error, as SystemTap gives. */
@@ -366,8 +366,8 @@ static void trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t i
 
 const struct probe_family probe_family_trace = {
 	.name = "kernel.trace",
-	.patterns = trace_patterns,
-	.n_patterns = sizeof(trace_patterns) / sizeof(trace_patterns[0]),
+	.rows = trace_rows,
+	.n_rows = sizeof(trace_rows) / sizeof(trace_rows[0]),
 	.expand = trace_expand,
 	.target_type = trace_target_type,
 	.list_targets = trace_list_targets,
