@@ -88,8 +88,9 @@ enum tap_probe_kind {
 	TAP_PROBE_KIND_MAX = TAP_PROBE_PROCFS,
 };
 
-/* struct tap_probe.flags */
-#define TAP_PF_RETURN	0x1	/* a .return probe */
+/* struct tap_probe.flags (TAP_PF_RETURN ...) and the other numbers the
+ * compiler's families share with the runtime's. */
+#include "tapc_families.h"
 
 
 /* Units of a timer's interval and randomize values. */
@@ -121,6 +122,36 @@ struct tap_lock_req {
 	unsigned char write;		/* 1: exclusive, 0: shared */
 };
 
+struct tap_context;
+
+/* Per-family data of a probe, in the member its kind names. */
+union tap_probe_data {
+	struct {			/* TAP_PROBE_PERF (not timer.profile) */
+		unsigned int type;		/* perf_event_attr.type */
+		unsigned long long config;	/* perf_event_attr.config */
+		unsigned long long period;	/* events a sample, or samples a
+						 * second with TAP_PERF_FREQ */
+	} perf;
+	struct {			/* TAP_PROBE_KPROBE */
+		unsigned long addr;	/* kprobe.statement(ADDR).absolute, else 0 */
+		unsigned long offset;	/* bytes past the symbol's start */
+		int maxactive;		/* .return: instances, -1 for the default */
+		int optional;		/* no warning when it does not register */
+		/*
+		 * .return with @entry: run at the function's entry with
+		 * entry_size bytes of the kretprobe instance to save the
+		 * entry values in (NULL: no entry handler).
+		 */
+		void (*entry_handler)(struct tap_context *c, void *saved);
+		unsigned int entry_size;
+	} kprobe;
+	struct {			/* user-space probes (not yet built) */
+		unsigned long inode;		/* the file's inode */
+		unsigned long long offset;	/* the probe's offset in it */
+		unsigned long long semaphore;	/* SDT semaphore's offset, or 0 */
+	} uprobe;
+};
+
 /* One probe point, as the translator emits it. */
 struct tap_probe {
 	int kind;			/* enum tap_probe_kind */
@@ -138,9 +169,10 @@ struct tap_probe {
 	 * is the family's, documented with its kind. */
 	const char *target;		/* symbol, tracepoint, event, file */
 	const char *module;		/* a kernel module's name, or NULL */
-	long long arg[2];		/* e.g. maxactive, a syscall number */
+	long long arg[2];		/* e.g. a syscall number, a pid */
 	int flags;			/* TAP_PF_* */
 	void *callback;			/* generated code the family calls */
+	union tap_probe_data u;		/* the member of the family's kind */
 	/*
 	 * Kernel event probes with a condition of numeric globals: the
 	 * condition without side effects.  While it is false the runtime

@@ -233,6 +233,7 @@ void family_point_free(struct family_point *fp)
 		return;
 	free(fp->target);
 	free(fp->module);
+	free(fp->data);
 	free(fp);
 }
 

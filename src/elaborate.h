@@ -167,6 +167,9 @@ struct family_point {
 	int target_comp;		/* the component whose string argument
 					 * target replaces in the printed point
 					 * (a glob's match), or -1 */
+	void *data;			/* owned: the family's own payload (one
+					 * malloc'd block, freed with free()),
+					 * or NULL */
 };
 
 struct derived_probe;

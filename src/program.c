@@ -118,6 +118,7 @@ void program_free(struct program *p)
 		free(dp->list_name);
 		free(dp->fp.target);
 		free(dp->fp.module);
+		free(dp->fp.data);
 		for (size_t j = 0; j < dp->chain.n; j++)
 			free(dp->chain.v[j]);
 		vec_free(&dp->chain);

@@ -5,9 +5,9 @@
  * TAP_PROBE_KPROBE entry of tap_probes[].
  *
  * Entry fields (src/probes/kprobe.c writes them): target = the symbol
- * (NULL: arg[0] is an absolute address), module = its module or NULL,
- * flags & TAP_PF_RETURN = a kretprobe, arg[0] = maxactive (< 0: the
- * default), arg[1] = 1 for an optional point.
+ * (NULL: u.kprobe.addr is an absolute address), module = its module or
+ * NULL, flags & TAP_PF_RETURN = a kretprobe, u.kprobe.maxactive (< 0:
+ * the default), u.kprobe.optional for an optional point.
  *
  * As SystemTap does, a probe that does not register is a warning
  * ("registration error", with the kernel's rc), not optional ones, and
@@ -115,28 +115,31 @@ static int tap_kp_prepare(struct tap_kp *k, const struct tap_probe *p)
 	}
 	if (k->ret) {
 		k->u.krp.handler = tap_kretprobe_hit;
-		k->u.krp.maxactive = p->arg[0] < 0 ? tap_kretactive() : (int)p->arg[0];
+		k->u.krp.maxactive = p->u.kprobe.maxactive < 0 ? tap_kretactive()
+							       : p->u.kprobe.maxactive;
 		kp = &k->u.krp.kp;
 	} else {
 		kp->pre_handler = tap_kprobe_hit;
 	}
-	if (k->symbol)
+	if (k->symbol) {
 		kp->symbol_name = k->symbol;
-	else
-		kp->addr = (kprobe_opcode_t *)(unsigned long)p->arg[0];
+		kp->offset = p->u.kprobe.offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)p->u.kprobe.addr;
+	}
 	return 0;
 }
 
 static void tap_kp_warn(const struct tap_kp *k, int rc)
 {
-	if (k->probe->arg[1])	/* optional */
+	if (k->probe->u.kprobe.optional)
 		return;
 	if (k->symbol)
 		tap_errmsg("WARNING: probe %s (%s+%u) registration error [man warning::pass5] (rc %d)\n",
-			   k->probe->pp, k->symbol, 0U, rc);
+			   k->probe->pp, k->symbol, (unsigned int)k->probe->u.kprobe.offset, rc);
 	else
 		tap_errmsg("WARNING: probe %s (address 0x%lx) registration error [man warning::pass5] (rc %d)\n",
-			   k->probe->pp, (unsigned long)k->probe->arg[0], rc);
+			   k->probe->pp, k->probe->u.kprobe.addr, rc);
 }
 
 static void tap_kp_register(struct tap_kp *k)

@@ -4,10 +4,10 @@
  * kernel perf event per probe and online CPU, whose overflow handler runs
  * the probe with the interrupted registers.
  *
- * Generic fields: .arg[0] the event type, .arg[1] its config,
- * .interval_ns the sample period (TAP_PERF_FREQ: a frequency in Hz),
- * .flags TAP_PERF_PROFILE for timer.profile: a software cpu-clock event
- * firing every NSEC_PER_SEC / HZ ns, i.e. on each tick, on every CPU.
+ * Fields: .u.perf (type, config, the sample period or, with
+ * TAP_PERF_FREQ, a frequency in Hz), .flags TAP_PERF_PROFILE for
+ * timer.profile: a software cpu-clock event firing every NSEC_PER_SEC /
+ * HZ ns, i.e. on each tick, on every CPU (tapc_families.h).
  *
  * CPUs that come online after the module loaded get no events (CPU
  * hotplug is not followed).
@@ -19,9 +19,6 @@
 #include <linux/rcupdate.h>
 #include <linux/ptrace.h>
 #include "tap_internal.h"
-
-#define TAP_PERF_PROFILE	0x100	/* src/probes/perf.c PERF_F_PROFILE */
-#define TAP_PERF_FREQ		0x200	/* src/probes/perf.c PERF_F_FREQ */
 
 /* The events of one probe: one per possible CPU, NULL when offline. */
 struct tap_perf_probe {
@@ -51,13 +48,13 @@ static void tap_perf_attr(const struct tap_probe *p, struct perf_event_attr *a)
 		a->sample_period = NSEC_PER_SEC / HZ;
 		return;
 	}
-	a->type = (u32)p->arg[0];
-	a->config = (u64)p->arg[1];
+	a->type = p->u.perf.type;
+	a->config = p->u.perf.config;
 	if (p->flags & TAP_PERF_FREQ) {
 		a->freq = 1;
-		a->sample_freq = p->interval_ns;
+		a->sample_freq = p->u.perf.period;
 	} else {
-		a->sample_period = p->interval_ns;
+		a->sample_period = p->u.perf.period;
 	}
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * TAP_PROBE_PROCESS: process.begin/.end and the kernel process events
- * behind tapsets/kprocess.stp.  .arg[0] is the event (TAP_PROC_*, the
- * numbers of src/probes/process.c), .arg[1] a process id that begin/end
+ * behind tapsets/kprocess.stp.  .arg[0] is the event (enum tap_process_event
+ * of tapc_families.h), .arg[1] a process id that begin/end
  * must match (0: any), .target the program file they must run (NULL: any).
  *
  * Where each event comes from, and in which task it runs (kprocess.create
@@ -48,17 +48,7 @@
 #include "tap_internal.h"
 #include "strfn.h"
 
-enum {
-	TAP_PROC_BEGIN = 1,
-	TAP_PROC_END,
-	TAP_KP_START,
-	TAP_KP_EXEC,
-	TAP_KP_EXEC_COMPLETE,
-	TAP_KP_EXIT,
-	TAP_KP_RELEASE,
-	TAP_PROC_NEVENTS,
-};
-
+/* The events, enum tap_process_event: tapc_families.h. */
 #define TAP_EV(e) (1U << (e))
 
 /* CONTEXT->event of a TAP_PROBE_PROCESS hit. */

@@ -53,7 +53,6 @@
 #define pde_data(inode) PDE_DATA(inode)
 #endif
 
-#define TAP_PROCFS_WRITE	0x100	/* src/probes/procfs.c PROCFS_FLAG_WRITE */
 
 #ifndef STP_PROCFS_BUFSIZE
 #define STP_PROCFS_BUFSIZE MAXSTRINGLEN	/* read buffer without .maxsize(N) */

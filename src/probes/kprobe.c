@@ -15,9 +15,9 @@
  *
  * The runtime half is runtime/linux/kprobes.c; the entry's fields are:
  * target = the symbol (NULL for an address), module = MOD or NULL,
- * flags = TAP_PF_RETURN, arg[0] = maxactive (-1: SystemTap's default) or
- * the absolute address, arg[1] = 1 for an optional point (no warning when
- * it does not register).
+ * flags = TAP_PF_RETURN, and .u.kprobe: maxactive (-1: SystemTap's
+ * default), addr (the absolute address), optional (1 for an optional
+ * point: no warning when it does not register).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -217,9 +217,12 @@ static void kprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	emit_str_field(out, "target", dp->fp.target);
 	emit_str_field(out, "module", dp->fp.module);
 	fprintf(out, ".flags = %s, ", dp->fp.flags ? "TAP_PF_RETURN" : "0");
-	/* an address prints as unsigned: it is above 2^63 in the kernel */
-	fprintf(out, ".arg = { (long long)%" PRIu64 "ULL, %d }, ", (uint64_t)dp->fp.num[0],
-		dp->loc->optional ? 1 : 0);
+	if (dp->fp.target)
+		fprintf(out, ".u.kprobe = { .maxactive = %d, .optional = %d }, ",
+			(int)dp->fp.num[0], dp->loc->optional ? 1 : 0);
+	else	/* an address is above 2^63 in the kernel: unsigned */
+		fprintf(out, ".u.kprobe = { .addr = %" PRIu64 "UL, .maxactive = -1, "
+			".optional = %d }, ", (uint64_t)dp->fp.num[0], dp->loc->optional ? 1 : 0);
 }
 
 const struct probe_family probe_family_kprobe = {

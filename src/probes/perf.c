@@ -11,14 +11,17 @@
  * perf.sw.NAME and perf.hw.NAME are aliases of tapsets/perf.stp over
  * perf.type().config(), as in SystemTap, which names every perf probe
  * (pp(), -p2) perf.type(T).config(C).sample(N), the period made explicit
- * (perf_derived_point); -l and -L list the point as written.  The runtime half is
- * runtime/linux/perf.c (TAP_PROBE_PERF): .arg[0] is the type, .arg[1] the
- * config, .interval_ns the sample period (or frequency), .flags says which.
+ * (perf_derived_point); -l and -L list the point as written.  The probe
+ * keeps its event and period in its payload (struct perf_data).  The
+ * runtime half is runtime/linux/perf.c (TAP_PROBE_PERF): .u.perf holds
+ * the type, config and sample period (or frequency), .flags says which
+ * (tapc_families.h).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/tapc_families.h"
 #include "probes/family.h"
 #include "util.h"
 
@@ -27,9 +30,11 @@
 
 enum { PERF_V_PROFILE = 1, PERF_V_EVENT, PERF_V_SAMPLE, PERF_V_HZ };
 
-/* family_point.flags (copied to tap_probe.flags, above TAP_PF_RETURN) */
-#define PERF_F_PROFILE	0x100	/* period NSEC_PER_SEC / HZ, cpu-clock */
-#define PERF_F_FREQ	0x200	/* interval_ns is a frequency */
+/* The payload of a perf.type().config() probe. */
+struct perf_data {
+	int64_t type, config;
+	int64_t period;		/* .sample(N), its default, or .hz(F) */
+};
 
 static const struct pattern_row perf_rows[] = {
 	{ PERF_V_PROFILE, { PAT_C("timer", PA_NONE), PAT_C("profile", PA_NONE),
@@ -65,12 +70,14 @@ static int perf_expand(const struct point_pattern *pat, const struct probe_point
 		       struct vec *out, struct family_error *err)
 {
 	struct family_point *fp = xcalloc(1, sizeof(*fp));
+	struct perf_data *pd;
 
 	fp->target_comp = -1;
 	if (pat->variant == PERF_V_PROFILE) {
-		fp->flags = PERF_F_PROFILE;
+		fp->flags = TAP_PERF_PROFILE;
 	} else {
 		int64_t type = comp_num(pp, 1), config = comp_num(pp, 2);
+		int64_t period = PERF_DEFAULT_SAMPLE;
 
 		/* perf_event_attr.type is 32 bits */
 		if (type < 0 || type > UINT32_MAX) {
@@ -78,8 +85,7 @@ static int perf_expand(const struct point_pattern *pat, const struct probe_point
 			return perf_fail(err, pp, 1, "invalid perf event type");
 		}
 		if (pat->variant == PERF_V_SAMPLE || pat->variant == PERF_V_HZ) {
-			int64_t period = comp_num(pp, 3);
-
+			period = comp_num(pp, 3);
 			if (period < 1) {
 				char *msg = xasprintf("invalid perf sample %s %" PRId64,
 						      pat->variant == PERF_V_HZ ?
@@ -92,9 +98,11 @@ static int perf_expand(const struct point_pattern *pat, const struct probe_point
 			}
 		}
 		if (pat->variant == PERF_V_HZ)
-			fp->flags = PERF_F_FREQ;
-		fp->num[0] = type;
-		fp->num[1] = config;
+			fp->flags = TAP_PERF_FREQ;
+		fp->data = pd = xcalloc(1, sizeof(*pd));
+		pd->type = type;
+		pd->config = config;
+		pd->period = period;
 	}
 	vec_push(out, fp);
 	return 1;
@@ -112,41 +120,38 @@ static struct pp_comp *num_comp(const char *name, int64_t n, const struct srcpos
  * SystemTap names a perf probe by its event and its sample:
  * "perf.type(T).config(C).sample(N)", N being the period given, its
  * default, or the frequency of .hz(F) (which it also prints as
- * ".sample(F)").  perf_emit() reads N back from there.
+ * ".sample(F)").
  */
 static struct probe_point *perf_derived_point(const struct derived_probe *dp)
 {
 	const struct probe_point *loc = dp->loc;
+	const struct perf_data *pd = dp->fp.data;
 	struct probe_point *named;
-	int64_t period = loc->comps.n == 4 ? comp_num(loc, 3) : PERF_DEFAULT_SAMPLE;
 
-	if (dp->fp.flags & PERF_F_PROFILE)
-		return NULL;
+	if (!pd)
+		return NULL;	/* timer.profile names itself */
 	named = probe_point_new(&loc->pos);
 	vec_push(&named->comps, pp_comp_new(xstrdup("perf"), NULL, &loc->pos));
-	vec_push(&named->comps, num_comp("type", dp->fp.num[0], &loc->pos));
-	vec_push(&named->comps, num_comp("config", dp->fp.num[1], &loc->pos));
-	vec_push(&named->comps, num_comp("sample", period, &loc->pos));
+	vec_push(&named->comps, num_comp("type", pd->type, &loc->pos));
+	vec_push(&named->comps, num_comp("config", pd->config, &loc->pos));
+	vec_push(&named->comps, num_comp("sample", pd->period, &loc->pos));
 	return named;
 }
 
 
 static void perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
-	const struct family_point *fp = &dp->fp;
-	/* the period or frequency, as perf_derived_point() named it */
-	int64_t period = dp->loc->comps.n == 4 ? comp_num(dp->loc, 3) :
-		PERF_DEFAULT_SAMPLE;
+	const struct perf_data *pd = dp->fp.data;
 
 	(void)index;
-	if (fp->flags & PERF_F_PROFILE) {
-		fprintf(out, ".kind = TAP_PROBE_PERF, .flags = %d, ", fp->flags);
+	if (!pd) {
+		fprintf(out, ".kind = TAP_PROBE_PERF, .flags = %d, ", dp->fp.flags);
 		return;
 	}
 	/* config is a u64 of the ABI: written as the unsigned value */
-	fprintf(out, ".kind = TAP_PROBE_PERF, .arg = { %" PRId64 "LL, (long long)%" PRIu64 "ULL }, "
-		".interval_ns = %" PRId64 "ULL, .flags = %d, ",
-		fp->num[0], (uint64_t)fp->num[1], period, fp->flags);
+	fprintf(out, ".kind = TAP_PROBE_PERF, .u.perf = { .type = %" PRId64 "U, "
+		".config = %" PRIu64 "ULL, .period = %" PRId64 "ULL }, .flags = %d, ",
+		pd->type, (uint64_t)pd->config, pd->period, dp->fp.flags);
 }
 
 const struct probe_family probe_family_perf = {

@@ -31,14 +31,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../runtime/tapc_families.h"
 #include "probes/family.h"
 #include "translate_int.h"
 #include "util.h"
 
-/* The events; runtime/linux/process.c has the same numbers. */
+/* The events (the patterns' variants) are enum tap_process_event, which
+ * the runtime shares. */
 enum {
-	PROC_BEGIN = 1, PROC_END, KP_START, KP_EXEC,
-	KP_EXEC_COMPLETE, KP_EXIT, KP_RELEASE,
+	PROC_BEGIN = TAP_PROC_BEGIN, PROC_END = TAP_PROC_END,
+	KP_START = TAP_KP_START, KP_EXEC = TAP_KP_EXEC,
+	KP_EXEC_COMPLETE = TAP_KP_EXEC_COMPLETE, KP_EXIT = TAP_KP_EXIT,
+	KP_RELEASE = TAP_KP_RELEASE,
 };
 
 /* The event is the variant. */

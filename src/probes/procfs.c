@@ -15,12 +15,13 @@
  * Pass 2 checks PATH and N and that a PATH has only one read probe.  The
  * runtime half is runtime/linux/procfs.c (TAP_PROBE_PROCFS): .target is
  * PATH, .arg[0] the read buffer's size (0: MAXSTRINGLEN), .arg[1] the
- * umask, .flags TAP_PF_PROCFS_WRITE for a write probe.
+ * umask, .flags TAP_PROCFS_WRITE (tapc_families.h) for a write probe.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/tapc_families.h"
 #include "probes/family.h"
 #include "token.h"
 #include "translate_int.h"
@@ -33,8 +34,6 @@ enum {
 	PV_MAXSIZE = 4,
 };
 
-/* runtime/linux/procfs.c reads the same bit. */
-#define PROCFS_FLAG_WRITE 0x100
 
 static const struct pattern_row procfs_rows[] = {
 	{ 0, { PAT_C("procfs", PA_OPTSTR), PAT_OPT("umask", PA_NUM, PV_UMASK),
@@ -159,7 +158,7 @@ static int procfs_expand(const struct point_pattern *pat, const struct probe_poi
 	fp = xcalloc(1, sizeof(*fp));
 	fp->target = xstrdup(path);
 	fp->target_comp = -1;
-	fp->flags = write ? PROCFS_FLAG_WRITE : 0;
+	fp->flags = write ? TAP_PROCFS_WRITE : 0;
 	fp->num[1] = write ? 0022 : 0044;
 	if (pat->variant & PV_UMASK)
 		fp->num[1] = comp_named(pp, "umask")->arg->num;
@@ -190,7 +189,7 @@ static int procfs_expand(const struct point_pattern *pat, const struct probe_poi
 
 static bool is_write_probe(const struct derived_probe *dp)
 {
-	return dp->fp.flags & PROCFS_FLAG_WRITE;
+	return dp->fp.flags & TAP_PROCFS_WRITE;
 }
 
 /*

@@ -33,17 +33,20 @@ static const struct pattern_row trace_rows[] = {
 /* Most suggestions of a "no match" error, as SystemTap gives. */
 #define TP_SUGGESTIONS 5
 
+/* The payload of a tracepoint probe: its event, resolved by pass 2 (in
+ * the catalogue kinfo keeps for the whole run). */
+struct trace_data {
+	const struct btf_tracepoint *tp;
+};
+
 /* The BTF and event of a tracepoint probe. */
 static const struct btf_tracepoint *probe_event(const struct derived_probe *dp,
 						const struct btf **btf)
 {
-	const struct btf_tracepoints *tps = kinfo_tracepoints(NULL);
-	const char *colon = dp->fp.target ? strchr(dp->fp.target, ':') : NULL;
+	const struct trace_data *td = dp->fp.data;
 
 	*btf = kinfo_btf(NULL);
-	if (!tps || !*btf || !dp->fp.target)
-		return NULL;
-	return btf_tracepoint_find(tps, colon ? colon + 1 : dp->fp.target);
+	return td && *btf ? td->tp : NULL;
 }
 
 /* Whether the callback can receive every argument in a register. */
@@ -74,6 +77,8 @@ static void add_match(const struct btf_tracepoint *tp, void *arg)
 	fp = xcalloc(1, sizeof(*fp));
 	fp->target = tp->system ? xasprintf("%s:%s", tp->system, tp->name) : xstrdup(tp->name);
 	fp->target_comp = 1;
+	fp->data = xcalloc(1, sizeof(struct trace_data));
+	((struct trace_data *)fp->data)->tp = tp;
 	vec_push(x->out, fp);
 }
 
@@ -354,9 +359,8 @@ static void trace_emit_support(FILE *out, const struct derived_probe *dp, size_t
 
 static void trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t index)
 {
-	const char *colon = strchr(dp->fp.target, ':');
-	const char *name = colon ? colon + 1 : dp->fp.target;
-	char *lit = tr_cstr(name, strlen(name));
+	const struct trace_data *td = dp->fp.data;
+	char *lit = tr_cstr(td->tp->name, strlen(td->tp->name));
 
 	fprintf(out, ".kind = TAP_PROBE_TRACEPOINT, .target = %s, "
 		".callback = (void *)tap_tp_cb_%zu, ", lit, index);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What tapc's probe families (src/probes/) and the runtime's families
+ * (runtime/linux/) must agree on: event numbers and flag bits of the
+ * tap_probes[] entries.  Included by tapc_runtime.h and by the compiler,
+ * so that neither keeps its own copy.  Constants only.
+ */
+#ifndef TAPC_FAMILIES_H
+#define TAPC_FAMILIES_H
+
+/* TAP_PROBE_PROCESS: .arg[0], the event (runtime/linux/process.c). */
+enum tap_process_event {
+	TAP_PROC_BEGIN = 1,	/* process.begin */
+	TAP_PROC_END,		/* process.end */
+	TAP_KP_START,		/* kprocess.start ... (tapsets/kprocess.stp) */
+	TAP_KP_EXEC,
+	TAP_KP_EXEC_COMPLETE,
+	TAP_KP_EXIT,
+	TAP_KP_RELEASE,
+	TAP_PROC_NEVENTS,
+};
+
+/* struct tap_probe.flags: TAP_PF_* for every family, then each family's
+ * own bits from 0x100 up. */
+#define TAP_PF_RETURN		0x1	/* a .return probe */
+#define TAP_PERF_PROFILE	0x100	/* timer.profile: cpu-clock, each tick */
+#define TAP_PERF_FREQ		0x200	/* u.perf.period is a frequency in Hz */
+#define TAP_PROCFS_WRITE	0x100	/* procfs(...).write */
+
+#endif
