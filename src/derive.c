@@ -212,7 +212,7 @@ static char *list_name(const struct derive *D, const struct derived_probe *dp)
 	return strbuf_detach(&sb);
 }
 
-/* Give dp (its kind and loc set) the user's body and condition, and add it
+/* Give dp (its family and loc set) the user's body and condition, and add it
  * to the program. */
 static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
 		      const struct probe_point *pp, const struct stmt *body,
