@@ -2,11 +2,7 @@
  * its tracepoints, each found and loaded on first use and kept for the
  * rest of the run.
  *
- * The kernel image is looked for in this order: $TAPC_VMLINUX; for the
- * running kernel, /sys/kernel/btf/vmlinux (BTF only); the ELF vmlinux
- * that tapc-vm extracted from /boot/vmlinuz-R into its cache; the debug
- * package's /usr/lib/debug/boot/vmlinux-R; /boot/vmlinuz-R itself (the
- * BTF reader decompresses it, which is slower).  Symbols come from
+ * The kernel image is found as kimage.h says.  Symbols come from
  * /proc/kallsyms for the running kernel, else from $TAPC_KALLSYMS or the
  * copy of the guest's /proc/kallsyms that tapc-vm saves beside the
  * vmlinux once a guest of that kernel has booted, else from the image

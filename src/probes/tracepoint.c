@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "btf.h"
+#include "tpcatalog.h"
 #include "kinfo.h"
 #include "probes/provider.h"
 #include "targetvar.h"

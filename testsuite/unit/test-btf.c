@@ -15,6 +15,7 @@
  */
 #include "check.h"
 #include "btf.h"
+#include "tpcatalog.h"
 #include "ksyms.h"
 
 #include <asm/ptrace.h>
