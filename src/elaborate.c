@@ -18,6 +18,7 @@
 #include "regcomp.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
+#include "sem_target.h"
 #include "util.h"
 
 #define MAX_ALIAS_DEPTH 32
@@ -1502,7 +1503,7 @@ static bool res_target(struct rctx *R, struct expr *e, bool write)
 		if (t->kind == TC_INDEX)
 			res_expr(R, t->index);
 	}
-	if (fam->target_type(R->dp, e, write, &err) == SEM_UNKNOWN) {
+	if (sem_target_check(R->dp, e, write, &err) == SEM_UNKNOWN) {
 		char *w = err.what ? NULL : describe_expr(e);
 
 		sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w, "%s",
@@ -1641,7 +1642,7 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 
 	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
 		return false;
-	ok = fam->target_type(dp, e->a, false, &err) != SEM_UNKNOWN;
+	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;
 	free(err.msg);
 	free(err.what);
 	return ok;
@@ -1799,6 +1800,7 @@ static void resolve_probe(struct elab *E, struct derived_probe *dp)
 {
 	struct rctx R = { .E = E, .dp = dp, .locals = &dp->locals, .uses = &dp->uses };
 
+	sem_targets_resolve(dp);
 	rctx_init(&R);
 	res_stmt(&R, dp->body);
 	R.locals = NULL;
@@ -2395,7 +2397,7 @@ static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 		if (c->kind == TC_INDEX)
 			texpr(T, c->index, SEM_LONG, NULL);
 	}
-	t = fam->target_type(T->dp, e, false, &err);
+	t = sem_target_check(T->dp, e, false, &err);
 	free(err.msg);
 	free(err.what);
 	if (t == SEM_UNKNOWN)
@@ -2967,6 +2969,7 @@ void program_free(struct program *p)
 		expr_free(dp->cond);
 		vec_free(&dp->locals);
 		body_free(&dp->uses);
+		sem_targets_free(dp->targets);
 		free(dp);
 	}
 	for (size_t i = 0; i < p->all_fns.n; i++) {

@@ -137,6 +137,7 @@ struct family_point {
 };
 
 struct derived_probe;
+struct tvar;
 
 /* An error of a family hook: where, and the message after
  * "semantic error: ". */
@@ -164,10 +165,15 @@ struct point_family {
 	 * Pass 2: the type (SEM_LONG or SEM_STRING) of the target expression
 	 * e ($name with its ->field/[index] steps, or $$parms ...) in a probe
 	 * of the family; write is true for an assignment to it.  On error
-	 * return SEM_UNKNOWN with *err filled.  NULL: the family has none.
+	 * return SEM_UNKNOWN with *err filled.  A family whose values pass 3
+	 * reads the same way for all (tvar.h) sets *access to e's access
+	 * path (malloc'd); one that writes the C of its targets itself
+	 * (target_c) leaves it NULL.  Asked once per expression as read
+	 * (sem_target.h).  NULL: the family has none.
 	 */
 	enum sem_type (*target_type)(const struct derived_probe *dp, const struct expr *e,
-				     bool write, struct family_error *err);
+				     bool write, struct family_error *err,
+				     struct tvar **access);
 	/*
 	 * -L: push the target variables dp offers onto out, each a malloc'd
 	 * "$name:TYPE" with the C type as SystemTap prints it (for example
@@ -234,6 +240,8 @@ struct derived_probe {
 	int variant;			/* the pattern's variant */
 	struct family_point fp;		/* owned strings */
 	struct sem_body uses;
+	struct sem_targets *targets;	/* owned: its target expressions,
+					 * resolved (sem_target.h) */
 };
 
 /* What a name in an expression refers to (see program_ref). */
