@@ -16,11 +16,13 @@
 #include "check.h"
 #include "btf.h"
 #include "tpcatalog.h"
+#include "tvar_resolve.h"
 #include "ksyms.h"
 
 #include <asm/ptrace.h>
 #include <linux/ip.h>
 #include <linux/time_types.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +181,8 @@ static void test_sample_headers(const struct btf *btf)
 	CHECK(system(path) == 0, "cleanup");
 }
 
+static void test_sample_paths(const struct btf *btf);
+
 static void test_sample(void)
 {
 	unsigned char data[8192];
@@ -246,6 +250,7 @@ static void test_sample(void)
 	      "unknown system never matches SYSTEM:NAME");
 	btf_tracepoints_free(tps);
 	test_sample_headers(btf);
+	test_sample_paths(btf);
 	btf_free(btf);
 }
 
@@ -711,6 +716,97 @@ static void test_kernel(const char *vmlinux, const char *headers)
 	btf = btf_load_file("/proc/self/exe", err, sizeof(err));
 	CHECK(!btf && strstr(err, "no .BTF section"), "ELF without BTF: %s", err);
 	btf_free(btf);
+}
+
+/* ---- target variables over the type interface ----------------------- */
+
+/* $p followed by comps (TC_FIELD names, or "[" for an index, "$" for
+ * pretty-printing) resolved from slot 1 of struct task *; NULL with the
+ * message in err when it does not resolve. */
+static struct tvar *path_of(const struct ctypes *ct, bool addressof, const char *const *comps,
+			    size_t n, struct family_error *err)
+{
+	static struct expr index = { .kind = E_NUM };
+	struct tcomp tcs[8];
+	void *v[8];
+	struct expr e = { .kind = E_TARGET, .name = (char *)"$p", .addressof = addressof };
+
+	for (size_t i = 0; i < n && i < 8; i++) {
+		tcs[i] = (struct tcomp){ .kind = !strcmp(comps[i], "[") ? TC_INDEX :
+					 !strcmp(comps[i], "$") ? TC_PPRINT : TC_FIELD,
+					 .name = (char *)comps[i], .index = &index };
+		v[i] = &tcs[i];
+	}
+	e.comps.v = v;
+	e.comps.n = n;
+	return tvar_resolve(ct, T_PTR_TASK, TVAR_BASE_SLOT, 1, &e, "tracepoint", err);
+}
+
+static bool steps_are(const struct tvar *tv, const char *want)
+{
+	char got[256] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; tv && i < tv->nsteps && len < sizeof(got) - 32; i++) {
+		const struct tvar_step *s = &tv->steps[i];
+
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", i ? " " : "",
+					s->kind == TVAR_LOAD ? "load" : s->kind == TVAR_ADD ?
+					"add" : s->load_first ? "load-index" : "index");
+		if (s->kind != TVAR_LOAD)
+			len += (size_t)snprintf(got + len, sizeof(got) - len, "%" PRIu64, s->bytes);
+	}
+	if (strcmp(got, want))
+		printf("steps: got \"%s\", want \"%s\"\n", got, want);
+	return !strcmp(got, want);
+}
+
+static void test_sample_paths(const struct btf *btf)
+{
+	struct ctypes ct = ctypes_btf(btf);
+	struct family_error err = { 0 };
+	struct tvar *tv;
+
+	CHECK(tvar_fits_register(&ct, T_PTR_TASK) && tvar_fits_register(&ct, T_ENUM) &&
+	      !tvar_fits_register(&ct, T_TASK), "what a register holds");
+	tv = path_of(&ct, false, (const char *[]){ "flag" }, 1, &err);
+	CHECK(tv && tv->base == TVAR_BASE_SLOT && tv->slot == 1 && steps_are(tv, "add0 add24") &&
+	      tv->leaf == TVAR_READ && tv->size == 4 && tv->is_signed && tv->bits == 3 &&
+	      tv->bitpos == 0 && tv->type == SEM_LONG, "$p->flag: a bit field in memory");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "b" }, 1, &err);
+	CHECK(tv && steps_are(tv, "add0 add16") && tv->leaf == TVAR_READ && tv->size == 8,
+	      "$p->b: a member of an anonymous union");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "comm" }, 1, &err);
+	CHECK(tv && steps_are(tv, "add0 add4") && tv->leaf == TVAR_CHARS && tv->nelems == 16 &&
+	      tv->type == SEM_STRING, "$p->comm: a char array is a string");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "[", "comm", "[" }, 3, &err);
+	CHECK(tv && steps_are(tv, "index32 add4 index1") && tv->leaf == TVAR_READ &&
+	      tv->size == 1, "$p[i]->comm[j]: indexes with the element sizes");
+	tvar_free(tv);
+	tv = path_of(&ct, true, (const char *[]){ "comm" }, 1, &err);
+	CHECK(tv && tv->leaf == TVAR_ADDRESS && tv->type == SEM_LONG, "&$p->comm");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "$" }, 1, &err);
+	CHECK(tv && tv->leaf == TVAR_PRETTY && steps_are(tv, "") && tv->pretty_nsteps == 1 &&
+	      !strcmp(tv->text, "{.pid=%i, .comm=[...], <union>={...}, .flag=%i}") &&
+	      tv->nargs == 2 && steps_are(tv->args[1], "add24") && tv->args[1]->bits == 3,
+	      "$p$: %s", tv ? tv->text : err.msg);
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "pid", "x" }, 2, &err);
+	CHECK(!tv && err.msg && !strcmp(err.msg, "invalid access '->x' vs. pid_t") &&
+	      err.what && !strcmp(err.what, "operator '->'"), "->x on an int: %s", err.msg);
+	free(err.msg);
+	free(err.what);
+	err = (struct family_error){ 0 };
+	tv = path_of(&ct, false, (const char *[]){ "nosuch" }, 1, &err);
+	CHECK(!tv && err.msg && !strcmp(err.msg, "unable to find member 'nosuch' for struct task "
+					"(alternatives: pid comm a b flag)"),
+	      "unknown member: %s", err.msg);
+	free(err.msg);
+	free(err.what);
 }
 
 int main(int argc, char **argv)
