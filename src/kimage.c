@@ -4,7 +4,6 @@
 #endif
 #include "kimage.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,7 +19,7 @@
 
 /* ---- where the image is */
 
-static bool is_file(const char *path)
+bool kimage_is_file(const char *path)
 {
 	struct stat st;
 
@@ -34,131 +33,19 @@ bool kimage_is_running(const char *release)
 	return release && uname(&u) == 0 && strcmp(u.release, release) == 0;
 }
 
-/* Whether PATH is ours alone: of TYPE (S_IFDIR, S_IFREG), not a symlink,
- * owned by us and writable by nobody else. */
-static bool is_private(const char *path, mode_t type, struct stat *st)
+/* The kernel image an installed package provides for RELEASE. */
+char *kimage_find_installed(const char *release)
 {
-	return lstat(path, st) == 0 && (st->st_mode & S_IFMT) == type &&
-	       st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
-}
+	char *p = xasprintf("/usr/lib/debug/boot/vmlinux-%s", release);
 
-/* Whether nobody but root and us can replace what is inside DIR (a real
- * path): every directory from DIR up is owned by root or us, and
- * writable by others only when sticky (as /tmp is). */
-static bool safe_parents(const char *dir)
-{
-	char *p = xstrdup(dir), *slash;
-	bool safe = true;
-
-	for (;;) {
-		struct stat st;
-
-		if (lstat(p[0] ? p : "/", &st) != 0 ||
-		    (st.st_uid != 0 && st.st_uid != geteuid()) ||
-		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
-			safe = false;
-			break;
-		}
-		slash = strrchr(p, '/');
-		if (!slash || !p[0])
-			break;
-		*slash = '\0';
-	}
-	free(p);
-	return safe;
-}
-
-/* tapc-vm's cache of boot files, when it is ours alone (as tapc-vm checks
- * it): it may sit in an inherited $HOME (sudo -E), and a planted kallsyms
- * or vmlinux must not be read. */
-static char *vm_cache_dir(void)
-{
-	const char *env = getenv("TAPC_VM_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir = env ? xstrdup(env) : xdg ? xasprintf("%s/tapc-vm", xdg) :
-		home ? xasprintf("%s/.cache/tapc-vm", home) : NULL;
-	char *real = dir ? realpath(dir, NULL) : NULL;
-	struct stat st;
-	bool ok = real && is_private(dir, S_IFDIR, &st) && safe_parents(real);
-
-	free(dir);
-	if (!ok) {
-		free(real);
-		return NULL;
-	}
-	return real;
-}
-
-/* FILE in tapc-vm's cache of boot files for RELEASE: CACHE/RELEASE-HASH/
- * of a complete (ok) entry holds the extracted vmlinux and, once a guest of
- * that kernel has booted, a copy of its kallsyms.  Entries with other
- * hashes (older tapc-vm versions) may remain: the newest FILE wins.  Only
- * entries and files of our own count. */
-static char *vm_cache_file(const char *release, const char *file)
-{
-	char *dir = vm_cache_dir();
-	size_t rlen = strlen(release);
-	char *found = NULL;
-	time_t found_mtime = 0;
-	struct dirent *de;
-	DIR *d;
-
-	if (!dir)
-		return NULL;
-	d = opendir(dir);
-	while (d && (de = readdir(d))) {
-		char *entry, *ok, *path;
-		struct stat st;
-
-		if (strncmp(de->d_name, release, rlen) != 0 || de->d_name[rlen] != '-')
-			continue;
-		entry = xasprintf("%s/%s", dir, de->d_name);
-		ok = xasprintf("%s/ok", entry);
-		path = xasprintf("%s/%s", entry, file);
-		if (is_private(entry, S_IFDIR, &st) && is_private(ok, S_IFREG, &st) &&
-		    is_private(path, S_IFREG, &st) && (!found || st.st_mtime > found_mtime)) {
-			free(found);
-			found = path;
-			found_mtime = st.st_mtime;
-			path = NULL;
-		}
-		free(entry);
-		free(ok);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	return found;
-}
-
-/* The best kernel image of the target that carries .BTF, or NULL. */
-char *kimage_find(const char *release)
-{
-	const char *env = getenv("TAPC_VMLINUX");
-	char *p;
-
-	if (env && *env)
-		return xstrdup(env);
-	if (kimage_is_running(release) && is_file("/sys/kernel/btf/vmlinux"))
-		return xstrdup("/sys/kernel/btf/vmlinux");
-	p = vm_cache_file(release, "vmlinux");
-	if (p)
-		return p;
-	p = xasprintf("/usr/lib/debug/boot/vmlinux-%s", release);
-	if (is_file(p))
+	if (kimage_is_file(p))
 		return p;
 	free(p);
 	p = xasprintf("/boot/vmlinuz-%s", release);
-	if (is_file(p))
+	if (kimage_is_file(p))
 		return p;
 	free(p);
 	return NULL;
-}
-
-char *kimage_saved_kallsyms(const char *release)
-{
-	return vm_cache_file(release, "kallsyms");
 }
 
 /* ---- compressed images */

@@ -1,11 +1,7 @@
-/* The target kernel's image: where it is, and the vmlinux inside a
- * compressed one.
- *
- * The image is looked for in this order: $TAPC_VMLINUX; for the running
- * kernel, /sys/kernel/btf/vmlinux (BTF only); the ELF vmlinux that
- * tapc-vm extracted from /boot/vmlinuz-R into its cache; the debug
- * package's /usr/lib/debug/boot/vmlinux-R; /boot/vmlinuz-R itself (a
- * compressed image: reading it means decompressing it, which is slower).
+/* The target kernel's image: where an installed package put it, and the
+ * vmlinux inside a compressed one.  Which image is read, among these and
+ * the files the user names or another tool hands over, is debuginfo.h's
+ * choice.
  */
 #ifndef TAPC_KIMAGE_H
 #define TAPC_KIMAGE_H
@@ -13,13 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The best image of kernel RELEASE that carries .BTF (malloc'd), or NULL. */
-char *kimage_find(const char *release);
+/* The image of kernel RELEASE an installed package provides (malloc'd),
+ * or NULL: the debug package's /usr/lib/debug/boot/vmlinux-R, else
+ * /boot/vmlinuz-R (compressed: reading it means decompressing it). */
+char *kimage_find_installed(const char *release);
 
-/* The copy of the guest's /proc/kallsyms that tapc-vm saves beside the
- * vmlinux it extracted, once a guest of RELEASE has booted (malloc'd), or
- * NULL. */
-char *kimage_saved_kallsyms(const char *release);
+/* Whether PATH is a regular file (symlinks followed). */
+bool kimage_is_file(const char *path);
 
 /* Whether RELEASE is the kernel this machine runs. */
 bool kimage_is_running(const char *release);
