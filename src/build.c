@@ -202,6 +202,33 @@ static void kbuild_ccflags(FILE *f, const struct build_config *c)
 	fputc('\n', f);
 }
 
+/* The kernel API feature tests (runtime/linux/tapconf/tapconf.mk) for a
+ * Kbuild file that compiles the runtime: their directory, then the
+ * fragment that turns each test that compiles into a -D flag.  False when
+ * the fragment cannot be read. */
+static bool kbuild_tapconf(FILE *f, const struct build_config *c)
+{
+	char *dir = xasprintf("%s/linux/tapconf", c->runtime_dir);
+	char *mk = xasprintf("%s/tapconf.mk", dir);
+	FILE *in = fopen(mk, "r");
+	char buf[4096];
+	size_t n;
+
+	if (in) {
+		fputs("tapc_conf_dir :=", f);
+		kbuild_word(f, dir);
+		fputc('\n', f);
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, f);
+		fclose(in);
+	} else {
+		fprintf(stderr, "tapc: cannot read %s: %s\n", mk, strerror(errno));
+	}
+	free(dir);
+	free(mk);
+	return in != NULL;
+}
+
 /* A path that can appear as a make target or prerequisite as it is. */
 static bool make_safe_path(const char *p)
 {
@@ -388,7 +415,8 @@ static bool compile_runtime_in(const char *dir, const char *final,
 			fprintf(f, " %s.o", rs->objs.items[i]);
 		fputc('\n', f);
 		kbuild_ccflags(f, c);
-		ok = fclose(f) == 0;
+		ok = kbuild_tapconf(f, c);
+		ok = fclose(f) == 0 && ok;
 	}
 	for (int i = 0; ok && i < rs->objs.count; i++) {
 		char *src = xasprintf("%s/%s.c", dir, rs->objs.items[i]);
@@ -563,6 +591,8 @@ static bool write_module_kbuild(const struct build *b,
 		fprintf(f, " tapcrt_%s.o", rs->objs.items[i]);
 	fputc('\n', f);
 	kbuild_ccflags(f, c);
+	if (!cache_dir)
+		ok = kbuild_tapconf(f, c);
 	fprintf(f, "CFLAGS_%s_src.o := %s\n", b->name, opt_flag(c->opt_level));
 	for (int i = 0; cache_dir && i < rs->objs.count; i++) {
 		const char *o = rs->objs.items[i];

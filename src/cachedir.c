@@ -168,6 +168,35 @@ static bool chain_trusted(const char *real, char *why, size_t len)
 	return ok;
 }
 
+bool cache_handed_file_ok(const char *path, char *why, size_t len)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *real = NULL;
+	bool ok = false;
+
+	why[0] = '\0';
+	if (path[0] != '/' || !slash || slash == dir) {
+		snprintf(why, len, "%s is not an absolute path inside a directory", path);
+		goto out;
+	}
+	*slash = '\0';
+	real = realpath(dir, NULL);
+	if (!real || strcmp(real, dir) != 0) {
+		snprintf(why, len, "%s is not a canonical path (a symlink or '..' in it)", dir);
+		goto out;
+	}
+	ok = cache_entry_ok(path, false, why, len) && cache_entry_ok(dir, true, why, len);
+	if (ok) {
+		*strrchr(real, '/') = '\0';
+		ok = chain_trusted(real[0] ? real : "/", why, len);
+	}
+	if (!ok && !why[0])
+		snprintf(why, len, "%s does not exist", path);
+out:
+	free(real);
+	free(dir);
+	return ok;
+}
+
 /* The canonical form of the cache base with every directory on its way
  * checked; the missing end of it is created (0700) when create. */
 static char *checked_base(const char *base, bool create, char *why, size_t len)

@@ -39,6 +39,13 @@ bool cachedir_sub(const char *path, bool create, char *why, size_t whylen);
  * why filled, or empty when PATH does not exist. */
 bool cache_entry_ok(const char *path, bool dir, char *why, size_t whylen);
 
+/* Whether PATH, a file that another tool keeps in a cache of its own and
+ * hands over (tapc-vm's copy of the guest kernel's vmlinux), may be read:
+ * it and its directory pass cache_entry_ok, the path has no symlink in
+ * it, and every directory above is root's or the caller's and nobody
+ * else's to change.  False with why filled. */
+bool cache_handed_file_ok(const char *path, char *why, size_t whylen);
+
 /* Open the cache file PATH to read, only if cache_entry_ok would accept it
  * and without following a symlink: the descriptor, or -1 with why filled
  * (empty when PATH does not exist). */

@@ -173,6 +173,7 @@ struct family_point {
 };
 
 struct derived_probe;
+struct tvar;
 
 /* An error of a family hook: where, and the message after
  * "semantic error: ". */
@@ -217,6 +218,8 @@ struct derived_probe {
 	int variant;			/* the pattern's variant */
 	struct family_point fp;		/* owned strings */
 	struct sem_body uses;
+	struct sem_targets *targets;	/* owned: its target expressions,
+					 * resolved (sem_target.h) */
 };
 
 /* What a name in an expression refers to (see program_ref). */

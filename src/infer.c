@@ -8,6 +8,7 @@
 #include "probes/family.h"
 #include "format.h"
 #include "regcomp.h"
+#include "sem_target.h"
 
 /* ---- type inference ----------------------------------------------------------- */
 
@@ -584,7 +585,7 @@ static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 		if (c->kind == TC_INDEX)
 			texpr(T, c->index, SEM_LONG, NULL);
 	}
-	t = fam->target_type(T->dp, e, false, &err);
+	t = sem_target_check(T->dp, e, false, &err);
 	free(err.msg);
 	free(err.what);
 	if (t == SEM_UNKNOWN)

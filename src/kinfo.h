@@ -1,33 +1,25 @@
-/* The target kernel as pass 2 sees it: its function symbols, its BTF and
- * its tracepoints, each found and loaded on first use and kept for the
- * rest of the run.
+/* The target kernel as pass 2's probe families see it: its entry in the
+ * session's debuginfo registry (debuginfo.h), which finds its image,
+ * symbols and tracepoints and loads each on first use.
  *
- * The kernel image is looked for in this order: $TAPC_VMLINUX; for the
- * running kernel, /sys/kernel/btf/vmlinux (BTF only); the ELF vmlinux
- * that tapc-vm extracted from /boot/vmlinuz-R into its cache; the debug
- * package's /usr/lib/debug/boot/vmlinux-R; /boot/vmlinuz-R itself (the
- * BTF reader decompresses it, which is slower).  Symbols come from
- * /proc/kallsyms for the running kernel, else from $TAPC_KALLSYMS or the
- * copy of the guest's /proc/kallsyms that tapc-vm saves beside the
- * vmlinux once a guest of that kernel has booted, else from the image
- * (see ksyms.h).  Tracepoint systems come from the target's headers tree.
+ * The families' hooks take no session yet, so the session names its
+ * kernel's entry here once; the entry and everything it loaded belong to
+ * the registry.
  */
 #ifndef TAPC_KINFO_H
 #define TAPC_KINFO_H
 
-struct target;
+struct debuginfo;
 struct btf;
 struct ksyms;
 struct btf_tracepoints;
 
-/* The kernel later calls describe; t must outlive them. */
-void kinfo_set_target(const struct target *t);
+/* The kernel the next calls describe (NULL: none); it must outlive them. */
+void kinfo_set_kernel(struct debuginfo *kernel);
 
-/* NULL with *err (static text, valid until kinfo_free) when unavailable. */
+/* NULL with *err (text kept by the registry) when unavailable. */
 const struct btf *kinfo_btf(const char **err);
 const struct ksyms *kinfo_ksyms(const char **err);
 const struct btf_tracepoints *kinfo_tracepoints(const char **err);
-
-void kinfo_free(void);
 
 #endif

@@ -4,10 +4,10 @@
 #include "ksyms.h"
 
 #include "btf.h"
+#include "glob.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
@@ -304,7 +304,7 @@ size_t ksyms_match(const struct ksyms *ks, const char *pattern,
 	size_t i, n = 0;
 
 	for (i = 0; i < ks->count; i++) {
-		if (fnmatch(pattern, ks->names[i], 0) != 0)
+		if (!glob_match(pattern, ks->names[i]))
 			continue;
 		n++;
 		if (fn)

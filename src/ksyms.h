@@ -4,7 +4,7 @@
  * Four sources, best first: /proc/kallsyms when the target is the running
  * kernel (every text symbol, static ones included); else a copy of the
  * target's kallsyms saved while it ran (tapc-vm keeps one per guest
- * kernel, see kinfo.h); else the .symtab of the
+ * kernel and hands over, see debuginfo.h); else the .symtab of the
  * target's vmlinux when it has one (distribution images are stripped);
  * else the FUNC entries of its BTF, which name the functions that have
  * debug information: nearly all, but not those written in assembly.

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "debuginfo.h"
 #include "hash128.h"
 #include "elaborate.h"
 #include "kinfo.h"
@@ -16,6 +17,17 @@
 #include "util.h"
 #include "version.h"
 
+/* The target kernel's debuginfo entry, with the files the test VM hands
+ * over (NULL when none). */
+static void add_kernel(struct session *s, const char *vmlinux, const char *kallsyms)
+{
+	struct debuginfo_handover handover = { .vmlinux = vmlinux, .kallsyms = kallsyms };
+
+	s->debuginfo = debuginfo_registry_new();
+	kinfo_set_kernel(debuginfo_add_kernel(s->debuginfo, s->target.release,
+					      s->target.build_dir, &handover));
+}
+
 bool session_init(struct session *s, struct tapc_options *o)
 {
 	memset(s, 0, sizeof(*s));
@@ -24,17 +36,20 @@ bool session_init(struct session *s, struct tapc_options *o)
 	s->diag.suppress_warnings = o->suppress_warnings;
 	s->diag.warnings_are_errors = o->warnings_as_errors;
 	if (o->remote) {
-		char *release = remote_vm_release();
-		bool ok = release && target_init(&s->target, release);
+		struct remote_vm_kernel vm;
+		bool ok = remote_vm_kernel(&vm) && target_init(&s->target, vm.release);
 
-		free(release);
+		if (ok)
+			add_kernel(s, vm.vmlinux, vm.kallsyms);
+		remote_vm_kernel_free(&vm);
 		if (!ok)
 			return false;
-	} else if (!target_init(&s->target, o->release)) {
+	} else if (target_init(&s->target, o->release)) {
+		add_kernel(s, NULL, NULL);
+	} else {
 		return false;
 	}
 
-	kinfo_set_target(&s->target);
 	s->env.kernel_vr = s->target.release;
 	s->env.kernel_v = s->target.version;
 	s->env.arch = s->target.arch;
@@ -257,7 +272,8 @@ void session_free(struct session *s)
 		srcfile_free(s->files);
 		s->files = next;
 	}
-	kinfo_free();
+	kinfo_set_kernel(NULL);
+	debuginfo_registry_free(s->debuginfo);
 	strlist_free(&s->library_paths);
 	strlist_free(&s->parsed_paths);
 	target_free(&s->target);

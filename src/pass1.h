@@ -14,6 +14,7 @@ struct session {
 	struct tapc_options *opts;
 	struct diag diag;
 	struct target target;
+	struct debuginfo_registry *debuginfo;	/* the target kernel's entry first */
 	struct pass1_env env;
 	struct srcfile *files;		/* every source text read, owned */
 	struct script **user;		/* the main script, then -E scripts */
@@ -45,6 +46,7 @@ void session_free(struct session *s);
 char *session_module_name(const struct session *s);
 
 struct program;
+struct debuginfo_registry;
 /* The module cache key (see modcache.h) of the elaborated program prog
  * with runtime_key (build_runtime_key): 32 hex digits, malloc'ed. */
 char *session_cache_key(const struct session *s, const struct program *prog,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "sem_target.h"
 
 /* ---- pointer map --------------------------------------------------- */
 
@@ -126,6 +127,7 @@ void program_free(struct program *p)
 		expr_free(dp->cond);
 		vec_free(&dp->locals);
 		body_free(&dp->uses);
+		sem_targets_free(dp->targets);
 		free(dp);
 	}
 	for (size_t i = 0; i < p->all_fns.n; i++) {

@@ -1,8 +1,9 @@
-/* Asking the test VM which kernel it boots. */
+/* Asking the test VM which kernel it boots, and where its files are. */
 #include "remote.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,32 +32,65 @@ char *remote_vm_program(void)
 	return xstrdup("tapc-vm");
 }
 
-char *remote_vm_release(void)
+/* One "KEY VALUE" line of `tapc-vm debuginfo` into K (others are left
+ * for later versions). */
+static void kernel_line(struct remote_vm_kernel *k, const char *line)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "release ", offsetof(struct remote_vm_kernel, release) },
+		{ "vmlinux ", offsetof(struct remote_vm_kernel, vmlinux) },
+		{ "kallsyms ", offsetof(struct remote_vm_kernel, kallsyms) },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t n = strlen(keys[i].key);
+		char **field = (char **)((char *)k + keys[i].off);
+
+		if (strncmp(line, keys[i].key, n) == 0 && line[n] && !*field)
+			*field = xstrdup(line + n);
+	}
+}
+
+bool remote_vm_kernel(struct remote_vm_kernel *k)
 {
 	char *prog = remote_vm_program();
-	char *cmd = xasprintf("'%s' release", prog);
-	char line[256] = "";
+	char *cmd = xasprintf("'%s' debuginfo", prog);
+	char line[4096];
 	FILE *p = popen(cmd, "r");
 	int status;
 
+	memset(k, 0, sizeof(*k));
 	free(cmd);
 	if (!p) {
 		fprintf(stderr, "tapc: --remote=vm: cannot run %s\n", prog);
 		free(prog);
-		return NULL;
+		return false;
 	}
-	if (!fgets(line, sizeof(line), p))
-		line[0] = '\0';
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		kernel_line(k, line);
+	}
 	status = pclose(p);
-	line[strcspn(line, "\n")] = '\0';
-	if (status != 0 || !WIFEXITED(status) || line[0] == '\0') {
-		fprintf(stderr, "tapc: --remote=vm: '%s release' found no kernel "
+	if (status != 0 || !WIFEXITED(status) || !k->release) {
+		fprintf(stderr, "tapc: --remote=vm: '%s debuginfo' found no kernel "
 			"for the test VM (see tapc-vm(1))\n", prog);
 		free(prog);
-		return NULL;
+		remote_vm_kernel_free(k);
+		return false;
 	}
 	free(prog);
-	return xstrdup(line);
+	return true;
+}
+
+void remote_vm_kernel_free(struct remote_vm_kernel *k)
+{
+	free(k->release);
+	free(k->vmlinux);
+	free(k->kallsyms);
+	memset(k, 0, sizeof(*k));
 }
 
 /* tapc-vm's status for "not running" (see tapc-vm(1)). */

@@ -2,10 +2,23 @@
 #ifndef TAPC_REMOTE_H
 #define TAPC_REMOTE_H
 
-/* The kernel release the test VM boots, from `tapc-vm release`, or NULL
- * after printing why not. tapc-vm is looked for next to tapc (installed),
- * in the source tree's scripts/ (build tree), then on PATH. */
-char *remote_vm_release(void);
+#include <stdbool.h>
+
+/* The test VM's kernel as `tapc-vm debuginfo` describes it: its release,
+ * and the copies of its vmlinux and /proc/kallsyms that tapc-vm keeps
+ * (NULL when it has none yet), which it hands over so that tapc needs to
+ * know nothing of tapc-vm's cache (debuginfo.h checks them before use). */
+struct remote_vm_kernel {
+	char *release;
+	char *vmlinux;
+	char *kallsyms;
+};
+
+/* Fill K from `tapc-vm debuginfo`; false after printing why not.  tapc-vm
+ * is looked for next to tapc (installed), in the source tree's scripts/
+ * (build tree), then on PATH. */
+bool remote_vm_kernel(struct remote_vm_kernel *k);
+void remote_vm_kernel_free(struct remote_vm_kernel *k);
 
 /* The tapc-vm program to run (malloc'ed), found as above. */
 char *remote_vm_program(void);

@@ -7,6 +7,7 @@
 
 #include "elab_int.h"
 #include "probes/family.h"
+#include "sem_target.h"
 #include "suggest.h"
 
 /* ---- symbol resolution ----------------------------------------------------- */
@@ -361,7 +362,7 @@ static bool res_target(struct rctx *R, struct expr *e, bool write)
 		if (t->kind == TC_INDEX)
 			res_expr(R, t->index);
 	}
-	if (fam->target_type(R->dp, e, write, &err) == SEM_UNKNOWN) {
+	if (sem_target_check(R->dp, e, write, &err) == SEM_UNKNOWN) {
 		char *w = err.what ? NULL : describe_expr(e);
 
 		sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w, "%s",
@@ -500,7 +501,7 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 
 	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
 		return false;
-	ok = fam->target_type(dp, e->a, false, &err) != SEM_UNKNOWN;
+	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;
 	free(err.msg);
 	free(err.what);
 	return ok;
@@ -658,6 +659,7 @@ void resolve_probe(struct elab *E, struct derived_probe *dp)
 {
 	struct rctx R = { .E = E, .dp = dp, .locals = &dp->locals, .uses = &dp->uses };
 
+	sem_targets_resolve(dp);
 	rctx_init(&R);
 	res_stmt(&R, dp->body);
 	R.locals = NULL;

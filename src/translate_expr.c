@@ -12,7 +12,9 @@
 
 #include "probes/family.h"
 #include "regcomp.h"
+#include "sem_target.h"
 #include "translate_int.h"
+#include "tvar.h"
 
 enum sem_type tr_type(const struct tr *T, const struct expr *e)
 {
@@ -1096,11 +1098,15 @@ char *tr_expr(struct tr *T, const struct expr *e)
 	return v;
 }
 
-/* $name...: the probe's family writes the C. */
+/* $name...: the access path pass 2 resolved, else the probe's family
+ * writes the C. */
 static char *target_expr(struct tr *T, const struct expr *e)
 {
 	const struct probe_family *fam = T->dp ? T->dp->family : NULL;
+	const struct sem_target *st = sem_target_of(T->dp, e);
 
+	if (st && st->access)
+		return tvar_c(T, st->access);
 	if (!fam || !fam->target_c) {
 		tr_error(T, &e->pos, "expression not supported in this probe context");
 		return xstrdup("0LL");

@@ -21,7 +21,6 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include "tap_internal.h"
 
 struct tap_kp {
@@ -62,7 +61,7 @@ static int tap_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 
 static struct kretprobe *tap_ri_kretprobe(struct kretprobe_instance *ri)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#ifdef TAPCONF_GET_KRETPROBE	/* tapconf/get_kretprobe.c */
 	return get_kretprobe(ri);
 #else
 	return ri->rp;
@@ -71,7 +70,7 @@ static struct kretprobe *tap_ri_kretprobe(struct kretprobe_instance *ri)
 
 static unsigned long tap_ri_retaddr(struct kretprobe_instance *ri)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+#ifdef TAPCONF_GET_KRETPROBE_RETADDR	/* tapconf/get_kretprobe_retaddr.c */
 	return get_kretprobe_retaddr(ri);
 #else
 	return (unsigned long)ri->ret_addr;

@@ -43,13 +43,12 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include "tap_internal.h"
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 6, 0)
+#ifndef TAPCONF_PROC_OPS	/* tapconf/proc_ops.c */
 #error "procfs probes need struct proc_ops (Linux 5.6 or later)"
 #endif
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
+#ifndef TAPCONF_PDE_DATA	/* tapconf/pde_data.c */
 #define pde_data(inode) PDE_DATA(inode)
 #endif
 

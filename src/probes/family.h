@@ -47,10 +47,15 @@ struct probe_family {
 	 * The type (SEM_LONG or SEM_STRING) of the target expression e
 	 * ($name with its ->field/[index] steps, or $$parms ...) in a probe
 	 * of the family; write is true for an assignment to it.  On error
-	 * return SEM_UNKNOWN with *err filled.  NULL: the family has none.
+	 * return SEM_UNKNOWN with *err filled.  A family whose values pass 3
+	 * reads the same way for all (tvar.h) sets *access to e's access
+	 * path (malloc'd); one that writes the C of its targets itself
+	 * (target_c) leaves it NULL.  Asked once per expression as read
+	 * (sem_target.h).  NULL: the family has none.
 	 */
 	enum sem_type (*target_type)(const struct derived_probe *dp, const struct expr *e,
-				     bool write, struct family_error *err);
+				     bool write, struct family_error *err,
+				     struct tvar **access);
 	/*
 	 * -L: push the target variables dp offers onto out, each a malloc'd
 	 * "$name:TYPE" with the C type as SystemTap prints it (for example

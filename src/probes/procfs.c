@@ -200,8 +200,10 @@ static bool is_write_probe(const struct derived_probe *dp)
  * (procfs_target_c).
  */
 static enum sem_type procfs_target_type(const struct derived_probe *dp, const struct expr *e,
-					bool write, struct family_error *err)
+					bool write, struct family_error *err,
+					struct tvar **access)
 {
+	(void)access;	/* pass 3 writes $value itself (procfs_target_c) */
 	err->pos = e->pos;
 	if (strcmp(e->name, "$value")) {
 		err->msg = xstrdup("invalid target symbol for procfs probe, $value expected");

@@ -3,8 +3,9 @@
  * NAME is a glob over the event names ("sched_*"), or "SYSTEM:NAME" with
  * globs in both ("sched:*").  Each match is one probe, printed as
  * kernel.trace("SYSTEM:NAME") (just "NAME" when the system is unknown).
- * The event's arguments are the probe's $variables with their BTF types
- * (src/targetvar.h); $$parms and $$vars print them all, $$name and
+ * The event's arguments are the probe's $variables with their BTF types,
+ * resolved in pass 2 into access paths from their slot of the event
+ * (src/tvar_resolve.h); $$parms and $$vars print them all, $$name and
  * $$system name the event.
  *
  * Pass 3 writes one callback per probe with the tracepoint's own
@@ -17,12 +18,14 @@
 #include <string.h>
 
 #include "btf.h"
+#include "ctypes.h"
 #include "glob.h"
 #include "kinfo.h"
 #include "probes/family.h"
-#include "targetvar.h"
-#include "translate_int.h"
 #include "suggest.h"
+#include "tpcatalog.h"
+#include "translate_int.h"
+#include "tvar_resolve.h"
 #include "types.h"
 #include "util.h"
 
@@ -52,8 +55,10 @@ static const struct btf_tracepoint *probe_event(const struct derived_probe *dp,
 /* Whether the callback can receive every argument in a register. */
 static bool event_attachable(const struct btf *btf, const struct btf_tracepoint *tp)
 {
+	struct ctypes ct = ctypes_btf(btf);
+
 	for (uint32_t i = 0; i < tp->nargs; i++)
-		if (!targetvar_fits_register(btf, tp->args[i].type))
+		if (!tvar_fits_register(&ct, tp->args[i].type))
 			return false;
 	return true;
 }
@@ -194,11 +199,69 @@ static char *unknown_var_message(const struct btf_tracepoint *tp, const char *na
 	return strbuf_detach(&sb);
 }
 
+/* $$parms / $$vars: "name=%p" for pointers, "name=%#x" for the others,
+ * separated by spaces, formatted by SystemTap's sprintf; with a "$" or
+ * "$$" suffix (e), "name=%s" of each argument pretty-printed so. */
+static struct tvar *parms_access(const struct ctypes *ct, const struct btf_tracepoint *tp,
+				 const struct expr *e)
+{
+	struct tvar *tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
+	struct strbuf fmt = STRBUF_INIT;
+	bool pretty = e->comps.n > 0;
+
+	tv->leaf = TVAR_FORMAT;
+	tv->type = SEM_STRING;
+	for (uint32_t i = 0; i < tp->nargs; i++) {
+		struct tvar *arg;
+
+		if (!*tp->args[i].name)
+			continue;
+		if (pretty) {
+			/* $name$ (or $$) with e's suffix: cannot fail */
+			struct expr named = *e;
+			struct family_error err = { 0 };
+
+			named.name = xasprintf("$%s", tp->args[i].name);
+			named.addressof = false;
+			arg = tvar_resolve(ct, tp->args[i].type, TVAR_BASE_SLOT, i, &named,
+					   "tracepoint", &err);
+			free(named.name);
+			free(err.msg);
+			free(err.what);
+			if (!arg)
+				continue;
+		} else {
+			char *name = xasprintf("$%s", tp->args[i].name);
+
+			arg = tvar_value(ct, tp->args[i].type, TVAR_BASE_SLOT, i, name, &e->pos);
+			free(name);
+		}
+		strbuf_addf(&fmt, "%s%s=%s", i ? " " : "", tp->args[i].name, pretty ? "%s" :
+			    tvar_is_pointer(ct, tp->args[i].type) ? "%p" : "%#x");
+		tvar_add_arg(tv, arg);
+	}
+	tv->text = fmt.buf ? strbuf_detach(&fmt) : xstrdup("");
+	return tv;
+}
+
+/* $$name, $$system: the event's. */
+static struct tvar *text_access(const struct expr *e, const char *text)
+{
+	struct tvar *tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
+
+	tv->leaf = TVAR_TEXT;
+	tv->type = SEM_STRING;
+	tv->text = xstrdup(text ? text : "");
+	return tv;
+}
+
 static enum sem_type trace_target_type(const struct derived_probe *dp, const struct expr *e,
-				       bool write, struct family_error *err)
+				       bool write, struct family_error *err,
+				       struct tvar **access)
 {
 	const struct btf *btf;
 	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+	struct ctypes ct;
 	int i;
 
 	err->pos = e->pos;
@@ -206,6 +269,7 @@ static enum sem_type trace_target_type(const struct derived_probe *dp, const str
 		err->msg = xasprintf("tracepoint '%s' is no longer known", dp->fp.target);
 		return SEM_UNKNOWN;
 	}
+	ct = ctypes_btf(btf);
 	if (is_context_var(e->name)) {
 		if (write) {
 			err->msg = xasprintf("write to tracepoint variable '%s' not permitted",
@@ -218,6 +282,12 @@ static enum sem_type trace_target_type(const struct derived_probe *dp, const str
 			err->msg = xasprintf("'%s' takes no '->', '[' or '&'", e->name);
 			return SEM_UNKNOWN;
 		}
+		if (!strcmp(e->name, "$$name"))
+			*access = text_access(e, tp->name);
+		else if (!strcmp(e->name, "$$system"))
+			*access = text_access(e, tp->system);
+		else
+			*access = parms_access(&ct, tp, e);
 		return SEM_STRING;
 	}
 	i = arg_index(tp, e->name);
@@ -225,95 +295,13 @@ static enum sem_type trace_target_type(const struct derived_probe *dp, const str
 		err->msg = unknown_var_message(tp, e->name);
 		return SEM_UNKNOWN;
 	}
-	return targetvar_type(btf, tp->args[i].type, e, write, err);
-}
-
-static char *arg_c(unsigned i)
-{
-	return xasprintf("((const unsigned long *)c->event)[%u]", i);
-}
-
-/* $$parms / $$vars: "name=%p" for pointers, "name=%#x" for the others,
- * separated by spaces, formatted by SystemTap's sprintf; with a "$" or
- * "$$" suffix (e), "name=%s" of each argument pretty-printed so. */
-static char *parms_c(struct tr *T, const struct btf *btf, const struct btf_tracepoint *tp,
-		     const struct expr *e)
-{
-	struct strbuf fmt = STRBUF_INIT, vals = STRBUF_INIT;
-	unsigned n = 0;
-	char *s, *lit;
-
-	for (uint32_t i = 0; i < tp->nargs; i++) {
-		char *raw, *v;
-		bool pretty = e->comps.n > 0;
-
-		if (!*tp->args[i].name)
-			continue;
-		raw = arg_c(i);
-		if (pretty) {
-			/* $name$ (or $$) with e's suffix */
-			struct expr arg = *e;
-
-			arg.name = xasprintf("$%s", tp->args[i].name);
-			v = targetvar_c(T, btf, tp->args[i].type, raw, &arg);
-			free(arg.name);
-		} else {
-			v = targetvar_value_c(btf, tp->args[i].type, raw);
-		}
-		strbuf_addf(&fmt, "%s%s=%s", i ? " " : "", tp->args[i].name, pretty ? "%s" :
-			    targetvar_is_pointer(btf, tp->args[i].type) ? "%p" : "%#x");
-		strbuf_addf(&vals, "%s%s(%s)", n ? ", " : "", pretty ? "TAP_PSTR" : "TAP_PNUM", v);
-		n++;
-		free(raw);
-		free(v);
+	if (write) {
+		err->msg = xasprintf("write to tracepoint variable '%s' not permitted", e->name);
+		return SEM_UNKNOWN;
 	}
-	if (n == 0) {
-		strbuf_free(&fmt);
-		strbuf_free(&vals);
-		return xstrdup("\"\"");
-	}
-	s = tr_stmp(T);
-	lit = tr_cstr(fmt.buf, fmt.len);
-	tr_line(T, "{");
-	tr_line(T, "\tconst struct tap_parg pa[%u] = { %s };", n, vals.buf);
-	tr_line(T, "\ttap_sprintf(c, %s, MAXSTRINGLEN, %s, %u, pa);", s, lit, n);
-	tr_line(T, "}");
-	tr_check(T);
-	free(lit);
-	strbuf_free(&fmt);
-	strbuf_free(&vals);
-	return s;
-}
-
-static char *trace_target_c(struct tr *T, const struct derived_probe *dp, const struct expr *e)
-{
-	const struct btf *btf;
-	const struct btf_tracepoint *tp = probe_event(dp, &btf);
-	char *base, *r;
-	int i;
-
-	if (!tp) {
-		tr_error(T, &e->pos, "tracepoint '%s' is no longer known", dp->fp.target);
-		return xstrdup("0LL");
-	}
-	if (!strcmp(e->name, "$$parms") || !strcmp(e->name, "$$vars"))
-		return parms_c(T, btf, tp, e);
-	if (!strcmp(e->name, "$$name"))
-		return tr_cstr(tp->name, strlen(tp->name));
-	if (!strcmp(e->name, "$$system"))
-		return tr_cstr(tp->system ? tp->system : "", tp->system ? strlen(tp->system) : 0);
-	i = arg_index(tp, e->name);
-	if (i < 0) {
-		char *msg = unknown_var_message(tp, e->name);
-
-		tr_error(T, &e->pos, "%s", msg);
-		free(msg);
-		return xstrdup("0LL");
-	}
-	base = arg_c((unsigned)i);
-	r = targetvar_c(T, btf, tp->args[i].type, base, e);
-	free(base);
-	return r;
+	*access = tvar_resolve(&ct, tp->args[i].type, TVAR_BASE_SLOT, (unsigned)i, e,
+			       "tracepoint", err);
+	return *access ? (*access)->type : SEM_UNKNOWN;
 }
 
 /* -L: "$name:TYPE" for each argument. */
@@ -321,13 +309,17 @@ static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
 {
 	const struct btf *btf;
 	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+	struct ctypes ct;
 
-	for (uint32_t i = 0; tp && i < tp->nargs; i++) {
+	if (!tp)
+		return;
+	ct = ctypes_btf(btf);
+	for (uint32_t i = 0; i < tp->nargs; i++) {
 		char *tn;
 
 		if (!*tp->args[i].name)
 			continue;
-		tn = targetvar_type_name(btf, tp->args[i].type);
+		tn = tvar_type_name(&ct, tp->args[i].type);
 		vec_push(out, xasprintf("$%s:%s", tp->args[i].name, tn));
 		free(tn);
 	}
@@ -337,9 +329,8 @@ static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
 
 static void trace_emit_support(FILE *out, const struct derived_probe *dp, size_t index)
 {
-	const struct btf *btf;
-	const struct btf_tracepoint *tp = probe_event(dp, &btf);
-	uint32_t n = tp ? tp->nargs : 0;
+	const struct trace_data *td = dp->fp.data;
+	uint32_t n = td ? td->tp->nargs : 0;
 
 	fprintf(out, "static void tap_tp_cb_%zu(void *data", index);
 	for (uint32_t i = 0; i < n; i++)
@@ -378,5 +369,4 @@ const struct probe_family probe_family_trace = {
 	.armable = true,
 	.emit_entry = trace_emit_entry,
 	.emit_support = trace_emit_support,
-	.target_c = trace_target_c,
 };

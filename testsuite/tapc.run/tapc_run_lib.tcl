@@ -3,7 +3,7 @@
 # The modules here are written by hand the way pass 3 will generate them:
 # one C file that includes only tapc_runtime.h, compiled at -O0, linked
 # with the whole runtime (runtime/linux/*.c and runtime/core/*.c)
-# compiled at kbuild's -O2.
+# compiled at kbuild's -O2 with the kernel API feature tests' flags.
 
 set tapc_run_rtdir [file normalize [file join $srcdir .. runtime]]
 
@@ -29,6 +29,11 @@ proc tapc_run_build {name source {defs ""}} {
     puts $f "$name-y := ${name}_gen.o [join $rtobjs]"
     puts $f "ccflags-y := -Werror $defs -I$tapc_run_rtdir -I$tapc_run_rtdir/linux -I$tapc_run_rtdir/core"
     puts $f "CFLAGS_${name}_gen.o := -O0"
+    # the kernel API feature tests, as tapc writes them (build.c)
+    puts $f "tapc_conf_dir := '$tapc_run_rtdir/linux/tapconf'"
+    set mk [open [file join $tapc_run_rtdir linux tapconf tapconf.mk]]
+    puts -nonewline $f [read $mk]
+    close $mk
     close $f
     set r [tapc_run_prog [list make -C /lib/modules/$rel/build M=$dir modules] 600]
     set ko [file join $dir $name.ko]

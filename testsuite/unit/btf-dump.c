@@ -11,6 +11,7 @@
  * events' systems (e.g. /usr/src/linux-headers-R-common).
  */
 #include "btf.h"
+#include "tpcatalog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

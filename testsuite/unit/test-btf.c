@@ -12,14 +12,30 @@
  * that kernel, cross-checking offsets and sizes against the user-space
  * headers' compile-time layout of the same structures; HEADERS is the
  * kernel headers tree that names the tracepoints' systems.
+ *
+ * The debuginfo registry (src/debuginfo.c) is checked on files made here:
+ * entries found by path and build-id, and the kernel's files handed over
+ * by another tool, used only when they are the caller's alone.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* dl_iterate_phdr */
+#endif
 #include "check.h"
 #include "btf.h"
+#include "tpcatalog.h"
+#include "tvar_resolve.h"
 #include "ksyms.h"
+#include "debuginfo.h"
+#include "util.h"
+
+#include <elf.h>
+#include <link.h>
+#include <sys/stat.h>
 
 #include <asm/ptrace.h>
 #include <linux/ip.h>
 #include <linux/time_types.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +194,8 @@ static void test_sample_headers(const struct btf *btf)
 	CHECK(system(path) == 0, "cleanup");
 }
 
+static void test_sample_paths(const struct btf *btf);
+
 static void test_sample(void)
 {
 	unsigned char data[8192];
@@ -245,6 +263,7 @@ static void test_sample(void)
 	      "unknown system never matches SYSTEM:NAME");
 	btf_tracepoints_free(tps);
 	test_sample_headers(btf);
+	test_sample_paths(btf);
 	btf_free(btf);
 }
 
@@ -421,6 +440,149 @@ static void test_corrupt(void)
 	CHECK(loaded > 0 && loaded < 3000, "mutations: %u of 3000 loaded", loaded);
 	test_hostile_shapes(good, len);
 	printf("fuzz: %u of 3000 mutated inputs loaded, the rest rejected\n", loaded);
+}
+
+/* ------------------------------------------------- debuginfo registry */
+
+/* This program's build-id as the loader maps it (its PT_NOTE segment),
+ * in hex: a reading independent of debuginfo.c's section walk. */
+static int own_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char *hex = arg;
+
+	(void)size;
+	if (info->dlpi_name && info->dlpi_name[0])
+		return 0;	/* the main program comes first, unnamed */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		const unsigned char *end = p + ph->p_memsz;
+
+		while (ph->p_type == PT_NOTE && p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+			const unsigned char *name = p + sizeof(*nh);
+			const unsigned char *desc = name + ((nh->n_namesz + 3) & ~3u);
+
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    !memcmp(name, "GNU", 4)) {
+				for (unsigned j = 0; j < nh->n_descsz && j < 64; j++)
+					sprintf(hex + 2 * j, "%02x", desc[j]);
+				return 1;
+			}
+			p = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+	return 1;
+}
+
+static bool copy_file(const char *from, const char *to, mode_t mode)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	char buf[65536];
+	size_t n;
+	bool ok = in && out;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		ok = false;
+	return ok && chmod(to, mode) == 0;
+}
+
+/* The kernel entry of a release nobody runs, with FILES handed over:
+ * where its symbols came from ("" when it has none). */
+static const char *handed_ksyms_origin(struct debuginfo_registry **r,
+				       const struct debuginfo_handover *files)
+{
+	const struct ksyms *ks;
+	const char *err = NULL;
+
+	debuginfo_registry_free(*r);
+	*r = debuginfo_registry_new();
+	ks = debuginfo_ksyms(debuginfo_add_kernel(*r, "0.0-not-running", NULL, files), &err);
+	return ks ? ksyms_origin(ks) : "";
+}
+
+static void test_debuginfo(void)
+{
+	char dir[] = "/tmp/test-btf-debuginfo-XXXXXX", self_id[129] = "", *ks, *exe, *link;
+	struct debuginfo_registry *r = debuginfo_registry_new();
+	struct debuginfo *kernel, *user, *mod;
+	const char *err = NULL;
+	FILE *f;
+
+	unsetenv("TAPC_KALLSYMS");
+	unsetenv("TAPC_VMLINUX");
+	if (!mkdtemp(dir)) {
+		CHECK(0, "temp dir");
+		return;
+	}
+	ks = xasprintf("%s/kallsyms", dir);
+	exe = xasprintf("%s/vmlinux", dir);
+	link = xasprintf("%s/link", dir);
+	f = fopen(ks, "w");
+	if (f) {
+		fputs("ffffffff81000000 T tapc_handed_fn\n", f);
+		fclose(f);
+	}
+	chmod(ks, 0644);
+	CHECK(copy_file("/proc/self/exe", exe, 0755), "copy of this program");
+	dl_iterate_phdr(own_build_id, self_id);
+	CHECK(self_id[0], "this program has a build-id");
+
+	/* entries by path and by build-id */
+	kernel = debuginfo_add_kernel(r, "0.0-not-running", NULL,
+				      &(struct debuginfo_handover){ .vmlinux = exe });
+	user = debuginfo_add(r, DEBUGINFO_USER, NULL, "/proc/self/exe");
+	mod = debuginfo_add(r, DEBUGINFO_KMODULE, "nosuch", "/nonexistent/nosuch.ko");
+	CHECK(debuginfo_kernel(r) == kernel && debuginfo_kind(kernel) == DEBUGINFO_KERNEL &&
+	      !strcmp(debuginfo_name(kernel), "0.0-not-running"), "the kernel's entry");
+	CHECK(debuginfo_path(kernel) && !strcmp(debuginfo_path(kernel), exe),
+	      "the handed-over vmlinux is the kernel's image: %s",
+	      debuginfo_path(kernel) ? debuginfo_path(kernel) : "none");
+	CHECK(!strcmp(debuginfo_build_id(user), self_id), "build-id %s, expected %s",
+	      debuginfo_build_id(user), self_id);
+	CHECK(debuginfo_by_path(r, "/proc/self/exe") == user, "found by its path");
+	CHECK(debuginfo_by_path(r, exe) == kernel, "the kernel found by its image's path");
+	CHECK(debuginfo_by_build_id(r, self_id) == kernel,
+	      "the first entry of a build-id: the kernel's copy of this program");
+	CHECK(debuginfo_by_build_id(r, "00") == NULL && debuginfo_by_path(r, "/nonexistent") == NULL,
+	      "unknown build-id and path");
+	CHECK(!strcmp(debuginfo_build_id(mod), "") && debuginfo_kind(mod) == DEBUGINFO_KMODULE,
+	      "a missing module has no build-id");
+	CHECK(!debuginfo_btf(mod, &err) && err && strstr(err, "nosuch: no reader of types"),
+	      "module types: %s", err ? err : "(no error)");
+
+	/* the kernel's symbols from a handed-over kallsyms, only when it is
+	 * ours alone */
+	CHECK(!strcmp(handed_ksyms_origin(&r, &(struct debuginfo_handover){ .kallsyms = ks }), ks),
+	      "a kallsyms of our own is read");
+	chmod(ks, 0664);
+	CHECK(!handed_ksyms_origin(&r, &(struct debuginfo_handover){ .kallsyms = ks })[0],
+	      "a group-writable kallsyms is not");
+	chmod(ks, 0644);
+	CHECK(symlink(ks, link) == 0 &&
+	      !handed_ksyms_origin(&r, &(struct debuginfo_handover){ .kallsyms = link })[0],
+	      "a symlink is not followed");
+	chmod(dir, 0770);
+	CHECK(!handed_ksyms_origin(&r, &(struct debuginfo_handover){ .kallsyms = ks })[0],
+	      "nor a kallsyms in a group-writable directory");
+	chmod(dir, 0700);
+	setenv("TAPC_KALLSYMS", link, 1);	/* the user's choice: followed */
+	CHECK(!strcmp(handed_ksyms_origin(&r, &(struct debuginfo_handover){ .kallsyms = exe }),
+		      link), "TAPC_KALLSYMS comes before what is handed over");
+	unsetenv("TAPC_KALLSYMS");
+
+	debuginfo_registry_free(r);
+	unlink(link);
+	unlink(ks);
+	unlink(exe);
+	rmdir(dir);
+	free(ks);
+	free(exe);
+	free(link);
 }
 
 /* ---------------------------------------------------- kernel symbols */
@@ -712,6 +874,97 @@ static void test_kernel(const char *vmlinux, const char *headers)
 	btf_free(btf);
 }
 
+/* ---- target variables over the type interface ----------------------- */
+
+/* $p followed by comps (TC_FIELD names, or "[" for an index, "$" for
+ * pretty-printing) resolved from slot 1 of struct task *; NULL with the
+ * message in err when it does not resolve. */
+static struct tvar *path_of(const struct ctypes *ct, bool addressof, const char *const *comps,
+			    size_t n, struct family_error *err)
+{
+	static struct expr index = { .kind = E_NUM };
+	struct tcomp tcs[8];
+	void *v[8];
+	struct expr e = { .kind = E_TARGET, .name = (char *)"$p", .addressof = addressof };
+
+	for (size_t i = 0; i < n && i < 8; i++) {
+		tcs[i] = (struct tcomp){ .kind = !strcmp(comps[i], "[") ? TC_INDEX :
+					 !strcmp(comps[i], "$") ? TC_PPRINT : TC_FIELD,
+					 .name = (char *)comps[i], .index = &index };
+		v[i] = &tcs[i];
+	}
+	e.comps.v = v;
+	e.comps.n = n;
+	return tvar_resolve(ct, T_PTR_TASK, TVAR_BASE_SLOT, 1, &e, "tracepoint", err);
+}
+
+static bool steps_are(const struct tvar *tv, const char *want)
+{
+	char got[256] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; tv && i < tv->nsteps && len < sizeof(got) - 32; i++) {
+		const struct tvar_step *s = &tv->steps[i];
+
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", i ? " " : "",
+					s->kind == TVAR_LOAD ? "load" : s->kind == TVAR_ADD ?
+					"add" : s->load_first ? "load-index" : "index");
+		if (s->kind != TVAR_LOAD)
+			len += (size_t)snprintf(got + len, sizeof(got) - len, "%" PRIu64, s->bytes);
+	}
+	if (strcmp(got, want))
+		printf("steps: got \"%s\", want \"%s\"\n", got, want);
+	return !strcmp(got, want);
+}
+
+static void test_sample_paths(const struct btf *btf)
+{
+	struct ctypes ct = ctypes_btf(btf);
+	struct family_error err = { 0 };
+	struct tvar *tv;
+
+	CHECK(tvar_fits_register(&ct, T_PTR_TASK) && tvar_fits_register(&ct, T_ENUM) &&
+	      !tvar_fits_register(&ct, T_TASK), "what a register holds");
+	tv = path_of(&ct, false, (const char *[]){ "flag" }, 1, &err);
+	CHECK(tv && tv->base == TVAR_BASE_SLOT && tv->slot == 1 && steps_are(tv, "add0 add24") &&
+	      tv->leaf == TVAR_READ && tv->size == 4 && tv->is_signed && tv->bits == 3 &&
+	      tv->bitpos == 0 && tv->type == SEM_LONG, "$p->flag: a bit field in memory");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "b" }, 1, &err);
+	CHECK(tv && steps_are(tv, "add0 add16") && tv->leaf == TVAR_READ && tv->size == 8,
+	      "$p->b: a member of an anonymous union");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "comm" }, 1, &err);
+	CHECK(tv && steps_are(tv, "add0 add4") && tv->leaf == TVAR_CHARS && tv->nelems == 16 &&
+	      tv->type == SEM_STRING, "$p->comm: a char array is a string");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "[", "comm", "[" }, 3, &err);
+	CHECK(tv && steps_are(tv, "index32 add4 index1") && tv->leaf == TVAR_READ &&
+	      tv->size == 1, "$p[i]->comm[j]: indexes with the element sizes");
+	tvar_free(tv);
+	tv = path_of(&ct, true, (const char *[]){ "comm" }, 1, &err);
+	CHECK(tv && tv->leaf == TVAR_ADDRESS && tv->type == SEM_LONG, "&$p->comm");
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "$" }, 1, &err);
+	CHECK(tv && tv->leaf == TVAR_PRETTY && steps_are(tv, "") && tv->pretty_nsteps == 1 &&
+	      !strcmp(tv->text, "{.pid=%i, .comm=[...], <union>={...}, .flag=%i}") &&
+	      tv->nargs == 2 && steps_are(tv->args[1], "add24") && tv->args[1]->bits == 3,
+	      "$p$: %s", tv ? tv->text : err.msg);
+	tvar_free(tv);
+	tv = path_of(&ct, false, (const char *[]){ "pid", "x" }, 2, &err);
+	CHECK(!tv && err.msg && !strcmp(err.msg, "invalid access '->x' vs. pid_t") &&
+	      err.what && !strcmp(err.what, "operator '->'"), "->x on an int: %s", err.msg);
+	free(err.msg);
+	free(err.what);
+	err = (struct family_error){ 0 };
+	tv = path_of(&ct, false, (const char *[]){ "nosuch" }, 1, &err);
+	CHECK(!tv && err.msg && !strcmp(err.msg, "unable to find member 'nosuch' for struct task "
+					"(alternatives: pid comm a b flag)"),
+	      "unknown member: %s", err.msg);
+	free(err.msg);
+	free(err.what);
+}
+
 int main(int argc, char **argv)
 {
 	const char *vmlinux = argc > 1 && *argv[1] ? argv[1] : NULL;
@@ -720,6 +973,7 @@ int main(int argc, char **argv)
 	test_sample();
 	test_corrupt();
 	test_ksyms_files();
+	test_debuginfo();
 	if (vmlinux && access(vmlinux, R_OK) == 0)
 		test_kernel(vmlinux, headers);
 	else

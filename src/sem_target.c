@@ -1,0 +1,83 @@
+/* Target expressions resolved once per derived probe (see sem_target.h). */
+#include "sem_target.h"
+
+#include <stdlib.h>
+
+#include "astwalk.h"
+#include "probes/family.h"
+#include "util.h"
+
+static void resolve_one(void *ctx, const struct expr *e)
+{
+	struct derived_probe *dp = ctx;
+	struct sem_targets *t = dp->targets;
+	struct sem_target *st;
+
+	if (e->kind != E_TARGET || ptrindex_get(&t->index, e) >= 0)
+		return;
+	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
+	st = &t->v[t->n];
+	*st = (struct sem_target){ .e = e };
+	st->type = dp->family->target_type(dp, e, false, &st->err, &st->access);
+	if (st->type == SEM_UNKNOWN) {
+		tvar_free(st->access);
+		st->access = NULL;
+	}
+	ptrindex_set(&t->index, e, (int)t->n);
+	t->n++;
+}
+
+void sem_targets_resolve(struct derived_probe *dp)
+{
+	struct ast_visitor v = { .ctx = dp, .expr = resolve_one };
+
+	if (dp->targets || !dp->family || !dp->family->target_type)
+		return;
+	dp->targets = xcalloc(1, sizeof(*dp->targets));
+	ast_walk_stmt(dp->body, &v);
+	ast_walk_expr(dp->cond, &v);
+}
+
+const struct sem_target *sem_target_of(const struct derived_probe *dp, const struct expr *e)
+{
+	int i = dp && dp->targets ? ptrindex_get(&dp->targets->index, e) : -1;
+
+	return i < 0 ? NULL : &dp->targets->v[i];
+}
+
+enum sem_type sem_target_check(const struct derived_probe *dp, const struct expr *e,
+			       bool write, struct family_error *err)
+{
+	const struct sem_target *st;
+
+	if (write) {
+		struct tvar *access = NULL;
+		enum sem_type t = dp->family->target_type(dp, e, true, err, &access);
+
+		tvar_free(access);
+		return t;
+	}
+	st = sem_target_of(dp, e);
+	if (!st)
+		return SEM_UNKNOWN;
+	if (st->type == SEM_UNKNOWN) {
+		err->pos = st->err.pos;
+		err->msg = st->err.msg ? xstrdup(st->err.msg) : NULL;
+		err->what = st->err.what ? xstrdup(st->err.what) : NULL;
+	}
+	return st->type;
+}
+
+void sem_targets_free(struct sem_targets *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].err.msg);
+		free(t->v[i].err.what);
+		tvar_free(t->v[i].access);
+	}
+	free(t->v);
+	ptrindex_free(&t->index);
+	free(t);
+}

@@ -1,0 +1,226 @@
+/* Pass 3: access paths of target variables as C (see tvar.h).  Nothing
+ * here knows types or the kernel: pass 2 decided every step. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate_int.h"
+#include "tvar.h"
+#include "util.h"
+
+/* Where an emission stands: the C of the value or address, and what a
+ * read fault is reported near. */
+struct emit {
+	struct tr *T;
+	char *c;
+	const char *where;
+};
+
+static void set_c(struct emit *m, char *c)
+{
+	free(m->c);
+	m->c = c;
+}
+
+static void emit_where(struct emit *m)
+{
+	tr_line(m->T, "TAP_STMT(c, %s);", m->where);
+}
+
+static void emit_load(struct emit *m)
+{
+	char *t = tr_ltmp(m->T);
+
+	emit_where(m);
+	tr_line(m->T, "%s = tap_deref(c, %s, 8, 0);", t, m->c);
+	tr_check(m->T);
+	set_c(m, xasprintf("(unsigned long)%s", t));
+	free(t);
+}
+
+static void emit_steps(struct emit *m, const struct tvar_step *steps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tvar_step *s = &steps[i];
+		char *idx;
+
+		switch (s->kind) {
+		case TVAR_LOAD:
+			emit_load(m);
+			break;
+		case TVAR_ADD:
+			set_c(m, xasprintf("(%s + %" PRIu64 "UL)", m->c, s->bytes));
+			break;
+		case TVAR_INDEX:
+			idx = tr_expr(m->T, s->index);
+			if (s->load_first)
+				emit_load(m);
+			set_c(m, xasprintf("(%s + (unsigned long)(%s) * %" PRIu64 "UL)", m->c, idx,
+					   s->bytes));
+			free(idx);
+			break;
+		}
+	}
+}
+
+/* A raw value cast to its type's width and sign. */
+static char *value_c(const struct tvar *tv, const char *raw)
+{
+	static const char *const stype[] = { "", "signed char", "short", "", "int",
+					     "", "", "", "long long" };
+	static const char *const utype[] = { "", "unsigned char", "unsigned short", "",
+					     "unsigned int", "", "", "",
+					     "unsigned long long" };
+
+	if (tv->size <= 0 || tv->size > 8 || !*stype[tv->size])
+		return xasprintf("(long long)(%s)", raw);
+	return xasprintf("(long long)(%s)(%s)", tv->is_signed ? stype[tv->size] :
+			 utype[tv->size], raw);
+}
+
+static char *read_c(struct emit *m, const struct tvar *tv)
+{
+	char *t = tr_ltmp(m->T);
+
+	emit_where(m);
+	if (tv->bits)
+		tr_line(m->T, "%s = tap_deref_bits(c, %s, %u, %u, %d);", t, m->c, tv->bitpos,
+			tv->bits, tv->is_signed);
+	else
+		tr_line(m->T, "%s = tap_deref(c, %s, %d, %d);", t, m->c, tv->size, tv->is_signed);
+	tr_check(m->T);
+	return t;
+}
+
+static char *chars_c(struct emit *m, const struct tvar *tv)
+{
+	char *s = tr_stmp(m->T);
+
+	emit_where(m);
+	tr_line(m->T, "tap_deref_string(c, %s, %s, %" PRIu64 "UL);", s, m->c, tv->nelems);
+	tr_check(m->T);
+	return s;
+}
+
+static char *leaf_c(struct emit *m, const struct tvar *tv);
+
+/* sprintf(tv->text, args...) into a new string; pretty: the arguments
+ * are relative to m, and any fault makes the string "ERROR". */
+static char *sprintf_c(struct emit *m, const struct tvar *tv, bool pretty)
+{
+	struct strbuf vals = STRBUF_INIT;
+	char *s, *lit;
+
+	for (size_t i = 0; i < tv->nargs; i++) {
+		const struct tvar *arg = tv->args[i];
+		struct emit am = { .T = m->T, .where = m->where };
+		char *v;
+
+		if (arg->base == TVAR_BASE_PARENT) {
+			am.c = xstrdup(m->c);
+			v = leaf_c(&am, arg);
+		} else {
+			v = tvar_c(m->T, arg);	/* reported near its own name */
+		}
+		strbuf_addf(&vals, "%s%s(%s)", i ? ", " : "",
+			    arg->type == SEM_STRING ? "TAP_PSTR" : "TAP_PNUM", v);
+		free(v);
+		free(am.c);
+	}
+	s = tr_stmp(m->T);
+	lit = tr_cstr(tv->text, strlen(tv->text));
+	tr_line(m->T, "{");
+	if (tv->nargs) {
+		tr_line(m->T, "\tconst struct tap_parg pa[%zu] = { %s };", tv->nargs, vals.buf);
+		tr_line(m->T, "\ttap_sprintf(c, %s, MAXSTRINGLEN, %s, %zu, pa);", s, lit, tv->nargs);
+	} else {
+		tr_line(m->T, "\ttap_sprintf(c, %s, MAXSTRINGLEN, %s, 0, NULL);", s, lit);
+	}
+	tr_line(m->T, "}");
+	if (!pretty)
+		tr_check(m->T);
+	free(lit);
+	strbuf_free(&vals);
+	return s;
+}
+
+/* $x$: the printing's own steps and reads unwind to a label that makes
+ * the value "ERROR", as SystemTap's catch does. */
+static char *pretty_c(struct emit *m, const struct tvar *tv)
+{
+	struct tr *T = m->T;
+	char *fail_label = tr_label(T, "ppfail");
+	char *done_label = tr_label(T, "ppdone");
+	const char *outer = T->err_label;
+	char *s;
+
+	T->err_label = fail_label;
+	emit_steps(m, tv->pretty_steps, tv->pretty_nsteps);
+	s = sprintf_c(m, tv, true);
+	T->err_label = outer;
+	tr_line(T, "goto %s;", done_label);
+	tr_line(T, "%s: __attribute__((unused));", fail_label);
+	tr_line(T, "if (c->aborted)");
+	tr_line(T, "\tgoto %s;", outer);
+	tr_line(T, "c->last_error = 0;");
+	tr_line(T, "tap_strlcpy(%s, \"ERROR\", MAXSTRINGLEN);", s);
+	tr_line(T, "%s: __attribute__((unused));", done_label);
+	free(fail_label);
+	free(done_label);
+	return s;
+}
+
+/* The C of tv's leaf, with m at the end of tv's steps (which this
+ * emits first). */
+static char *leaf_c(struct emit *m, const struct tvar *tv)
+{
+	char *v = NULL;
+
+	if (tv->base == TVAR_BASE_SLOT)
+		set_c(m, xasprintf("((const unsigned long *)c->event)[%u]", tv->slot));
+	emit_steps(m, tv->steps, tv->nsteps);
+	switch (tv->leaf) {
+	case TVAR_VALUE:
+		v = value_c(tv, m->c);
+		break;
+	case TVAR_READ:
+		v = read_c(m, tv);
+		break;
+	case TVAR_ADDRESS:
+		v = xasprintf("(long long)%s", m->c);
+		break;
+	case TVAR_RAW:
+		v = xstrdup(m->c);
+		break;
+	case TVAR_CHARS:
+		v = chars_c(m, tv);
+		break;
+	case TVAR_TEXT:
+		return tr_cstr(tv->text, strlen(tv->text));
+	case TVAR_FORMAT:
+		return tv->nargs ? sprintf_c(m, tv, false) : xstrdup("\"\"");
+	case TVAR_PRETTY:
+		return pretty_c(m, tv);
+	}
+	if (tv->cstring) {
+		char *s = tr_stmp(m->T);
+
+		tr_line(m->T, "tap_deref_cstring(%s, %s);", s, v);
+		free(v);
+		v = s;
+	}
+	return v;
+}
+
+char *tvar_c(struct tr *T, const struct tvar *tv)
+{
+	char *what = xasprintf("identifier '%s'", tv->name);
+	char *where = tr_where_at(what, &tv->pos);
+	struct emit m = { .T = T, .where = where };
+	char *v = leaf_c(&m, tv);
+
+	free(m.c);
+	free(where);
+	free(what);
+	return v;
+}

@@ -1,0 +1,100 @@
+/* Target variables as pass 2 hands them to pass 3: access paths.
+ *
+ * Pass 2 resolves each target expression ($x->a[i]->b, $x$, $$parms,
+ * $$name ...) once, over the type interface (tvar_resolve.h), into a
+ * struct tvar: where the value starts (its base), the steps that lead
+ * from there to it, and what is read at the end (its leaf).  Pass 3
+ * (translate_tvar.c) prints that as C with nothing else to look up: no
+ * types, no kernel, no errors.
+ *
+ * A walk holds either a value (the base's raw unsigned long, or a pointer
+ * just read) or an address in kernel memory.  Every read of kernel memory
+ * in the generated code goes through the fault-safe tap_deref* calls of
+ * tapc_tapset.h, which raise SystemTap's "read fault" instead of faulting.
+ */
+#ifndef TAPC_TVAR_H
+#define TAPC_TVAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "types.h"
+
+enum tvar_base {
+	TVAR_BASE_NONE,		/* no value: TVAR_TEXT and TVAR_FORMAT */
+	TVAR_BASE_SLOT,		/* slot N of the event's arguments, each an
+				 * unsigned long (a tracepoint's) */
+	TVAR_BASE_PARENT,	/* an argument of TVAR_PRETTY: where the
+				 * pretty-printed walk stands */
+};
+
+enum tvar_step_kind {
+	TVAR_LOAD,		/* read the pointer at the address: it becomes the value */
+	TVAR_ADD,		/* the address (or pointer value) plus bytes */
+	TVAR_INDEX,		/* plus index * bytes; load first: the index is
+				 * evaluated, then the pointer at the address is
+				 * read (TVAR_LOAD's), then added to */
+};
+
+struct tvar_step {
+	enum tvar_step_kind kind;
+	uint64_t bytes;			/* TVAR_ADD: offset; TVAR_INDEX: element size */
+	const struct expr *index;	/* TVAR_INDEX: a long expression */
+	bool load_first;		/* TVAR_INDEX */
+};
+
+enum tvar_leaf {
+	TVAR_VALUE,	/* the value, cast to size bytes of sign (size 0: as is) */
+	TVAR_READ,	/* size bytes (bits of a bit field at bitpos) at the address */
+	TVAR_ADDRESS,	/* the address, as a long */
+	TVAR_RAW,	/* the address as the walk holds it (an unsigned long);
+			 * only as a TVAR_PRETTY string argument */
+	TVAR_CHARS,	/* the char array of nelems at the address, as a string */
+	TVAR_TEXT,	/* the string text */
+	TVAR_FORMAT,	/* sprintf(text, args...): $$parms */
+	TVAR_PRETTY,	/* as TVAR_FORMAT, after the steps in pretty_steps, with
+			 * "ERROR" for the whole string on any fault: $x$ */
+};
+
+struct tvar {
+	enum tvar_base base;
+	unsigned slot;			/* TVAR_BASE_SLOT */
+	struct tvar_step *steps;
+	size_t nsteps;
+	enum tvar_leaf leaf;
+	enum sem_type type;		/* SEM_LONG or SEM_STRING */
+	/* TVAR_VALUE, TVAR_READ */
+	int size;
+	bool is_signed;
+	uint32_t bitpos, bits;		/* bits > 0: a bit field */
+	uint64_t nelems;		/* TVAR_CHARS */
+	/* A string argument of TVAR_PRETTY: the value (a pointer) or the
+	 * address names a NUL-terminated kernel string. */
+	bool cstring;
+	char *text;			/* TVAR_TEXT, TVAR_FORMAT, TVAR_PRETTY */
+	struct tvar **args;		/* TVAR_FORMAT, TVAR_PRETTY */
+	size_t nargs;
+	struct tvar_step *pretty_steps;	/* TVAR_PRETTY */
+	size_t pretty_nsteps;
+	/* What a read fault is reported near: "identifier 'NAME' at POS". */
+	char *name;
+	struct srcpos pos;
+};
+
+/* A path from base (slot) with no steps yet; name and pos as above. */
+struct tvar *tvar_new(enum tvar_base base, unsigned slot, const char *name,
+		      const struct srcpos *pos);
+void tvar_push_step(struct tvar_step **steps, size_t *n, struct tvar_step step);
+void tvar_add_arg(struct tvar *tv, struct tvar *arg);
+void tvar_free(struct tvar *tv);
+
+struct tr;
+
+/* Pass 3 (translate_tvar.c): the C of tv, a long long expression or a
+ * const char * for a string, with the statements it needs emitted
+ * through T (see translate_int.h).  Cannot fail. */
+char *tvar_c(struct tr *T, const struct tvar *tv);
+
+#endif

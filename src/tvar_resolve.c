@@ -1,0 +1,622 @@
+/* Target variables resolved into access paths (see tvar_resolve.h). */
+#include "tvar_resolve.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Where a walk over $x->a[i]->b stands: the value is either a raw value
+ * (the base, or a pointer just read) or lives in kernel memory at an
+ * address. */
+struct walk {
+	const struct ctypes *ct;
+	const struct expr *e;
+	const char *family;
+	struct family_error *err;
+	ctype_id type;			/* of the value, typedefs kept */
+	bool in_mem;			/* at an address, else a raw value */
+	uint32_t bitpos, bits;		/* a bit field at the address */
+	struct tvar_step *steps;	/* owned: the way here */
+	size_t nsteps;
+};
+
+char *tvar_type_name(const struct ctypes *ct, ctype_id id)
+{
+	char buf[512];
+	char *s, *p;
+
+	if (ctype_type_str(ct, id, buf, sizeof(buf)) < 0)
+		snprintf(buf, sizeof(buf), "?");
+	s = xstrdup(buf);
+	while ((p = strstr(s, " *")))
+		memmove(p, p + 1, strlen(p));
+	return s;
+}
+
+/* SystemTap reports an error at a '->' or '[' step near that operator. */
+static char *near_what(const struct expr *e, const struct srcpos *pos)
+{
+	for (size_t i = 0; i < e->comps.n; i++) {
+		const struct tcomp *tc = e->comps.v[i];
+
+		if (&tc->pos == pos)
+			return xstrdup(tc->kind == TC_INDEX ? "operator '['" : "operator '->'");
+	}
+	return NULL;
+}
+
+__attribute__((format(printf, 3, 4)))
+static bool fail(struct walk *w, const struct srcpos *pos, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!w->err->msg) {
+		va_start(ap, fmt);
+		strbuf_vaddf(&sb, fmt, ap);
+		va_end(ap);
+		w->err->pos = *pos;
+		w->err->msg = strbuf_detach(&sb);
+		w->err->what = near_what(w->e, pos);
+	}
+	return false;
+}
+
+static void step(struct walk *w, enum tvar_step_kind kind, uint64_t bytes,
+		 const struct expr *index, bool load_first)
+{
+	struct tvar_step s = { .kind = kind, .bytes = bytes, .index = index,
+			       .load_first = load_first };
+
+	tvar_push_step(&w->steps, &w->nsteps, s);
+}
+
+/* Read the pointer at the current address: the walk then holds it as a
+ * raw value. */
+static void load_pointer(struct walk *w)
+{
+	if (!w->in_mem)
+		return;
+	w->in_mem = false;
+	step(w, TVAR_LOAD, 0, NULL, false);
+}
+
+/* The walk holds a pointer's value: go to the memory it points to. */
+static void pointer_to_memory(struct walk *w)
+{
+	w->in_mem = true;
+	step(w, TVAR_ADD, 0, NULL, false);
+}
+
+/* Member names of struct/union id, anonymous members' own included, as
+ * SystemTap lists them: " a b c". */
+static void member_names(const struct ctypes *ct, ctype_id id, struct strbuf *sb, int depth)
+{
+	uint32_t n = ctype_member_count(ct, id);
+
+	if (depth > CTYPE_MAX_DEPTH)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		struct ctype_member m;
+
+		if (ctype_member_at(ct, id, i, &m) != 0)
+			continue;
+		if (*m.name) {
+			strbuf_addf(sb, " %s", m.name);
+		} else {
+			ctype_id sub = ctype_resolve(ct, m.type);
+			enum ctype_kind k = ctype_kind(ct, sub);
+
+			if (k == CTYPE_STRUCT || k == CTYPE_UNION)
+				member_names(ct, sub, sb, depth + 1);
+		}
+	}
+}
+
+static bool is_aggregate(enum ctype_kind k)
+{
+	return k == CTYPE_STRUCT || k == CTYPE_UNION;
+}
+
+/* "->name" */
+static bool step_member(struct walk *w, const struct tcomp *tc)
+{
+	const struct ctypes *ct = w->ct;
+	ctype_id r = ctype_resolve(ct, w->type);
+	enum ctype_kind k = ctype_kind(ct, r);
+	struct ctype_member m;
+	char *tn;
+
+	if (k == CTYPE_PTR) {
+		ctype_id to = ctype_resolve(ct, ctype_pointee(ct, r));
+
+		if (!is_aggregate(ctype_kind(ct, to))) {
+			tn = tvar_type_name(ct, w->type);
+			fail(w, &tc->pos, "invalid access '->%s' vs '%s'", tc->name, tn);
+			free(tn);
+			return false;
+		}
+		load_pointer(w);
+		pointer_to_memory(w);
+		r = to;
+	} else if (k == CTYPE_ARRAY) {
+		return fail(w, &tc->pos, "invalid access '->%s' for array type", tc->name);
+	} else if (!is_aggregate(k) || !w->in_mem) {
+		tn = tvar_type_name(ct, w->type);
+		fail(w, &tc->pos, "invalid access '->%s' vs. %s", tc->name, tn);
+		free(tn);
+		return false;
+	}
+	if (ctype_member_find(ct, r, tc->name, &m) != 0) {
+		struct strbuf alt = STRBUF_INIT;
+
+		tn = tvar_type_name(ct, r);
+		member_names(ct, r, &alt, 0);
+		fail(w, &tc->pos, "unable to find member '%s' for %s%s%s%s", tc->name, tn,
+		     alt.len ? " (alternatives:" : "", alt.len ? alt.buf : "",
+		     alt.len ? ")" : "");
+		strbuf_free(&alt);
+		free(tn);
+		return false;
+	}
+	step(w, TVAR_ADD, m.bit_offset / 8, NULL, false);
+	w->bits = m.bitfield_size;
+	w->bitpos = m.bitfield_size ? (uint32_t)(m.bit_offset % 8) : 0;
+	w->type = m.type;
+	return true;
+}
+
+/* "[index]" on a pointer or an array */
+static bool step_index(struct walk *w, const struct tcomp *tc)
+{
+	const struct ctypes *ct = w->ct;
+	ctype_id r = ctype_resolve(ct, w->type), elem;
+	enum ctype_kind k = ctype_kind(ct, r);
+	int64_t size;
+	char *tn;
+
+	if (k == CTYPE_PTR) {
+		elem = ctype_pointee(ct, r);
+	} else if (k == CTYPE_ARRAY && w->in_mem) {
+		uint64_t count;
+
+		if (ctype_array_info(ct, r, &elem, &count) != 0)
+			elem = 0;
+	} else {
+		tn = tvar_type_name(ct, w->type);
+		if (is_aggregate(k))
+			fail(w, &tc->pos, "invalid access '[...]' for %s", tn);
+		else
+			fail(w, &tc->pos, "invalid access '[...]' vs. %s", tn);
+		free(tn);
+		return false;
+	}
+	size = ctype_size(ct, elem);
+	if (size <= 0) {
+		tn = tvar_type_name(ct, w->type);
+		fail(w, &tc->pos, "invalid access '[...]' vs '%s'", tn);
+		free(tn);
+		return false;
+	}
+	/* on a pointer: the index, then the pointer (read from memory when
+	 * the walk stands at it), plus the index times the element's size */
+	step(w, TVAR_INDEX, (uint64_t)size, tc->index, k == CTYPE_PTR && w->in_mem);
+	w->in_mem = true;
+	w->bits = w->bitpos = 0;
+	w->type = elem;
+	return true;
+}
+
+static bool is_char(const struct ctypes *ct, ctype_id id)
+{
+	struct ctype_int ii;
+	ctype_id r = ctype_resolve(ct, id);
+
+	return ctype_int_info(ct, r, &ii) == 0 && ii.bits == 8;
+}
+
+/* Size and sign of an integer-like type (int, enum, bool); false if
+ * the type is not one. */
+static bool int_shape(const struct ctypes *ct, ctype_id id, int *size, bool *is_signed)
+{
+	ctype_id r = ctype_resolve(ct, id);
+	enum ctype_kind k = ctype_kind(ct, r);
+	struct ctype_int ii;
+	int64_t sz = ctype_size(ct, r);
+
+	if (sz <= 0 || sz > 8)
+		return false;
+	*size = (int)sz;
+	if (k == CTYPE_INT) {
+		if (ctype_int_info(ct, r, &ii) != 0)
+			return false;
+		*is_signed = ii.is_signed;
+		return true;
+	}
+	if (k == CTYPE_ENUM) {
+		/* negative enumerators make an enum signed */
+		const char *name;
+		int64_t v;
+
+		*is_signed = false;
+		for (uint32_t i = 0; ctype_enum_at(ct, r, i, &name, &v) == 0; i++)
+			if (v < 0)
+				*is_signed = true;
+		return true;
+	}
+	return false;
+}
+
+/* A raw value of type: cast to its width and sign when it has a C
+ * integer type of its size (size 0: as is). */
+static void value_leaf(const struct ctypes *ct, ctype_id type, struct tvar *tv)
+{
+	int size = 8;
+	bool sgn = false;
+
+	tv->leaf = TVAR_VALUE;
+	tv->type = SEM_LONG;
+	if (!int_shape(ct, type, &size, &sgn) || (size != 1 && size != 2 && size != 4 &&
+						  size != 8))
+		size = 0;
+	tv->size = size;
+	tv->is_signed = sgn;
+}
+
+bool tvar_is_pointer(const struct ctypes *ct, ctype_id type)
+{
+	return ctype_kind(ct, ctype_resolve(ct, type)) == CTYPE_PTR;
+}
+
+bool tvar_fits_register(const struct ctypes *ct, ctype_id type)
+{
+	int size;
+	bool sgn;
+
+	return tvar_is_pointer(ct, type) || int_shape(ct, type, &size, &sgn);
+}
+
+struct tvar *tvar_value(const struct ctypes *ct, ctype_id type, enum tvar_base base,
+			unsigned slot, const char *name, const struct srcpos *pos)
+{
+	struct tvar *tv = tvar_new(base, slot, name, pos);
+
+	value_leaf(ct, ctype_resolve(ct, type), tv);
+	return tv;
+}
+
+/* The walk's steps from index first on become tv's. */
+static void take_steps(struct walk *w, size_t first, struct tvar *tv)
+{
+	for (size_t i = first; i < w->nsteps; i++)
+		tvar_push_step(&tv->steps, &tv->nsteps, w->steps[i]);
+}
+
+/* The value at the end of the walk, into tv's leaf. */
+static bool finish(struct walk *w, struct tvar *tv)
+{
+	const struct ctypes *ct = w->ct;
+	ctype_id r = ctype_resolve(ct, w->type);
+	enum ctype_kind k = ctype_kind(ct, r);
+	int size;
+	bool sgn;
+	char *tn;
+
+	if (k == CTYPE_PTR || int_shape(ct, r, &size, &sgn)) {
+		if (k == CTYPE_PTR) {
+			size = 8;
+			sgn = false;
+		}
+		if (!w->in_mem) {
+			value_leaf(ct, r, tv);
+		} else {
+			tv->leaf = TVAR_READ;
+			tv->type = SEM_LONG;
+			tv->size = size;
+			tv->is_signed = sgn;
+			tv->bitpos = w->bitpos;
+			tv->bits = w->bits;
+		}
+		return true;
+	}
+	if (k == CTYPE_ARRAY && w->in_mem) {
+		ctype_id elem = 0;
+		uint64_t count = 0;
+
+		ctype_array_info(ct, r, &elem, &count);
+		if (!is_char(ct, elem)) {
+			tv->leaf = TVAR_ADDRESS;
+			tv->type = SEM_LONG;
+			return true;
+		}
+		tv->leaf = TVAR_CHARS;
+		tv->type = SEM_STRING;
+		tv->nelems = count;
+		return true;
+	}
+	tn = tvar_type_name(ct, w->type);
+	if (is_aggregate(k))
+		fail(w, &w->e->pos, "'%s' is being accessed instead of a member", tn);
+	else
+		fail(w, &w->e->pos, "unsupported type %s", tn);
+	free(tn);
+	return false;
+}
+
+/* ---- pretty-printing: $x$ and $x$$ --------------------------------------
+ *
+ * As SystemTap does: one sprintf whose format follows the type ("{.a=%i,
+ * .b=%p, .c={...}}"), at most 32 values, each read fault-safely; any
+ * fault makes the whole string "ERROR".  Integers print as %i or %u,
+ * chars as '%#c', pointers as %p, char arrays and char pointers as the
+ * quoted kernel string ("<unknown>" when unreadable); the top level
+ * follows a pointer; nested structs and arrays print as {...} and [...]
+ * unless the suffix is $$; arrays show their first element only.
+ */
+#define PP_MAX_ARGS 32
+
+struct pp {
+	bool full;			/* $$ */
+	struct strbuf fmt;
+	struct tvar *tv;		/* the TVAR_PRETTY being built */
+	const struct walk *root;	/* where the arguments start from */
+};
+
+/* A new argument at walk w: its steps are those w took from the root. */
+static struct tvar *pp_new_arg(struct pp *pp, struct walk *w, const char *fmt)
+{
+	struct tvar *arg = tvar_new(TVAR_BASE_PARENT, 0, pp->tv->name, &pp->tv->pos);
+
+	strbuf_adds(&pp->fmt, fmt);
+	if (w != pp->root)
+		take_steps(w, pp->root->nsteps, arg);
+	tvar_add_arg(pp->tv, arg);
+	return arg;
+}
+
+static struct walk pp_clone(const struct walk *w)
+{
+	struct walk c = *w;
+
+	c.steps = NULL;
+	c.nsteps = 0;
+	for (size_t i = 0; i < w->nsteps; i++)
+		tvar_push_step(&c.steps, &c.nsteps, w->steps[i]);
+	return c;
+}
+
+/* "char" and "unsigned char" (SystemTap prints arrays of and pointers to
+ * them as strings). */
+static bool pp_is_chars(const struct ctypes *ct, ctype_id id)
+{
+	ctype_id r = ctype_resolve(ct, id);
+	const char *n = ctype_name(ct, r);
+
+	return ctype_kind(ct, r) == CTYPE_INT &&
+	       (!strcmp(n, "char") || !strcmp(n, "unsigned char"));
+}
+
+/* An integer, enum, bool, bit field or pointer value at the walk's end. */
+static void pp_number(struct pp *pp, struct walk *w, const char *fmt)
+{
+	finish(w, pp_new_arg(pp, w, fmt));
+}
+
+/* The string a char pointer at the walk's end points to. */
+static void pp_string_at_pointer(struct pp *pp, struct walk *w)
+{
+	struct tvar *arg = pp_new_arg(pp, w, "\"%s\"");
+
+	finish(w, arg);
+	arg->cstring = true;
+	arg->type = SEM_STRING;
+}
+
+/* The string in the char array the walk stands at. */
+static void pp_string_at_address(struct pp *pp, struct walk *w)
+{
+	struct tvar *arg = pp_new_arg(pp, w, "\"%s\"");
+
+	arg->leaf = TVAR_RAW;
+	arg->cstring = true;
+	arg->type = SEM_STRING;
+}
+
+static void pp_recurse(struct pp *pp, struct walk *w, bool top);
+
+static void pp_members(struct pp *pp, struct walk *w, ctype_id id, int *count)
+{
+	const struct ctypes *ct = w->ct;
+	uint32_t n = ctype_member_count(ct, id);
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct ctype_member m;
+		struct walk child;
+
+		if (ctype_member_at(ct, id, i, &m) != 0)
+			continue;
+		if (++*count > 1)
+			strbuf_adds(&pp->fmt, ", ");
+		if (pp->tv->nargs >= PP_MAX_ARGS) {
+			strbuf_adds(&pp->fmt, "...");
+			return;
+		}
+		if (*m.name)
+			strbuf_addf(&pp->fmt, ".%s", m.name);
+		else if (ctype_kind(ct, ctype_resolve(ct, m.type)) == CTYPE_UNION)
+			strbuf_adds(&pp->fmt, "<union>");
+		else
+			strbuf_adds(&pp->fmt, "<class>");	/* sic, as SystemTap */
+		strbuf_addc(&pp->fmt, '=');
+		child = pp_clone(w);
+		step(&child, TVAR_ADD, m.bit_offset / 8, NULL, false);
+		child.type = m.type;
+		child.bits = m.bitfield_size;
+		child.bitpos = m.bitfield_size ? (uint32_t)(m.bit_offset % 8) : 0;
+		if (child.bits) {
+			int size;
+			bool sgn;
+
+			if (int_shape(ct, m.type, &size, &sgn))
+				pp_number(pp, &child, sgn ? "%i" : "%u");
+			else
+				strbuf_addc(&pp->fmt, '?');
+		} else {
+			pp_recurse(pp, &child, false);
+		}
+		free(child.steps);
+	}
+}
+
+static bool pp_is_char_int(const struct ctypes *ct, ctype_id r)
+{
+	struct ctype_int ii;
+	const char *n = ctype_name(ct, r);
+
+	return ctype_int_info(ct, r, &ii) == 0 && ii.bits == 8 &&
+	       (!strcmp(n, "char") || !strcmp(n, "signed char") || !strcmp(n, "unsigned char"));
+}
+
+static void pp_recurse(struct pp *pp, struct walk *w, bool top)
+{
+	const struct ctypes *ct = w->ct;
+	ctype_id r = ctype_resolve(ct, w->type);
+	enum ctype_kind k = ctype_kind(ct, r);
+	struct ctype_int ii = { 0 };
+	int size;
+	bool sgn;
+
+	if (k == CTYPE_PTR) {
+		ctype_id to = ctype_pointee(ct, r);
+
+		if (ctype_resolve(ct, to) && pp_is_chars(ct, to)) {
+			pp_string_at_pointer(pp, w);
+		} else if (ctype_resolve(ct, to) && top) {
+			load_pointer(w);
+			pointer_to_memory(w);
+			w->type = to;
+			w->bits = w->bitpos = 0;
+			pp_recurse(pp, w, true);
+		} else {
+			pp_number(pp, w, "%p");
+		}
+	} else if (k == CTYPE_FUNC) {
+		pp_new_arg(pp, w, "<function>:%p")->leaf = TVAR_ADDRESS;
+	} else if (is_aggregate(k)) {
+		int count = 0;
+
+		strbuf_addc(&pp->fmt, '{');
+		if ((top || pp->full) && w->in_mem)
+			pp_members(pp, w, r, &count);
+		else
+			strbuf_adds(&pp->fmt, "...");
+		strbuf_addc(&pp->fmt, '}');
+	} else if (k == CTYPE_ARRAY && w->in_mem) {
+		ctype_id elem = 0;
+		uint64_t count;
+
+		if (!top && !pp->full) {
+			strbuf_adds(&pp->fmt, "[...]");
+			return;
+		}
+		ctype_array_info(ct, r, &elem, &count);
+		if (pp_is_chars(ct, elem)) {
+			pp_string_at_address(pp, w);
+			return;
+		}
+		strbuf_addc(&pp->fmt, '[');
+		w->type = elem;	/* the first element only, as SystemTap */
+		pp_recurse(pp, w, false);
+		strbuf_adds(&pp->fmt, ", ...]");
+	} else if (k == CTYPE_INT && pp_is_char_int(ct, r)) {
+		pp_number(pp, w, "'%#c'");
+	} else if (int_shape(ct, r, &size, &sgn)) {
+		bool plain_unsigned = k == CTYPE_INT && ctype_int_info(ct, r, &ii) == 0 &&
+				      !ii.is_signed && !ii.is_bool;
+
+		pp_number(pp, w, plain_unsigned ? "%u" : "%i");
+	} else {
+		strbuf_addc(&pp->fmt, '?');
+	}
+}
+
+/* The walk stands at the value to pretty-print; tc is the "$"/"$$".  The
+ * steps so far become tv's; those the printing takes at the top level
+ * (following pointers) its pretty_steps. */
+static bool pretty_print(struct walk *w, const struct tcomp *tc, struct tvar *tv)
+{
+	struct pp pp = { .full = strlen(tc->name) > 1, .fmt = STRBUF_INIT, .tv = tv,
+			 .root = w };
+
+	if (w->e->addressof)
+		return fail(w, &w->e->pos, "cannot take address of pretty-printed variable");
+	take_steps(w, 0, tv);
+	free(w->steps);
+	w->steps = NULL;
+	w->nsteps = 0;
+	tv->leaf = TVAR_PRETTY;
+	tv->type = SEM_STRING;
+	pp_recurse(&pp, w, true);
+	tv->pretty_steps = w->steps;
+	tv->pretty_nsteps = w->nsteps;
+	w->steps = NULL;
+	w->nsteps = 0;
+	tv->text = strbuf_detach(&pp.fmt);
+	if (!tv->text)
+		tv->text = xstrdup("");
+	return true;
+}
+
+static bool walk(struct walk *w, struct tvar *tv)
+{
+	for (size_t i = 0; i < w->e->comps.n; i++) {
+		const struct tcomp *tc = w->e->comps.v[i];
+		bool ok;
+
+		switch (tc->kind) {
+		case TC_FIELD:
+			ok = step_member(w, tc);
+			break;
+		case TC_INDEX:
+			ok = step_index(w, tc);
+			break;
+		default:
+			/* the parser lets "$"/"$$" only end a chain */
+			return pretty_print(w, tc, tv);
+		}
+		if (!ok)
+			return false;
+	}
+	if (w->e->addressof) {
+		/* &$p->field: the member's address */
+		if (!w->in_mem)
+			return fail(w, &w->e->pos, "cannot take address of %s variable '%s'",
+				    w->family, w->e->name);
+		if (w->bits)
+			return fail(w, &w->e->pos, "cannot take address of bit-field");
+		take_steps(w, 0, tv);
+		tv->leaf = TVAR_ADDRESS;
+		tv->type = SEM_LONG;
+		return true;
+	}
+	take_steps(w, 0, tv);
+	return finish(w, tv);
+}
+
+struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar_base base,
+			  unsigned slot, const struct expr *e, const char *family,
+			  struct family_error *err)
+{
+	struct walk w = { .ct = ct, .e = e, .family = family, .err = err, .type = base_type };
+	struct tvar *tv = tvar_new(base, slot, e->name, &e->pos);
+	bool ok = walk(&w, tv);
+
+	free(w.steps);
+	if (!ok) {
+		tvar_free(tv);
+		return NULL;
+	}
+	return tv;
+}

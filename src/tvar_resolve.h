@@ -1,0 +1,49 @@
+/* Pass 2: target variables resolved into access paths (tvar.h) over the
+ * type interface (ctypes.h), for the families whose variables are raw
+ * values (an unsigned long each, such as a tracepoint's arguments) with
+ * a C type:
+ *
+ *  - "->name" on a pointer to a struct or union, or on a struct member
+ *    (SystemTap's "->" is also C's "."), looks into anonymous members;
+ *  - "[i]" on a pointer or an array (i any long expression);
+ *  - the value at the end is an integer, enum or bool (a long with the
+ *    type's width and sign, bit fields included), a pointer (a long), a
+ *    char array (a string) or any other array (its address, a long);
+ *  - "$" and "$$" at the end pretty-print it as SystemTap does;
+ *  - "&" takes the address of a member.
+ */
+#ifndef TAPC_TVAR_RESOLVE_H
+#define TAPC_TVAR_RESOLVE_H
+
+#include <stdbool.h>
+
+#include "ctypes.h"
+#include "elaborate.h"
+#include "tvar.h"
+
+/* The access path of e, whose base variable has type base_type and is
+ * held at base/slot; NULL with *err filled (SystemTap's wording: unknown
+ * member, invalid access ...).  family names the variables in messages
+ * ("tracepoint": "cannot take address of tracepoint variable"). */
+struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar_base base,
+			  unsigned slot, const struct expr *e, const char *family,
+			  struct family_error *err);
+
+/* The raw value of type held at base/slot, as a long truncated and
+ * extended as the type says ($$parms); name and pos as in tvar.h. */
+struct tvar *tvar_value(const struct ctypes *ct, ctype_id type, enum tvar_base base,
+			unsigned slot, const char *name, const struct srcpos *pos);
+
+/* SystemTap's spelling of a type ("struct task_struct*", "unsigned int"),
+ * malloc'd. */
+char *tvar_type_name(const struct ctypes *ct, ctype_id type);
+
+/* Whether type is a pointer (SystemTap prints such values with %p in
+ * $$parms); false for void and unknown types. */
+bool tvar_is_pointer(const struct ctypes *ct, ctype_id type);
+
+/* Whether a value of type can be a target variable's base as a raw
+ * unsigned long: an integer, enum, bool or pointer of at most 8 bytes. */
+bool tvar_fits_register(const struct ctypes *ct, ctype_id type);
+
+#endif
