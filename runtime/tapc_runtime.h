@@ -160,6 +160,9 @@ struct tap_probe {
 	unsigned long long randomize;	/* timer: +-random spread, or 0 */
 	int unit;			/* timer: enum tap_timer_unit */
 	tap_handler_t handler;
+	/* Probes whose handlers differed only in constants run one handler,
+	 * which reads them here (its own struct type); else NULL. */
+	const void *consts;
 	const char *pp;			/* probe point, e.g. "begin(10)" */
 	const char *loc;		/* where it is declared: "FILE:LINE:COL" */
 	const char *derivation;		/* -t: printed as ", from: TEXT" */

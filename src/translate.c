@@ -254,13 +254,6 @@ static void emit_global_table(struct tr *T, FILE *out)
 
 /* ---- bodies ------------------------------------------------------------- */
 
-/* One generated body: its frame struct and its code. */
-struct body_out {
-	char *frame;		/* struct fields */
-	char *code;		/* the whole C function */
-	char *member;		/* member name in the locals union */
-};
-
 static void body_begin(struct tr *T, struct sem_function *fn)
 {
 	strbuf_free(&T->body);
@@ -976,14 +969,14 @@ static void emit_frames(FILE *out, struct body_out *fns, size_t nfns,
 	for (size_t i = 0; i < nfns; i++)
 		fprintf(out, "struct %s_frame {\n%s};\n", fns[i].member, fns[i].frame);
 	for (size_t i = 0; i < nprobes; i++)
-		if (probes[i].member)
+		if (probes[i].frame)
 			fprintf(out, "struct %s_frame {\n%s};\n", probes[i].member,
 				probes[i].frame);
 	fputs("\n/* This CPU's scratch area: the running probe's frame, then one\n"
 	      " * function frame per nesting depth. */\nstruct tap_locals {\n"
 	      "\tunion {\n\t\tchar none_;\n", out);
 	for (size_t i = 0; i < nprobes; i++)
-		if (probes[i].member)
+		if (probes[i].frame)
 			fprintf(out, "\t\tstruct %s_frame %s;\n", probes[i].member,
 				probes[i].member);
 	fputs("\t} probe;\n\tunion {\n\t\tchar none_;\n", out);
@@ -998,6 +991,8 @@ struct probe_row {
 	struct lock_set locks;	/* the globals its handler locks */
 	bool runs;
 	bool armed;		/* has tap_armcond_INDEX() */
+	size_t handler;		/* runs probe_HANDLER (translate_share.c) */
+	const char *consts;	/* with this row of its constants, or NULL */
 };
 
 static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
@@ -1053,8 +1048,10 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 			char *ls = tr_cstr(loc, strlen(loc));
 			char *ds = tr_cstr(deriv, strlen(deriv));
 
-			fprintf(out, ".handler = probe_%zu, .pp = %s, .loc = %s, "
-				".derivation = %s, ", i, pps, ls, ds);
+			fprintf(out, ".handler = probe_%zu, ", rows[i].handler);
+			if (rows[i].consts)
+				fprintf(out, ".consts = %s, ", rows[i].consts);
+			fprintf(out, ".pp = %s, .loc = %s, .derivation = %s, ", pps, ls, ds);
 			free(ls);
 			free(ds);
 		}
@@ -1092,6 +1089,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 	struct probe_row *rows = xcalloc(nprobes + 1, sizeof(*rows));
 	bool display = false;
 	size_t nruns = 0;
+	struct strbuf shared = STRBUF_INIT;	/* constants of shared handlers */
 
 	collect_globals(&T);
 	for (size_t i = 0; i < nfns; i++)
@@ -1112,6 +1110,11 @@ bool translate(const struct program *p, const struct translate_options *o,
 	for (size_t i = 0; i < nprobes; i++)
 		if (rows[i].runs)
 			probes[i] = gen_probe(&T, i, &rows[i].locks);
+	tr_share_handlers(probes, nprobes, &shared);
+	for (size_t i = 0; i < nprobes; i++) {
+		rows[i].handler = probes[i].handler;
+		rows[i].consts = probes[i].consts;
+	}
 	display = any_auto_print(&T);
 	if (display)
 		probes[nprobes] = gen_display(&T);
@@ -1135,6 +1138,8 @@ bool translate(const struct program *p, const struct translate_options *o,
 		strbuf_free(&sig);
 	}
 	fputc('\n', main_c);
+	if (shared.buf)
+		fputs(shared.buf, main_c);
 	for (size_t i = 0; i < nfns; i++)
 		fputs(fns[i].code, main_c);
 	for (size_t i = 0; i < nprobes + 1; i++)
@@ -1158,6 +1163,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 		free(probes[i].code);
 		free(probes[i].frame);
 		free(probes[i].member);
+		free(probes[i].consts);
 	}
 	for (int i = 0; i < T.nglobals; i++)
 		free(T.globals[i].cname);
@@ -1178,5 +1184,6 @@ bool translate(const struct program *p, const struct translate_options *o,
 	strbuf_free(&T.frame);
 	strbuf_free(&T.chunks);
 	strbuf_free(&T.decls);
+	strbuf_free(&shared);
 	return !T.failed;
 }

@@ -75,6 +75,16 @@ struct lock_set {
 	int *mode;
 };
 
+/* One generated body: its frame struct and its code. */
+struct body_out {
+	char *frame;		/* struct fields (NULL: it runs another's) */
+	char *code;		/* the whole C function (NULL: the same) */
+	char *member;		/* member name in the locals union */
+	size_t handler;		/* probes: the index of the body it runs */
+	char *consts;		/* probes: its row of that body's constants
+				 * table (a C address), or NULL */
+};
+
 /* translate.c */
 /* Generated code is indented one tab per level up to this depth only, so
  * that deep nesting does not make the C quadratic in the script. */
@@ -136,6 +146,12 @@ void tr_stat_base(struct tr *T, const struct expr *a, char **map, char **keys);
 
 /* translate_stmt.c */
 void tr_stmt(struct tr *T, const struct stmt *s);
+
+/* translate_share.c: the probe handlers BODIES[0..n) (code NULL: the
+ * probe does not run) that differ only in constants become one, which
+ * reads them from the running probe's row of a constants table (emitted
+ * to OUT); sets each body's handler and consts. */
+void tr_share_handlers(struct body_out *bodies, size_t n, struct strbuf *out);
 
 /* translate_chunk.c: the statements of a block, split into functions
  * when there is much code. */
