@@ -34,6 +34,8 @@ void ast_walk_stmt(const struct stmt *s, const struct ast_visitor *v)
 {
 	if (!s)
 		return;
+	if (v->stmt)
+		v->stmt(v->ctx, s);
 	if (s->kind == S_FOREACH) {
 		walk_foreach(s, v);
 		return;

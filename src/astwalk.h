@@ -10,6 +10,8 @@
 
 struct ast_visitor {
 	void *ctx;
+	/* Every statement, before its parts; may be NULL. */
+	void (*stmt)(void *ctx, const struct stmt *s);
 	/* Every expression, parents before their operands; may be NULL. */
 	void (*expr)(void *ctx, const struct expr *e);
 	/* Called with enter true before the body of a foreach statement

@@ -14,6 +14,7 @@
 #include "elab_int.h"
 #include "probes/family.h"
 #include "suggest.h"
+#include "sem_dead.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
 
@@ -279,19 +280,34 @@ static char *similar_vars(struct elab *E, const struct vardecl *v,
 	return sugg;
 }
 
-static void check_locals(struct elab *E, struct vec *locals,
+static void warn_elided(struct elab *E, const struct vardecl *v)
+{
+	char what[300];
+
+	ident_what(what, sizeof(what), v->name);
+	if (user_file(E, v->pos.file))
+		sem_warn(E, &v->pos, what, "Eliding unused variable '%s'", v->name);
+}
+
+static void check_locals(struct elab *E, struct vec *locals, const struct stmt *body,
 			 const struct sem_function *fn)
 {
+	for (size_t i = 0; i < locals->n; i++) {
+		struct vardecl *v = locals->v[i];
+
+		if (v->reads == 0 && !E->o->unoptimized)
+			v->elided = true;
+	}
+	if (!E->o->unoptimized)
+		sem_elide_dead(E->P, body, locals);
 	for (size_t i = 0; i < locals->n; i++) {
 		struct vardecl *v = locals->v[i];
 		bool mine = user_file(E, v->pos.file);
 		char what[300];
 
 		ident_what(what, sizeof(what), v->name);
-		if (v->reads == 0 && !E->o->unoptimized) {
-			v->elided = true;
-			if (mine)
-				sem_warn(E, &v->pos, what, "Eliding unused variable '%s'", v->name);
+		if (v->elided) {
+			warn_elided(E, v);
 		} else if (v->writes == 0 && mine) {
 			char *sugg = similar_vars(E, v, locals, fn);
 
@@ -405,10 +421,14 @@ static void eliminate(struct elab *E)
 	for (size_t i = 0; i < P->functions.n; i++) {
 		struct sem_function *f = P->functions.v[i];
 
-		check_locals(E, &f->locals, f);
+		check_locals(E, &f->locals, f->decl->body, f);
 	}
 	for (size_t i = 0; i < P->probes.n; i++)
-		check_locals(E, &((struct derived_probe *)P->probes.v[i])->locals, NULL);
+	{
+		struct derived_probe *dp = P->probes.v[i];
+
+		check_locals(E, &dp->locals, dp->body, NULL);
+	}
 }
 
 struct program *elaborate(struct script **user, int n_user,

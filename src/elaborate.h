@@ -271,6 +271,14 @@ void program_print(FILE *out, const struct program *p);
  * the struct stmt), or NULL. */
 const struct sem_ref *program_ref(const struct program *p, const void *node);
 
+/* Whether evaluating e has no effect besides its value: literals, reads,
+ * operators, sprintf, and calls of %{ /\* pure *\/ %} functions with such
+ * arguments.  An assignment of such a value to a local nobody reads is
+ * dropped, as SystemTap drops it (an alias's argstr in a script that only
+ * counts system calls costs nothing), and so are the reads in it
+ * (sem_dead.c). */
+bool program_pure_expr(const struct program *p, const struct expr *e);
+
 /* The global NAME as -G may name it: one the program keeps, or one a user
  * script declares (dropped when unused); NULL when there is none. */
 const struct vardecl *program_global(const struct program *p, const char *name);

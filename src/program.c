@@ -80,6 +80,41 @@ const struct sem_ref *program_ref(const struct program *p, const void *node)
 	return ptrmap_get(&p->refs, node);
 }
 
+bool program_pure_expr(const struct program *p, const struct expr *e)
+{
+	const struct sem_ref *r;
+
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case E_NUM: case E_STR: case E_SYM: case E_TARGET:
+		return true;
+	case E_BINARY:
+		if (e->op == TK_MATCH || e->op == TK_NMATCH)
+			return false;	/* sets what matched() returns */
+		/* fall through */
+	case E_UNARY: case E_TERNARY:
+		return program_pure_expr(p, e->a) && program_pure_expr(p, e->b) &&
+		       program_pure_expr(p, e->c);
+	case E_PRINT:
+		if (!(e->op & PF_STRING) || e->a)
+			return false;
+		break;
+	case E_CALL:
+		r = program_ref(p, e);
+		if (!r || !r->fn || !r->fn->decl->embedded ||
+		    !(r->fn->decl->pragmas & PRAGMA_PURE))
+			return false;
+		break;
+	default:
+		return false;
+	}
+	for (size_t i = 0; i < e->args.n; i++)
+		if (!program_pure_expr(p, e->args.v[i]))
+			return false;
+	return true;
+}
+
 char *derivation_text(const struct derived_probe *dp, const char *sep)
 {
 	struct strbuf sb = STRBUF_INIT;

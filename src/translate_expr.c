@@ -351,47 +351,6 @@ static char *num_lit(int64_t n)
 
 /* ---- reading and writing variables and elements ------------------------ */
 
-/*
- * Whether evaluating e has no effect besides its value: literals, reads,
- * operators, sprintf, and calls of %{ /\* pure *\/ %} functions with such
- * arguments.  An assignment of such a value to a local nobody reads is
- * dropped, as SystemTap drops it (an alias's argstr in a script that
- * only counts system calls costs nothing).
- */
-static bool pure_expr(const struct tr *T, const struct expr *e)
-{
-	const struct sem_ref *r;
-
-	if (!e)
-		return true;
-	switch (e->kind) {
-	case E_NUM: case E_STR: case E_SYM: case E_TARGET:
-		return true;
-	case E_BINARY:
-		if (e->op == TK_MATCH || e->op == TK_NMATCH)
-			return false;	/* sets what matched() returns */
-		/* fall through */
-	case E_UNARY: case E_TERNARY:
-		return pure_expr(T, e->a) && pure_expr(T, e->b) && pure_expr(T, e->c);
-	case E_PRINT:
-		if (!(e->op & PF_STRING) || e->a)
-			return false;
-		break;
-	case E_CALL:
-		r = program_ref(T->p, e);
-		if (!r || !r->fn || !r->fn->decl->embedded ||
-		    !(r->fn->decl->pragmas & PRAGMA_PURE))
-			return false;
-		break;
-	default:
-		return false;
-	}
-	for (size_t i = 0; i < e->args.n; i++)
-		if (!pure_expr(T, e->args.v[i]))
-			return false;
-	return true;
-}
-
 static bool elided_target(const struct tr *T, const struct expr *lv)
 {
 	const struct vardecl *v = lv->kind == E_SYM ? var_of(T, lv) : NULL;
@@ -1135,7 +1094,7 @@ void tr_expr_void(struct tr *T, const struct expr *e)
 {
 	/* an unread local's assignment of a pure value: nothing to do */
 	if (e->kind == E_ASSIGN && e->op != TK_AGG && elided_target(T, e->a) &&
-	    pure_expr(T, e->b))
+	    program_pure_expr(T->p, e->b))
 		return;
 	free(tr_expr(T, e));
 }
