@@ -278,6 +278,9 @@ const struct sem_ref *program_ref(const struct program *p, const void *node);
  * counts system calls costs nothing), and so are the reads in it
  * (sem_dead.c). */
 bool program_pure_expr(const struct program *p, const struct expr *e);
+/* Whether the statement e is such an assignment: passes 2 and 3 drop it
+ * (no types, no reads, no code, no action), as SystemTap removes it. */
+bool program_dropped_assign(const struct program *p, const struct expr *e);
 
 /* The global NAME as -G may name it: one the program keeps, or one a user
  * script declares (dropped when unused); NULL when there is none. */

@@ -620,20 +620,6 @@ static enum sem_type tname_get(struct tctx *T, const void *node)
 	return r && r->var ? r->var->type : SEM_UNKNOWN;
 }
 
-/* An assignment of a pure value to an elided local: pass 3 drops the
- * statement, and the locals it reads may be elided (sem_dead.c), so it
- * has no types to find, as SystemTap removes it before it infers any. */
-static bool dropped_assign(struct tctx *T, const struct expr *e)
-{
-	const struct sem_ref *r;
-
-	if (e->kind != E_ASSIGN || e->op == TK_AGG || e->a->kind != E_SYM)
-		return false;
-	r = ptrmap_get(&T->E->P->refs, e->a);
-	return r && r->var && !r->var->global && r->var->elided &&
-	       program_pure_expr(T->E->P, e->b);
-}
-
 static void tstmt(struct tctx *T, struct stmt *s)
 {
 	if (!s)
@@ -644,7 +630,7 @@ static void tstmt(struct tctx *T, struct stmt *s)
 			tstmt(T, s->stmts.v[i]);
 		return;
 	case S_EXPR:
-		if (!dropped_assign(T, s->e1))
+		if (!program_dropped_assign(T->E->P, s->e1))
 			texpr(T, s->e1, SEM_UNKNOWN, NULL);
 		return;
 	case S_IF: case S_WHILE: {

@@ -115,6 +115,17 @@ bool program_pure_expr(const struct program *p, const struct expr *e)
 	return true;
 }
 
+bool program_dropped_assign(const struct program *p, const struct expr *e)
+{
+	const struct sem_ref *r;
+
+	if (!e || e->kind != E_ASSIGN || e->op == TK_AGG || e->a->kind != E_SYM)
+		return false;
+	r = program_ref(p, e->a);
+	return r && r->var && !r->var->global && r->var->elided &&
+	       program_pure_expr(p, e->b);
+}
+
 char *derivation_text(const struct derived_probe *dp, const char *sep)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -64,13 +64,12 @@ static void keep_named(struct dead_walk *W, const char *name)
 		W->reads[k]++;
 }
 
-/* A statement pass 3 drops: an assignment of a pure value to an elided
- * local (as tr_expr_void). */
+/* A statement both passes drop (program_dropped_assign): its reads are
+ * taken off. */
 static void drop_dead(void *ctx, const struct stmt *s)
 {
 	struct dead_walk *W = ctx;
 	const struct expr *e = s->e1;
-	const struct sem_ref *r;
 	struct ast_visitor off = { .ctx = W, .expr = count_read };
 
 	if (s->kind == S_FOREACH) {
@@ -80,12 +79,7 @@ static void drop_dead(void *ctx, const struct stmt *s)
 	}
 	if (s->kind == S_TRY)
 		keep_named(W, s->name);
-	if (s->kind != S_EXPR || !e || e->kind != E_ASSIGN || e->op == TK_AGG ||
-	    e->a->kind != E_SYM)
-		return;
-	r = program_ref(W->P, e->a);
-	if (!r || !r->var || r->var->global || !r->var->elided ||
-	    !program_pure_expr(W->P, e->b))
+	if (s->kind != S_EXPR || !program_dropped_assign(W->P, e))
 		return;
 	W->sign = -1;
 	ast_walk_expr(e->b, &off);

@@ -186,7 +186,8 @@ static void emit_consts(struct strbuf *out, struct body_out *bodies, const struc
 	strbuf_addf(out, "struct %s_consts {\n", bodies[rep].member);
 	for (size_t k = 0; k < rs->nlits; k++)
 		if (differ[k])
-			strbuf_addf(out, "\t%s k%d;\n", rs->lits[k].ctype, differ[k] - 1);
+			strbuf_addf(out, "\t%s%sk%d;\n", rs->lits[k].ctype,
+				    strchr(rs->lits[k].ctype, '*') ? "" : " ", differ[k] - 1);
 	strbuf_addf(out, "};\n/* the constants of the %zu probes that run %s */\n"
 		    "static const struct %s_consts %s_consts[] = {\n", group->n,
 		    bodies[rep].member, bodies[rep].member, bodies[rep].member);

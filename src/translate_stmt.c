@@ -469,7 +469,9 @@ void tr_stmt(struct tr *T, const struct stmt *s)
 		tr_block(T, &s->stmts);
 		return;
 	}
-	if (s->kind == S_NULL)
+	/* nor a dropped assignment: it is not there for SystemTap either */
+	if (s->kind == S_NULL ||
+	    (s->kind == S_EXPR && program_dropped_assign(T->p, s->e1)))
 		return;
 	start(T, s);
 	switch (s->kind) {
