@@ -993,20 +993,54 @@ struct probe_row {
 	bool armed;		/* has tap_armcond_INDEX() */
 	size_t handler;		/* runs probe_HANDLER (translate_share.c) */
 	const char *consts;	/* with this row of its constants, or NULL */
+	size_t locks_of;	/* the row whose probe_N_locks it uses */
 };
 
-static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
-			     size_t n, bool display)
+/* The text of a lock set, to find rows with equal ones. */
+static char *lock_set_key(const struct lock_set *set)
 {
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < set->n; i++)
+		strbuf_addf(&sb, "%d:%d,", set->g[i], set->mode[i]);
+	return strbuf_detach(&sb);
+}
+
+/* One probe_N_locks array per distinct lock set: a wildcard's probes
+ * mostly lock the same globals. */
+static void emit_row_locks(FILE *out, struct probe_row *rows, size_t n)
+{
+	struct namemap seen = { 0 };
+	char **keys = xcalloc(n + 1, sizeof(*keys));
+
 	for (size_t i = 0; i < n; i++) {
+		const struct vec *same;
 		char *name;
 
-		if (!rows[i].runs)
+		if (!rows[i].runs || !rows[i].locks.n)
 			continue;
+		keys[i] = lock_set_key(&rows[i].locks);
+		same = namemap_get(&seen, keys[i]);
+		if (same) {
+			rows[i].locks_of = (size_t)same->v[0];
+			continue;
+		}
+		namemap_add(&seen, keys[i], (void *)i);
+		rows[i].locks_of = i;
 		name = xasprintf("probe_%zu", i);
 		emit_locks(out, name, &rows[i].locks);
 		free(name);
 	}
+	namemap_free(&seen);
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
+			     size_t n, bool display)
+{
+	emit_row_locks(out, rows, n);
 	if (display) {
 		struct lock_set set = { 0 };
 
@@ -1056,7 +1090,8 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 			free(ds);
 		}
 		if (nl)
-			fprintf(out, ".locks = probe_%zu_locks, .nlocks = %d },\n", i, nl);
+			fprintf(out, ".locks = probe_%zu_locks, .nlocks = %d },\n",
+				rows[i].locks_of, nl);
 		else
 			fputs(".locks = 0, .nlocks = 0 },\n", out);
 		free(pp);
