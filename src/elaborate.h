@@ -59,6 +59,8 @@ struct vardecl {
 	const struct global *decl;	/* globals: the declaration */
 	int reads, writes;		/* uses seen in kept code */
 	bool elided;			/* dropped as unused (not printed) */
+	bool read_dropped;		/* elided, but read by dropped assignments
+					 * (sem_dead.c): still typed, as they are */
 	bool auto_print;		/* global written but never read: pass 3
 					 * prints it at the end of the run */
 	bool listed;			/* globals: pulled into the program */
@@ -278,8 +280,9 @@ const struct sem_ref *program_ref(const struct program *p, const void *node);
  * counts system calls costs nothing), and so are the reads in it
  * (sem_dead.c). */
 bool program_pure_expr(const struct program *p, const struct expr *e);
-/* Whether the statement e is such an assignment: passes 2 and 3 drop it
- * (no types, no reads, no code, no action), as SystemTap removes it. */
+/* Whether the statement e is such an assignment: its types are checked,
+ * then it is dropped (no reads, no code, no action), as SystemTap drops
+ * it. */
 bool program_dropped_assign(const struct program *p, const struct expr *e);
 
 /* The global NAME as -G may name it: one the program keeps, or one a user

@@ -524,9 +524,10 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 	case E_ASSIGN:
 		if (e->a->kind == E_SYM && e->op != TK_AGG) {
 			/* An assignment to a local elided as unused is
-			 * only its right-hand side. */
+			 * only its right-hand side (but one that dropped
+			 * assignments read is typed for them). */
 			r = ptrmap_get(&T->E->P->refs, e->a);
-			if (r && r->var && r->var->elided)
+			if (r && r->var && r->var->elided && !r->var->read_dropped)
 				return settle(T, e, texpr(T, e->b, want, want_pos),
 					      SEM_UNKNOWN, NULL);
 		}
@@ -630,8 +631,7 @@ static void tstmt(struct tctx *T, struct stmt *s)
 			tstmt(T, s->stmts.v[i]);
 		return;
 	case S_EXPR:
-		if (!program_dropped_assign(T->E->P, s->e1))
-			texpr(T, s->e1, SEM_UNKNOWN, NULL);
+		texpr(T, s->e1, SEM_UNKNOWN, NULL);
 		return;
 	case S_IF: case S_WHILE: {
 		int known = s->kind == S_IF ? sem_static_cond(T->dp, s->e1) : -1;

@@ -114,7 +114,7 @@ void sem_elide_dead(const struct program *P, const struct stmt *body,
 
 			if (v->elided || W.reads[i] > 0 || !W.dropped[i])
 				continue;
-			v->elided = true;
+			v->elided = v->read_dropped = true;
 			changed = true;
 		}
 	}
