@@ -92,8 +92,12 @@ void sem_elide_dead(const struct program *P, const struct stmt *body,
 	struct dead_walk W = { .P = P, .sign = 1 };
 	struct ast_visitor walk = { .ctx = &W, .expr = count_read, .stmt = drop_dead };
 	bool changed = true;
+	size_t nelided = 0;
 
-	if (!body)
+	for (size_t i = 0; i < locals->n; i++)
+		nelided += ((const struct vardecl *)locals->v[i])->elided;
+	/* only an assignment to an elided local is ever dropped */
+	if (!body || !nelided)
 		return;
 	W.reads = xcalloc(locals->n + 1, sizeof(int));
 	W.dropped = xcalloc(locals->n + 1, sizeof(int));

@@ -260,12 +260,17 @@ static void share_group(struct strbuf *out, struct body_out *bodies, const struc
 void tr_share_handlers(struct body_out *bodies, size_t n, struct strbuf *out)
 {
 	struct shape *shapes = xcalloc(n + 1, sizeof(*shapes));
-	struct namemap by_key = { 0 };
+	struct namemap by_key = { 0 }, by_frame = { 0 };
 	struct vec leaders = { 0 };
 
+	/* equal frames first: a handler whose frame no other has shares
+	 * with none, and its C need not be read */
+	for (size_t i = 0; i < n; i++)
+		if (bodies[i].code)
+			namemap_add(&by_frame, bodies[i].frame, (void *)i);
 	for (size_t i = 0; i < n; i++) {
 		bodies[i].handler = i;
-		if (!bodies[i].code)
+		if (!bodies[i].code || namemap_get(&by_frame, bodies[i].frame)->n < 2)
 			continue;
 		shapes[i] = shape_of(&bodies[i]);
 		if (!shapes[i].shareable)
@@ -287,5 +292,6 @@ void tr_share_handlers(struct body_out *bodies, size_t n, struct strbuf *out)
 	}
 	free(shapes);
 	namemap_free(&by_key);
+	namemap_free(&by_frame);
 	vec_free(&leaders);
 }
