@@ -11,6 +11,7 @@
 #include "btf.h"
 #include "glob.h"
 #include "errbuf.h"
+#include "util.h"
 
 #define TP_TYPEDEF_PREFIX "btf_trace_"
 #define TP_FUNC_PREFIX "__bpf_trace_"
@@ -622,18 +623,14 @@ size_t btf_tracepoints_match(const struct btf_tracepoints *tps, const char *patt
 			     void *arg)
 {
 	const char *colon = strchr(pattern, ':');
-	char system[256] = "";
-	const char *event = pattern;
+	char *system = colon ? xstrndup(pattern, (size_t)(colon - pattern)) : NULL;
+	const char *event = colon ? colon + 1 : pattern;
 	size_t i, n = 0;
 
-	if (colon) {
-		snprintf(system, sizeof(system), "%.*s", (int)(colon - pattern), pattern);
-		event = colon + 1;
-	}
 	for (i = 0; i < tps->count; i++) {
 		const struct btf_tracepoint *tp = &tps->tps[i];
 
-		if (colon && (!tp->system || !glob_match(system, tp->system)))
+		if (system && (!tp->system || !glob_match(system, tp->system)))
 			continue;
 		if (!glob_match(event, tp->name))
 			continue;
@@ -641,5 +638,6 @@ size_t btf_tracepoints_match(const struct btf_tracepoints *tps, const char *patt
 		if (fn)
 			fn(tp, arg);
 	}
+	free(system);
 	return n;
 }

@@ -107,12 +107,25 @@ static bool btf_syscall_alias(const struct ksyms *ks, const char *name)
 	return found;
 }
 
+struct match_ctx {
+	struct vec *out;
+	int variant;
+	int64_t arg;
+};
+
+static void push_match(const char *sym, void *ctx)
+{
+	struct match_ctx *m = ctx;
+
+	push_point(m->out, sym, NULL, m->variant, m->arg, 1);
+}
+
 /* The kernel functions NAME names (itself, or a glob's matches, in
  * sorted order) pushed as points; how many. */
 static size_t match_functions(const struct ksyms *ks, const char *name, int variant,
 			      int64_t arg, struct vec *out)
 {
-	size_t n = 0;
+	struct match_ctx m = { .out = out, .variant = variant, .arg = arg };
 
 	if (!glob_is_pattern(name)) {
 		if (!ksyms_has(ks, name) && !btf_syscall_alias(ks, name))
@@ -120,15 +133,7 @@ static size_t match_functions(const struct ksyms *ks, const char *name, int vari
 		push_point(out, name, NULL, variant, arg, 1);
 		return 1;
 	}
-	for (size_t i = 0; i < ksyms_count(ks); i++) {
-		const char *sym = ksyms_at(ks, i);
-
-		if (glob_match(name, sym)) {
-			push_point(out, sym, NULL, variant, arg, 1);
-			n++;
-		}
-	}
-	return n;
+	return ksyms_match(ks, name, push_match, &m);
 }
 
 static int expand_function(const struct probe_point *pp, int variant, int64_t maxactive,

@@ -19,7 +19,6 @@
 
 #include "btf.h"
 #include "ctypes.h"
-#include "glob.h"
 #include "kinfo.h"
 #include "probes/family.h"
 #include "suggest.h"
@@ -87,26 +86,6 @@ static void add_match(const struct btf_tracepoint *tp, void *arg)
 	vec_push(x->out, fp);
 }
 
-/* The events pattern names, "NAME" or "SYSTEM:NAME" (each part a glob
- * in SystemTap's dialect, glob.h), to add_match in sorted order. */
-static void match_events(const struct btf_tracepoints *tps, const char *pattern,
-			 struct expand_ctx *x)
-{
-	const char *colon = strchr(pattern, ':');
-	char *system = colon ? xstrndup(pattern, (size_t)(colon - pattern)) : NULL;
-	const char *event = colon ? colon + 1 : pattern;
-
-	for (size_t i = 0; i < btf_tracepoints_count(tps); i++) {
-		const struct btf_tracepoint *tp = btf_tracepoint_at(tps, i);
-
-		if (system && (!tp->system || !glob_match(system, tp->system)))
-			continue;
-		if (glob_match(event, tp->name))
-			add_match(tp, x);
-	}
-	free(system);
-}
-
 struct near_name {
 	const char *name;
 	int dist;
@@ -156,7 +135,7 @@ static int trace_expand(const struct point_pattern *pat, const struct probe_poin
 		err->msg = xasprintf("cannot list the kernel's tracepoints: %s", why);
 		return -1;
 	}
-	match_events(tps, pattern, &x);
+	btf_tracepoints_match(tps, pattern, add_match, &x);
 	if (out->n > 0 || pp->optional)
 		return (int)out->n;
 	if (x.unattachable)
