@@ -745,6 +745,25 @@ static void report_unresolved_var(struct tctx *T, struct vardecl *v)
 			break;
 		}
 }
+
+/* One round of inference over every function and probe body. */
+static void type_program(struct tctx *T)
+{
+	const struct program *P = T->E->P;
+
+	for (size_t i = 0; i < P->functions.n; i++) {
+		struct sem_function *f = P->functions.v[i];
+
+		if (f->decl->body)
+			type_body(T, f->decl->body, NULL, f, NULL);
+	}
+	for (size_t i = 0; i < P->probes.n; i++) {
+		struct derived_probe *dp = P->probes.v[i];
+
+		type_body(T, dp->body, dp->cond, NULL, dp);
+	}
+}
+
 void infer_types(struct elab *E)
 {
 	struct program *P = E->P;
@@ -752,32 +771,12 @@ void infer_types(struct elab *E)
 
 	for (int round = 0; round < 2 * 1000; round++) {
 		T.changed = 0;
-		for (size_t i = 0; i < P->functions.n; i++) {
-			struct sem_function *f = P->functions.v[i];
-
-			if (f->decl->body)
-				type_body(&T, f->decl->body, NULL, f, NULL);
-		}
-		for (size_t i = 0; i < P->probes.n; i++) {
-			struct derived_probe *dp = P->probes.v[i];
-
-			type_body(&T, dp->body, dp->cond, NULL, dp);
-		}
+		type_program(&T);
 		if (!T.changed)
 			break;
 	}
 	T.report = true;
-	for (size_t i = 0; i < P->functions.n; i++) {
-		struct sem_function *f = P->functions.v[i];
-
-		if (f->decl->body)
-			type_body(&T, f->decl->body, NULL, f, NULL);
-	}
-	for (size_t i = 0; i < P->probes.n; i++) {
-		struct derived_probe *dp = P->probes.v[i];
-
-		type_body(&T, dp->body, dp->cond, NULL, dp);
-	}
+	type_program(&T);
 
 	/* What is still unknown. */
 	for (size_t i = 0; i < P->globals.n; i++)
