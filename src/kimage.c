@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -96,12 +97,10 @@ static bool decompress_to(const char *path, off_t off, char *const argv[], int o
 }
 
 /* A bzImage (/boot/vmlinuz-R): find the compressed vmlinux in it by its
- * compressor's magic, decompress it into an unlinked temporary file and
+ * compressor's magic, decompress it into an anonymous memory file and
  * return it.  Takes a second or two. */
 int kimage_decompress(int fd, const char *path, char *err, size_t errlen)
 {
-	char tmp[4096];
-	const char *dir = getenv("TMPDIR");
 	struct stat st;
 	unsigned char *img;
 	bool found = false;
@@ -118,14 +117,13 @@ int kimage_decompress(int fd, const char *path, char *err, size_t errlen)
 		free(img);
 		return -1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/tapc-vmlinux-XXXXXX", dir && *dir ? dir : "/tmp");
-	out = mkstemp(tmp);
+	/* an anonymous file: nothing in a shared directory to race for */
+	out = memfd_create("tapc-vmlinux", MFD_CLOEXEC);
 	if (out < 0) {
-		errbuf_set(err, errlen, "%s: %s", tmp, strerror(errno));
+		errbuf_set(err, errlen, "memfd_create: %s", strerror(errno));
 		free(img);
 		return -1;
 	}
-	unlink(tmp);
 	for (c = 0; !found && c < sizeof(compressors) / sizeof(compressors[0]); c++) {
 		unsigned char *at = img, *end = img + st.st_size;
 		int tries = 0;
