@@ -54,18 +54,46 @@ static void kernel_line(struct remote_vm_kernel *k, const char *line)
 	}
 }
 
+/* PROG debuginfo, with its standard output on a stream (no shell: the
+ * program's path is not shell text); *pid is the child's. */
+static FILE *start_debuginfo(const char *prog, pid_t *pid)
+{
+	int fds[2];
+	FILE *p;
+
+	if (pipe(fds) < 0)
+		return NULL;
+	*pid = fork();
+	if (*pid == 0) {
+		close(fds[0]);
+		if (fds[1] != STDOUT_FILENO) {
+			dup2(fds[1], STDOUT_FILENO);
+			close(fds[1]);
+		}
+		execlp(prog, prog, "debuginfo", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (*pid < 0 || !(p = fdopen(fds[0], "r"))) {
+		close(fds[0]);
+		return NULL;
+	}
+	return p;
+}
+
 bool remote_vm_kernel(struct remote_vm_kernel *k)
 {
 	char *prog = remote_vm_program();
-	char *cmd = xasprintf("'%s' debuginfo", prog);
 	char line[4096];
-	FILE *p = popen(cmd, "r");
-	int status;
+	pid_t pid = -1;
+	FILE *p = start_debuginfo(prog, &pid);
+	int status = -1;
 
 	memset(k, 0, sizeof(*k));
-	free(cmd);
 	if (!p) {
 		fprintf(stderr, "tapc: --remote=vm: cannot run %s\n", prog);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
 		free(prog);
 		return false;
 	}
@@ -73,7 +101,9 @@ bool remote_vm_kernel(struct remote_vm_kernel *k)
 		line[strcspn(line, "\n")] = '\0';
 		kernel_line(k, line);
 	}
-	status = pclose(p);
+	fclose(p);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	if (status != 0 || !WIFEXITED(status) || !k->release) {
 		fprintf(stderr, "tapc: --remote=vm: '%s debuginfo' found no kernel "
 			"for the test VM (see tapc-vm(1))\n", prog);
