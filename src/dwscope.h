@@ -1,0 +1,37 @@
+/* Where a DWARF probe sits, as target variables are resolved against it.
+ *
+ * The DWARF probe families (kernel.function, kernel.statement and the
+ * module() forms; later process(...).function) find, for each concrete
+ * probe, the function (or inline instance) and the address it is placed
+ * at, and keep a struct dwarf_scope in their payload.  The DWARF
+ * target-variable resolver (dwtvar.h) reads only this: the DIEs carry
+ * their Dwarf handle (dwarf_cu_getdwarf), which the debuginfo registry
+ * keeps open until the session ends, so a scope stays valid as long as
+ * the derived probe that holds it.
+ */
+#ifndef TAPC_DWSCOPE_H
+#define TAPC_DWSCOPE_H
+
+#include <stdbool.h>
+
+#include <elfutils/libdw.h>
+
+struct dwarf_scope {
+	Dwarf_Die cu;		/* its compile unit */
+	/* DW_TAG_subprogram, or the DW_TAG_inlined_subroutine of an inline
+	 * instance (its parameters and locals are those of its abstract
+	 * origin, with locations of its own) */
+	Dwarf_Die func;
+	/* The probe's address as the DWARF gives addresses (link-time for
+	 * vmlinux; as libdwfl places the sections of a module): the address
+	 * whose location-list entries the variables are read from. */
+	Dwarf_Addr pc;
+	/* A .return probe: $return is offered, and parameters are those
+	 * of the entry (SystemTap reads them when the function is entered). */
+	bool at_return;
+	/* "kernel", or the name of the module the function is in: what the
+	 * addresses of its static variables are relative to at run time. */
+	const char *module;
+};
+
+#endif
