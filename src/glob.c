@@ -70,6 +70,57 @@ static const char *alternative_end(const char *alt, const char *close)
 	return close;
 }
 
+/* The first sep of pat that is not escaped, or NULL. */
+static const char *unescaped(const char *pat, char sep)
+{
+	for (const char *p = pat; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == sep)
+			return p;
+	}
+	return NULL;
+}
+
+/* One expansion of a glob_match_pair pattern: braces are gone. */
+static bool match_pair_flat(const char *pat, char sep, const char *first, const char *second)
+{
+	const char *split = unescaped(pat, sep);
+	char *head;
+	bool ok;
+
+	if (!split)
+		return glob_match(pat, second);
+	if (!first)
+		return false;
+	head = xasprintf("%.*s", (int)(split - pat), pat);
+	ok = glob_match(head, first) && glob_match(split + 1, second);
+	free(head);
+	return ok;
+}
+
+bool glob_match_pair(const char *pat, char sep, const char *first, const char *second)
+{
+	const char *open, *close = NULL;
+	bool found = false;
+
+	open = first_group(pat, &close);
+	if (!open)
+		return match_pair_flat(pat, sep, first, second);
+	for (const char *alt = open + 1; !found; ) {
+		const char *end = alternative_end(alt, close);
+		char *one = xasprintf("%.*s%.*s%s", (int)(open - pat), pat,
+				      (int)(end - alt), alt, close + 1);
+
+		found = glob_match_pair(one, sep, first, second);
+		free(one);
+		if (end == close)
+			break;
+		alt = end + 1;
+	}
+	return found;
+}
+
 bool glob_match(const char *pat, const char *name)
 {
 	const char *open, *close = NULL;

@@ -14,6 +14,14 @@
 /* Whether pattern pat matches all of name. */
 bool glob_match(const char *pat, const char *name);
 
+/* Whether pat matches the pair FIRST SEP SECOND, as in "sched:sched_*":
+ * each of pat's brace expansions is split at its first unescaped SEP
+ * and the two halves matched on their own, so that a brace may hold
+ * whole pairs ("{sched:sched_switch,irq:*}").  An expansion without SEP
+ * matches any pair whose SECOND it matches; FIRST may be NULL (unknown),
+ * which only such expansions match. */
+bool glob_match_pair(const char *pat, char sep, const char *first, const char *second);
+
 /* Whether pat holds any wildcard, so that it may match other names
  * than itself. */
 bool glob_is_pattern(const char *pat);

@@ -622,22 +622,16 @@ size_t btf_tracepoints_match(const struct btf_tracepoints *tps, const char *patt
 			     void (*fn)(const struct btf_tracepoint *tp, void *arg),
 			     void *arg)
 {
-	const char *colon = strchr(pattern, ':');
-	char *system = colon ? xstrndup(pattern, (size_t)(colon - pattern)) : NULL;
-	const char *event = colon ? colon + 1 : pattern;
 	size_t i, n = 0;
 
 	for (i = 0; i < tps->count; i++) {
 		const struct btf_tracepoint *tp = &tps->tps[i];
 
-		if (system && (!tp->system || !glob_match(system, tp->system)))
-			continue;
-		if (!glob_match(event, tp->name))
+		if (!glob_match_pair(pattern, ':', tp->system, tp->name))
 			continue;
 		n++;
 		if (fn)
 			fn(tp, arg);
 	}
-	free(system);
 	return n;
 }

@@ -16,6 +16,13 @@ static void expect(const char *pat, const char *name, bool want)
 	      want ? "false" : "true");
 }
 
+static void expect_pair(const char *pat, const char *first, const char *second, bool want)
+{
+	CHECK(glob_match_pair(pat, ':', first, second) == want,
+	      "glob_match_pair(\"%s\", %s:%s) is %s", pat, first ? first : "(unknown)", second,
+	      want ? "false" : "true");
+}
+
 int main(void)
 {
 	/* plain names and fnmatch's wildcards */
@@ -51,6 +58,19 @@ int main(void)
 	expect("{a,b", "{a,b", true);
 	expect("\\{a,b}", "{a,b}", true);
 	expect("\\{a,b}", "a", false);
+
+	/* SYSTEM:NAME pairs (kernel.trace): braces first, then the split */
+	expect_pair("sched:sched_switch", "sched", "sched_switch", true);
+	expect_pair("sched:sched_switch", "irq", "sched_switch", false);
+	expect_pair("sched_switch", "sched", "sched_switch", true);
+	expect_pair("sched_switch", NULL, "sched_switch", true);
+	expect_pair("sched:sched_switch", NULL, "sched_switch", false);
+	expect_pair("s*:sched_{switch,wakeup}", "sched", "sched_wakeup", true);
+	expect_pair("{sched:sched_switch,irq:irq_*}", "irq", "irq_handler_entry", true);
+	expect_pair("{sched:sched_switch,irq:irq_*}", "sched", "sched_switch", true);
+	expect_pair("{sched:sched_switch,irq:irq_*}", "sched", "irq_handler_entry", false);
+	expect_pair("{sched:sched_switch,irq_*}", "irq", "irq_handler_entry", true);
+	expect_pair("a\\:b", NULL, "a:b", true);
 
 	/* what is a pattern at all */
 	CHECK(!glob_is_pattern("vfs_read"), "vfs_read is no pattern");
