@@ -334,6 +334,44 @@ static int fn_cmp(const void *x, const void *y)
 	return a->order - b->order;
 }
 
+/* The functions reached again, now only through calls pass 3 emits:
+ * those only dropped assignments called (sem_live_calls) leave the
+ * program, as SystemTap does not emit them either. */
+static void drop_dead_functions(struct elab *E)
+{
+	struct program *P = E->P;
+	struct vec work = { 0 };
+	size_t kept = 0;
+
+	for (size_t i = 0; i < P->functions.n; i++)
+		((struct sem_function *)P->functions.v[i])->used = false;
+	for (size_t i = 0; i < P->probes.n; i++)
+		sem_live_calls(P, ((struct derived_probe *)P->probes.v[i])->body, &work);
+	while (work.n) {
+		struct sem_function *f = work.v[--work.n];
+
+		if (f->used)
+			continue;
+		f->used = true;
+		sem_live_calls(P, f->decl->body, &work);
+	}
+	vec_free(&work);
+	for (size_t i = 0; i < P->functions.n; i++) {
+		struct sem_function *f = P->functions.v[i];
+
+		char what[300];
+
+		if (f->used) {
+			P->functions.v[kept++] = f;
+		} else if (!f->library) {
+			ident_what(what, sizeof(what), f->name);
+			sem_warn(E, &f->decl->pos, what, "Eliding unused function '%s'",
+				 f->name);
+		}
+	}
+	P->functions.n = kept;
+}
+
 static void eliminate(struct elab *E)
 {
 	struct program *P = E->P;
@@ -429,6 +467,8 @@ static void eliminate(struct elab *E)
 
 		check_locals(E, &dp->locals, dp->body, NULL);
 	}
+	if (!E->o->unoptimized)
+		drop_dead_functions(E);
 }
 
 struct program *elaborate(struct script **user, int n_user,

@@ -7,6 +7,8 @@
  * an alias's `argstr = sprintf("%d, %p", fd, buf_uaddr)` unused makes
  * fd and buf_uaddr unused, and a script that only counts system calls
  * keeps of the syscall aliases no more than their `name = "..."`.
+ * The (pure) functions only such dropped assignments call are then not
+ * called at all, and elaborate.c leaves them out of the program.
  */
 #include "sem_dead.h"
 
@@ -126,4 +128,63 @@ void sem_elide_dead(const struct program *P, const struct stmt *body,
 	free(W.dropped);
 	ptrindex_free(&W.index);
 	namemap_free(&W.names);
+}
+
+struct call_walk {
+	const struct program *P;
+	struct vec *calls;	/* where the walk pushes what it sees */
+	struct vec dropped;	/* calls in dropped assignments */
+};
+
+static void push_call(struct vec *out, const struct program *P, const struct expr *e)
+{
+	const struct sem_ref *r = e->kind == E_CALL ? program_ref(P, e) : NULL;
+	const struct sem_function *head = r ? r->fn : NULL;
+
+	if (!head)
+		return;
+	if (!head->group) {
+		vec_push(out, (void *)head);
+		return;
+	}
+	for (int i = 0; i < head->n_group; i++)
+		vec_push(out, head->group[i]);
+}
+
+static void see_call(void *ctx, const struct expr *e)
+{
+	struct call_walk *W = ctx;
+
+	push_call(W->calls, W->P, e);
+}
+
+static void see_dropped(void *ctx, const struct stmt *s)
+{
+	struct call_walk *W = ctx;
+	struct call_walk in_dropped = { .P = W->P, .calls = &W->dropped };
+	struct ast_visitor v = { .ctx = &in_dropped, .expr = see_call };
+
+	if (s->kind == S_EXPR && program_dropped_assign(W->P, s->e1))
+		ast_walk_expr(s->e1->b, &v);
+}
+
+void sem_live_calls(const struct program *P, const struct stmt *body, struct vec *out)
+{
+	struct call_walk W = { .P = P, .calls = out };
+	struct ast_visitor v = { .ctx = &W, .expr = see_call, .stmt = see_dropped };
+	size_t first = out->n;
+
+	if (!body)
+		return;
+	ast_walk_stmt(body, &v);
+	/* each dropped call takes one of the calls seen off */
+	for (size_t i = 0; i < W.dropped.n; i++) {
+		for (size_t j = first; j < out->n; j++) {
+			if (out->v[j] != W.dropped.v[i])
+				continue;
+			out->v[j] = out->v[--out->n];
+			break;
+		}
+	}
+	vec_free(&W.dropped);
 }
