@@ -227,13 +227,13 @@ static void add_probe(struct elab *E, const struct derive *D, struct derived_pro
 	vec_push(&E->P->probes, dp);
 }
 
-void family_point_free(struct family_point *fp)
+void family_point_free(const struct probe_family *fam, struct family_point *fp)
 {
 	if (!fp)
 		return;
 	free(fp->target);
 	free(fp->module);
-	free(fp->data);
+	family_free_data(fam, fp->data);
 	free(fp);
 }
 
@@ -291,7 +291,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 	if (n < 0) {
 		defer_error(D, &err.pos, err.msg ? err.msg : xstrdup("no match"));
 		for (size_t i = 0; i < points.n; i++)
-			family_point_free(points.v[i]);
+			family_point_free(fam, points.v[i]);
 		vec_free(&points);
 		return -1;
 	}

@@ -169,9 +169,9 @@ struct family_point {
 	int target_comp;		/* the component whose string argument
 					 * target replaces in the printed point
 					 * (a glob's match), or -1 */
-	void *data;			/* owned: the family's own payload (one
-					 * malloc'd block, freed with free()),
-					 * or NULL */
+	void *data;			/* owned: the family's own payload,
+					 * freed by its free_data hook (or
+					 * free()), or NULL */
 };
 
 struct derived_probe;
@@ -189,7 +189,9 @@ struct family_error {
 
 struct probe_family;
 
-void family_point_free(struct family_point *fp);
+/* Frees FP and what it owns (its data through FAM's hook; FAM may be
+ * NULL when FP holds no data). */
+void family_point_free(const struct probe_family *fam, struct family_point *fp);
 
 /* @defined(X) (an E_DEFINED node) in probe DP: whether X resolves there.
  * Only target expressions can; DP may be NULL (a function: nothing). */

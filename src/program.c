@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "probes/family.h"
 #include "sem_target.h"
 
 /* ---- pointer map --------------------------------------------------- */
@@ -165,7 +166,7 @@ void program_free(struct program *p)
 		free(dp->list_name);
 		free(dp->fp.target);
 		free(dp->fp.module);
-		free(dp->fp.data);
+		family_free_data(dp->family, dp->fp.data);
 		for (size_t j = 0; j < dp->chain.n; j++)
 			free(dp->chain.v[j]);
 		vec_free(&dp->chain);

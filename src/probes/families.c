@@ -4,6 +4,8 @@
  * families' patterns, and so the order of the probes one point derives. */
 #include "probes/family.h"
 
+#include <stdlib.h>
+
 #define PROBE_FAMILIES(F) \
 	F(begin_end)	/* begin, end, error */ \
 	F(never)	/* never: checked, never run */ \
@@ -29,4 +31,14 @@ bool family_all_unprivileged(const struct point_pattern *pat)
 {
 	(void)pat;
 	return true;
+}
+
+void family_free_data(const struct probe_family *fam, void *data)
+{
+	if (!data)
+		return;
+	if (fam && fam->free_data)
+		fam->free_data(data);
+	else
+		free(data);
 }

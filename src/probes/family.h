@@ -83,6 +83,12 @@ struct probe_family {
 	 * the family's points; every family is open to stapsys and stapdev.
 	 */
 	bool (*unprivileged)(const struct point_pattern *pat);
+	/*
+	 * Free the payload a concrete point holds (struct family_point's
+	 * data, never NULL here) with what it owns.  NULL: the payload is
+	 * one malloc'd block, freed with free().
+	 */
+	void (*free_data)(void *data);
 
 	/* ---- pass 3 ---- */
 
@@ -117,6 +123,9 @@ extern const struct probe_family *const probe_families[];
  * past the last. */
 const struct point_pattern *family_pattern(const struct probe_family *fam, size_t i);
 size_t family_pattern_count(const struct probe_family *fam);
+
+/* Free a family's payload (its free_data hook, or free()). */
+void family_free_data(const struct probe_family *fam, void *data);
 
 /* For the families whose every point is open to --privilege=stapusr. */
 bool family_all_unprivileged(const struct point_pattern *pat);

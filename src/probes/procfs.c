@@ -178,7 +178,7 @@ static int procfs_expand(const struct point_pattern *pat, const struct probe_poi
 	msg = check_seen(path, &c0->pos, !write);
 	if (msg) {
 		err->msg = msg;
-		family_point_free(fp);
+		family_point_free(NULL, fp);	/* no payload yet */
 		return -1;
 	}
 	vec_push(out, fp);
