@@ -137,13 +137,6 @@ union tap_probe_data {
 		unsigned long offset;	/* bytes past the symbol's start */
 		int maxactive;		/* .return: instances, -1 for the default */
 		int optional;		/* no warning when it does not register */
-		/*
-		 * .return with @entry: run at the function's entry with
-		 * entry_size bytes of the kretprobe instance to save the
-		 * entry values in (NULL: no entry handler).
-		 */
-		void (*entry_handler)(struct tap_context *c, void *saved);
-		unsigned int entry_size;
 	} kprobe;
 	struct {			/* user-space probes (not yet built) */
 		unsigned long inode;		/* the file's inode */
@@ -176,6 +169,15 @@ struct tap_probe {
 	int flags;			/* TAP_PF_* */
 	void *callback;			/* generated code the family calls */
 	union tap_probe_data u;		/* the member of the family's kind */
+	/*
+	 * A .return probe's values saved at entry (@entry(EXPR)): its family
+	 * runs them through tap_run_entry() when the function is entered,
+	 * with entry_size bytes of its own (a kretprobe instance's data) at
+	 * c->saved for entry to fill, and the handler through
+	 * tap_run_return() with the same bytes.  NULL: nothing is saved.
+	 */
+	tap_handler_t entry;
+	unsigned int entry_size;
 	/*
 	 * Kernel event probes with a condition of numeric globals: the
 	 * condition without side effects.  While it is false the runtime
@@ -411,6 +413,9 @@ struct tap_context {
 	struct pt_regs *regs;
 	int user_regs;
 	const void *event;
+	/* A .return probe's values saved at entry (struct tap_probe.entry),
+	 * or NULL. */
+	void *saved;
 };
 
 /*
@@ -455,6 +460,21 @@ void tap_abort(struct tap_context *c);
  */
 void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
 		   int user_regs, const void *event);
+
+/*
+ * tap_run_entry() - run the entry half of .return probe @p (its ->entry)
+ * at the function's entry, filling @saved (->entry_size bytes).  Return:
+ * 0 when it ran without error, else nonzero: the values are not there, and
+ * the family must not run the return half for this call (it is counted
+ * as skipped, or its error reported, as for any hit).
+ */
+int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, void *saved);
+
+/*
+ * tap_run_return() - as tap_run_event() for .return probe @p, whose
+ * handler reads the values tap_run_entry() saved in @saved.
+ */
+void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, void *saved);
 
 /* tap_print() - append a NUL-terminated string to the hit's output. */
 void tap_print(struct tap_context *c, const char *s);

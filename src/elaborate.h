@@ -224,6 +224,10 @@ struct derived_probe {
 	struct sem_body uses;
 	struct sem_targets *targets;	/* owned: its target expressions,
 					 * resolved (sem_target.h) */
+	/* The values its entry half saves when the function is entered, for
+	 * the .return handler to read (struct expr *, the operands of its
+	 * @entry(...)s, in order of appearance); empty for most probes. */
+	struct vec entry_exprs;
 };
 
 /* What a name in an expression refers to (see program_ref). */

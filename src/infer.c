@@ -562,6 +562,11 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		return SEM_UNKNOWN;
 	case E_DEFINED:
 		return settle(T, e, SEM_LONG, want, want_pos);
+	case E_ENTRY:	/* the value of its operand, saved at entry */
+		t = texpr(T, e->a, want, want_pos);
+		if (t == SEM_STATS)
+			invalid_type(T, e, t);
+		return settle(T, e, t, SEM_UNKNOWN, NULL);
 	case E_TARGET:
 		return ttarget(T, e, want, want_pos);
 	default:

@@ -167,6 +167,7 @@ void program_free(struct program *p)
 		free(dp->fp.target);
 		free(dp->fp.module);
 		family_free_data(dp->family, dp->fp.data);
+		vec_free(&dp->entry_exprs);
 		for (size_t j = 0; j < dp->chain.n; j++)
 			free(dp->chain.v[j]);
 		vec_free(&dp->chain);

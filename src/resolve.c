@@ -21,6 +21,10 @@ struct rctx {
 	struct sem_body *uses;
 	struct vardecl *iterating[32];	/* arrays of the enclosing foreach loops */
 	int n_iterating;
+	/* The probe's values saved at entry (a .return probe's body, not
+	 * its condition), or NULL where @entry is not allowed. */
+	struct vec *entry_exprs;
+	bool in_entry;			/* within an @entry operand */
 };
 
 static void res_expr(struct rctx *R, struct expr *e);
@@ -342,6 +346,25 @@ static void res_call(struct rctx *R, struct expr *e)
 	}
 }
 
+/* @entry(EXPR): EXPR is evaluated when the function is entered, by the
+ * probe's entry half, and its value read at the return. */
+static void res_entry(struct rctx *R, struct expr *e)
+{
+	if (!R->entry_exprs || !R->locals) {
+		sem_error(R->E, &e->pos, "operator '@entry'",
+			  "@entry is allowed only in .return probes");
+		return;
+	}
+	if (R->in_entry) {
+		sem_error(R->E, &e->pos, "operator '@entry'", "@entry may not be nested");
+		return;
+	}
+	R->in_entry = true;
+	res_expr(R, e->a);
+	R->in_entry = false;
+	vec_push(R->entry_exprs, e->a);
+}
+
 static bool privileged_pos(struct elab *E, const struct srcpos *pos)
 {
 	return E->o->guru || (pos->file && pos->file->privileged);
@@ -449,8 +472,7 @@ static void res_expr(struct rctx *R, struct expr *e)
 		return;
 	}
 	case E_ENTRY:
-		sem_error(R->E, &e->pos, "operator '@entry'",
-			  "@entry is allowed only in .return probes");
+		res_entry(R, e);
 		return;
 	case E_ATOP:
 		snprintf(what, sizeof(what), "operator '%s'", e->name);
@@ -659,6 +681,8 @@ void resolve_probe(struct elab *E, struct derived_probe *dp)
 {
 	struct rctx R = { .E = E, .dp = dp, .locals = &dp->locals, .uses = &dp->uses };
 
+	if (dp->family->saves_entry && dp->family->saves_entry(dp))
+		R.entry_exprs = &dp->entry_exprs;
 	sem_targets_resolve(dp);
 	rctx_init(&R);
 	res_stmt(&R, dp->body);

@@ -502,16 +502,24 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	return b;
 }
 
+static void init_probe_locals(struct tr *T)
+{
+	init_locals(T, &T->dp->locals);
+}
+
 static struct body_out gen_probe(struct tr *T, size_t index, const struct lock_set *locks)
 {
 	struct derived_probe *dp = T->p->probes.v[index];
 	struct body_out b = { 0 };
 	struct strbuf head = STRBUF_INIT;
+	char *entry = NULL;
 
 	body_begin(T, NULL);
 	T->dp = dp;
 	b.member = xasprintf("probe_%zu", index);
 	T->cfunc = b.member;
+	if (dp->entry_exprs.n)
+		entry = tr_entry_half(T, init_probe_locals);
 	tr_line(T, "struct %s_frame *l = &((struct tap_locals *)c->locals)->probe.%s;",
 		b.member, b.member);
 	tr_line(T, "(void)l;");
@@ -534,6 +542,9 @@ static struct body_out gen_probe(struct tr *T, size_t index, const struct lock_s
 	tr_line(T, "return;");
 	T->dp = NULL;
 	strbuf_adds(&head, T->chunks.buf ? T->chunks.buf : "");
+	if (entry)
+		strbuf_adds(&head, entry);
+	free(entry);
 	strbuf_addf(&head, "static void %s(struct tap_context *c)\n{\n%s}\n\n", b.member,
 		    T->body.buf ? T->body.buf : "");
 	b.code = strbuf_detach(&head);
@@ -1083,6 +1094,13 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 			char *ds = tr_cstr(deriv, strlen(deriv));
 
 			fprintf(out, ".handler = probe_%zu, ", rows[i].handler);
+			if (dp->entry_exprs.n) {
+				char *size = tr_entry_size(T, dp);
+
+				fprintf(out, ".entry = probe_%zu_entry, .entry_size = %s, ",
+					rows[i].handler, size);
+				free(size);
+			}
 			if (rows[i].consts)
 				fprintf(out, ".consts = %s, ", rows[i].consts);
 			fprintf(out, ".pp = %s, .loc = %s, .derivation = %s, ", pps, ls, ds);

@@ -998,6 +998,10 @@ static char *target_expr(struct tr *T, const struct expr *e);
 
 static char *expr_value(struct tr *T, const struct expr *e)
 {
+	int saved = T->dp && T->dp->entry_exprs.n ? tr_entry_slot(T, e) : -1;
+
+	if (saved >= 0)		/* evaluated by the entry half */
+		return tr_entry_read(T, saved);
 	switch (e->kind) {
 	case E_NUM:
 		return num_lit(e->num);
@@ -1027,6 +1031,8 @@ static char *expr_value(struct tr *T, const struct expr *e)
 		return stat_extract(T, e);
 	case E_DEFINED:
 		return xstrdup(sem_defined(T->dp, e) ? "1LL" : "0LL");
+	case E_ENTRY:
+		return expr_value(T, e->a);
 	case E_TARGET:
 		return target_expr(T, e);
 	case E_EMBEDDED:

@@ -50,6 +50,7 @@ struct tr {
 	int indent;
 	struct sem_function *fn;	/* NULL in a probe */
 	const struct derived_probe *dp;	/* the probe, NULL in a function */
+	bool in_entry;			/* generating its entry half */
 	int n_ltmp, max_ltmp;		/* long temporaries in use / needed */
 	int n_stmp, max_stmp;		/* string temporaries */
 	int n_fixed;			/* per-statement-persistent fields */
@@ -143,6 +144,18 @@ char *tr_map(struct tr *T, const struct vardecl *v);
 void tr_store(struct tr *T, const struct expr *lv, const char *val);
 /* Statistic base of @count(...)/@hist(...): map and key expression. */
 void tr_stat_base(struct tr *T, const struct expr *a, char **map, char **keys);
+
+/* translate_entry.c: a .return probe's values saved at entry.  Its
+ * entry half (T->dp's, T->cfunc "_entry"): the C function, generated
+ * with T's body, which it leaves empty; init_locals clears the frame's
+ * locals as the handler does. */
+char *tr_entry_half(struct tr *T, void (*init_locals)(struct tr *T));
+/* The operand of T->dp's @entry e is, or -1 (also in the entry half). */
+int tr_entry_slot(const struct tr *T, const struct expr *e);
+/* The return handler's C for saved operand k. */
+char *tr_entry_read(struct tr *T, int k);
+/* struct tap_probe.entry_size of dp, as a C constant expression. */
+char *tr_entry_size(const struct tr *T, const struct derived_probe *dp);
 
 /* translate_stmt.c */
 void tr_stmt(struct tr *T, const struct stmt *s);

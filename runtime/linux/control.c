@@ -129,22 +129,26 @@ static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
 	c->regs = NULL;
 	c->user_regs = 0;
 	c->event = NULL;
+	c->saved = NULL;
 	pc->len = 0;
 }
 
 /*
- * Run one probe hit on this CPU's context.  Interrupts stay off for the
+ * Run one probe hit on this CPU's context: @fn, @p's handler or its entry
+ * half, with the event's registers and data.  Interrupts stay off for the
  * whole hit, so the context cannot be taken from under it; a hit that
  * finds its CPU's context busy (a probe fired inside a probe), or that
  * cannot get the locks of its globals, is skipped and counted.  With -t
- * the hit is timed, lock waits included, as SystemTap times it.
+ * the handler's hits are timed, lock waits included, as SystemTap times
+ * them (an entry half is part of no hit of its own).  Return: whether @fn
+ * ran without error.
  */
-static void tap_run_hit(const struct tap_probe *p, struct pt_regs *regs,
-			int user_regs, const void *event)
+static bool tap_run_hit(const struct tap_probe *p, tap_handler_t fn, struct pt_regs *regs,
+			int user_regs, const void *event, void *saved)
 {
 	struct tap_cpu *pc;
 	unsigned long flags;
-	bool skipped = false;
+	bool skipped = false, ok = false;
 	u64 start;
 
 	local_irq_save(flags);
@@ -153,32 +157,36 @@ static void tap_run_hit(const struct tap_probe *p, struct pt_regs *regs,
 		atomic_dec(&pc->busy);
 		local_irq_restore(flags);
 		tap_count_skipped();
-		return;
+		return false;
 	}
 	start = tap_timing_start();
 	tap_init_context(pc, p);
 	pc->ctx.regs = regs;
 	pc->ctx.user_regs = user_regs;
 	pc->ctx.event = event;
+	pc->ctx.saved = saved;
 	if (tap_lock_probe(p)) {
-		p->handler(&pc->ctx);
+		fn(&pc->ctx);
 		tap_unlock_probe(p);
 		tap_flush(pc);
+		ok = !pc->ctx.last_error;
 		if (pc->ctx.last_error && !pc->ctx.aborted)
 			tap_report_error(&pc->ctx);
 	} else {
 		skipped = true;
 	}
-	tap_timing_add(pc, p, start);
+	if (fn == p->handler)
+		tap_timing_add(pc, p, start);
 	atomic_dec(&pc->busy);
 	local_irq_restore(flags);
 	if (skipped)
 		tap_count_skipped();
+	return ok;
 }
 
 static void tap_run_probe(const struct tap_probe *p)
 {
-	tap_run_hit(p, NULL, 0, NULL);
+	tap_run_hit(p, p->handler, NULL, 0, NULL, NULL);
 }
 
 void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
@@ -186,7 +194,21 @@ void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
 {
 	if (atomic_read(&tap_state) != TAP_RUNNING)
 		return;
-	tap_run_hit(p, regs, user_regs, event);
+	tap_run_hit(p, p->handler, regs, user_regs, event, NULL);
+}
+
+int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, void *saved)
+{
+	if (atomic_read(&tap_state) != TAP_RUNNING)
+		return -1;
+	return tap_run_hit(p, p->entry, regs, 0, NULL, saved) ? 0 : -1;
+}
+
+void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, void *saved)
+{
+	if (atomic_read(&tap_state) != TAP_RUNNING)
+		return;
+	tap_run_hit(p, p->handler, regs, 0, NULL, saved);
 }
 
 /* Run the probes of @kind by sequence number, ties in table order. */

@@ -93,9 +93,29 @@ static int tap_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs
 	k = container_of(rp, struct tap_kp, u.krp);
 	ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, tap_ri_retaddr(ri));
-	tap_run_event(k->probe, regs, 0, NULL);
+	if (k->probe->entry)
+		tap_run_return(k->probe, regs, ri->data);
+	else
+		tap_run_event(k->probe, regs, 0, NULL);
 	instruction_pointer_set(regs, ip);
 	return 0;
+}
+
+/*
+ * A .return probe's entry half (@entry values) runs when the function is
+ * entered, into the instance's data; if it does not run or fails, the
+ * kprobe core drops the instance, so the return half never reads values
+ * that were not saved.
+ */
+static int tap_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = tap_ri_kretprobe(ri);
+	struct tap_kp *k;
+
+	if (!rp)
+		return 1;
+	k = container_of(rp, struct tap_kp, u.krp);
+	return tap_run_entry(k->probe, regs, ri->data) ? 1 : 0;
 }
 
 /* Fill in @k for @p; 0 or -ENOMEM. */
@@ -114,6 +134,10 @@ static int tap_kp_prepare(struct tap_kp *k, const struct tap_probe *p)
 	}
 	if (k->ret) {
 		k->u.krp.handler = tap_kretprobe_hit;
+		if (p->entry) {
+			k->u.krp.entry_handler = tap_kretprobe_entry;
+			k->u.krp.data_size = p->entry_size;
+		}
 		k->u.krp.maxactive = p->u.kprobe.maxactive < 0 ? tap_kretactive()
 							       : p->u.kprobe.maxactive;
 		kp = &k->u.krp.kp;

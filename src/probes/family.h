@@ -84,6 +84,12 @@ struct probe_family {
 	 */
 	bool (*unprivileged)(const struct point_pattern *pat);
 	/*
+	 * Whether dp is a .return probe whose runtime runs an entry half
+	 * (struct tap_probe.entry), so that @entry(EXPR) may be used in it.
+	 * NULL: none of the family's probes.
+	 */
+	bool (*saves_entry)(const struct derived_probe *dp);
+	/*
 	 * Free the payload a concrete point holds (struct family_point's
 	 * data, never NULL here) with what it owns.  NULL: the payload is
 	 * one malloc'd block, freed with free().

@@ -191,6 +191,12 @@ static int kprobe_expand(const struct point_pattern *pat, const struct probe_poi
 	return expand_function(pp, v, maxactive, out, err);
 }
 
+/* kretprobes run an entry half for @entry (runtime/linux/kprobes.c). */
+static bool kprobe_saves_entry(const struct derived_probe *dp)
+{
+	return dp->fp.flags != 0;
+}
+
 /* -p2: SystemTap's signature comment, the symbol the probe goes on. */
 static char *kprobe_print_sig(const struct derived_probe *dp)
 {
@@ -237,6 +243,7 @@ const struct probe_family probe_family_kprobe = {
 	.expand = kprobe_expand,
 	.target_type = NULL,
 	.print_sig = kprobe_print_sig,
+	.saves_entry = kprobe_saves_entry,
 	.armable = true,
 	.emit_entry = kprobe_emit,
 };
