@@ -26,5 +26,6 @@ enum tap_process_event {
 #define TAP_PERF_PROFILE	0x100	/* timer.profile: cpu-clock, each tick */
 #define TAP_PERF_FREQ		0x200	/* u.perf.period is a frequency in Hz */
 #define TAP_PROCFS_WRITE	0x100	/* procfs(...).write */
+#define TAP_HWBKPT_RW		0x100	/* kernel.data(...).rw, else .write */
 
 #endif

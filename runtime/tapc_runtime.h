@@ -85,7 +85,8 @@ enum tap_probe_kind {
 	TAP_PROBE_SYSCALL = 8,	/* one system call (or all), entry or return */
 	TAP_PROBE_PROCESS = 9,	/* process.begin/end, kprocess.* */
 	TAP_PROBE_PROCFS = 10,	/* procfs("NAME").read/.write */
-	TAP_PROBE_KIND_MAX = TAP_PROBE_PROCFS,
+	TAP_PROBE_HWBKPT = 11,	/* kernel.data(...): a hardware watchpoint */
+	TAP_PROBE_KIND_MAX = TAP_PROBE_HWBKPT,
 };
 
 /* struct tap_probe.flags (TAP_PF_RETURN ...) and the other numbers the
@@ -138,6 +139,11 @@ union tap_probe_data {
 		int maxactive;		/* .return: instances, -1 for the default */
 		int optional;		/* no warning when it does not register */
 	} kprobe;
+	struct {			/* TAP_PROBE_HWBKPT */
+		unsigned long addr;	/* kernel.data(ADDR); 0: .target names
+					 * the symbol */
+		int len;		/* bytes watched, 1 to 8 */
+	} hwbkpt;
 	struct {			/* user-space probes (not yet built) */
 		unsigned long inode;		/* the file's inode */
 		unsigned long long offset;	/* the probe's offset in it */

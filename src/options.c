@@ -50,6 +50,9 @@ static const char usage_text[] =
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
 "  --no-global-var-display  do not print the script's globals at exit\n"
+"  --all-modules  symbols and stacks of every loaded kernel module (as\n"
+"                 SystemTap's): tapc's modules always have them, from the\n"
+"                 running kernel's kallsyms and unwinder\n"
 "  --disable-cache  build the module even if the module cache has it, and\n"
 "                 do not store it there\n"
 "  --poison-cache build the module again and replace its cache entry\n"
@@ -274,7 +277,7 @@ static bool privilege_allows(const struct tapc_options *o)
 
 enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
-       OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED };
+       OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -287,6 +290,7 @@ static const struct option long_options[] = {
 	{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
 	{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 	{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
+	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -370,6 +374,7 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		o->compatible = arg;
 		return valid_compatible(arg);
 	case OPT_NO_GLOBAL_VAR_DISPLAY: o->no_global_var_display = true; return true;
+	case OPT_ALL_MODULES: o->all_modules = true; return true;
 	case OPT_DISABLE_CACHE: o->disable_cache = true; return true;
 	case OPT_CLEAN_CACHE: o->clean_cache = true; return true;
 	case OPT_POISON_CACHE: o->poison_cache = true; return true;

@@ -49,6 +49,11 @@ struct tapc_options {
 				 * by options_parse (0 for -e, 1 for files) */
 	bool opt_level_given;
 	bool no_global_var_display;	/* --no-global-var-display */
+	/* --all-modules: SystemTap's "-d" for every loaded module.  What it
+	 * asks for, every module's symbols and unwinding, tapc's runtime
+	 * always has (kallsyms, the kernel's unwinder): nothing to add to
+	 * the module, so it is only recorded. */
+	bool all_modules;
 	const char *list_probes;	/* -l PP */
 	const char *list_probes_vars;	/* -L PP */
 	char *list_script;	/* -l/-L: "probe PP {}", the script */

@@ -16,7 +16,10 @@ static void stap_expr(struct strbuf *sb, const struct expr *e)
 		return;
 	switch (e->kind) {
 	case E_NUM:
-		strbuf_addf(sb, "%" PRId64, e->num);
+		if (e->op == PP_NUM_HEX)
+			strbuf_addf(sb, "0x%" PRIx64, (uint64_t)e->num);
+		else
+			strbuf_addf(sb, "%" PRId64, e->num);
 		return;
 	case E_STR:
 		strbuf_addc(sb, '"');

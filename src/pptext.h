@@ -8,6 +8,11 @@
 #include "ast.h"
 #include "util.h"
 
+/* The op of an E_NUM argument a family puts in the point it names a
+ * probe by (its derived_point hook): print the number as SystemTap
+ * prints an address, "0x" and unsigned hex digits. */
+#define PP_NUM_HEX 'x'
+
 /* Components [from, to) of pp appended to sb: "name(arg).name...", with
  * a '.' first when sb already holds text. */
 void pp_comps_text(struct strbuf *sb, const struct probe_point *pp, size_t from, size_t to);

@@ -11,6 +11,7 @@ extern const struct tap_family tap_family_perf;
 extern const struct tap_family tap_family_process;
 extern const struct tap_family tap_family_trace;
 extern const struct tap_family tap_family_procfs;
+extern const struct tap_family tap_family_hwbkpt;
 
 const struct tap_family *const tap_families[] = {
 	&tap_family_kprobe,
@@ -19,5 +20,6 @@ const struct tap_family *const tap_families[] = {
 	&tap_family_process,
 	&tap_family_trace,
 	&tap_family_procfs,
+	&tap_family_hwbkpt,
 	NULL
 };

@@ -348,34 +348,6 @@ static void tap_proc_startup_begin(struct callback_head *cb)
 	tap_proc_work_free(w);
 }
 
-/* A function the kernel does not export, by a kprobe's symbol lookup;
- * NULL with *err set (-ENOENT: no such symbol) when it cannot. */
-static void *tap_proc_lookup(const char *name, int *err)
-{
-	/* registered disabled: resolved, but the kernel text is not patched */
-	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
-	char sym[KSYM_SYMBOL_LEN];
-	unsigned long addr, off = 0;
-	char *plus;
-
-	*err = register_kprobe(&kp);
-	if (*err)
-		return NULL;
-	*err = -EINVAL;
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	/* the probe may sit past the entry (an endbr): "name+0x4/0x40" */
-	sprint_symbol(sym, addr);
-	plus = strchr(sym, '+');
-	if (!plus || strncmp(sym, name, plus - sym) || name[plus - sym])
-		return NULL;
-	*strchrnul(plus, '/') = '\0';
-	if (kstrtoul(plus + 1, 0, &off))
-		return NULL;
-	*err = 0;
-	return (void *)(addr - off);
-}
-
 /*
  * The function that cancels a task work by its function: since Linux 6.11
  * (and in the stable kernels it went back to, such as Debian's 6.1)
@@ -386,10 +358,10 @@ static void *tap_proc_lookup(const char *name, int *err)
 static tap_task_work_cancel_t tap_proc_find_cancel(void)
 {
 	int err;
-	void *fn = tap_proc_lookup("task_work_cancel_func", &err);
+	void *fn = tap_kernel_function("task_work_cancel_func", &err);
 
 	if (!fn && err == -ENOENT)
-		fn = tap_proc_lookup("task_work_cancel", &err);
+		fn = tap_kernel_function("task_work_cancel", &err);
 	return fn;
 }
 

@@ -153,6 +153,14 @@ extern const struct tap_family *const tap_families[];
  */
 struct tracepoint *tap_tracepoint_find(const char *name);
 
+/*
+ * ksymlookup.c: kernel symbols modules have no export for; process
+ * context.  The entry of function @name, or NULL with *@err set (-ENOENT:
+ * no such symbol); the address of any symbol @name, data included, or 0.
+ */
+void *tap_kernel_function(const char *name, int *err);
+unsigned long tap_kernel_symbol(const char *name);
+
 /* control.c (tap_run_event() is in tapc_runtime.h) */
 void tap_count_skipped(void);
 int tap_ctl_start(void);

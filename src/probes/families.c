@@ -15,7 +15,8 @@
 	F(kprobe)	/* kprobe.function("F") ... */ \
 	F(syscall)	/* the system call tapset's __syscall(NR) ... */ \
 	F(trace)	/* kernel.trace("NAME") */ \
-	F(procfs)	/* procfs("PATH").read/.write */
+	F(procfs)	/* procfs("PATH").read/.write */ \
+	F(kdata)	/* kernel.data(ADDR|"SYM")[.length(N)].write/.rw */
 
 #define DECLARE_FAMILY(name) extern const struct probe_family probe_family_##name;
 #define LIST_FAMILY(name) &probe_family_##name,

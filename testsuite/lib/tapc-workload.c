@@ -17,6 +17,12 @@
  *		p = mmap(NULL, 8192, PROT_READ|PROT_WRITE,
  *			 MAP_PRIVATE|MAP_ANONYMOUS, -1, 0); munmap(p, 8192);
  *		unlink("DIR/tapc-file")
+ *   lease-write N	N writes of "45" (the default) to
+ *		/proc/sys/fs/lease-break-time, each open, write, close: the
+ *		kernel writes its variable lease_break_time once each, and
+ *		nothing else touches it while no file lease is broken
+ *   lease-read N	N reads of that file, each open, one read, close:
+ *		one read of lease_break_time each
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -83,6 +89,27 @@ static void step_files(const char *dir)
 	syscall(SYS_unlink, file);
 }
 
+#define LEASE_SYSCTL "/proc/sys/fs/lease-break-time"
+
+static void step_lease(long n, int write)
+{
+	char buf[64];
+
+	for (long i = 0; i < n; i++) {
+		long fd = syscall(SYS_open, LEASE_SYSCTL, write ? O_WRONLY : O_RDONLY);
+
+		if (fd < 0) {
+			perror("tapc-workload: " LEASE_SYSCTL);
+			exit(1);
+		}
+		if (write)
+			syscall(SYS_write, fd, "45\n", 3);
+		else
+			syscall(SYS_read, fd, buf, sizeof(buf));
+		syscall(SYS_close, fd);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -94,6 +121,10 @@ int main(int argc, char **argv)
 			step_sleep(number(step, arg));
 		} else if (strcmp(step, "files") == 0) {
 			step_files(arg);
+		} else if (strcmp(step, "lease-write") == 0) {
+			step_lease(number(step, arg), 1);
+		} else if (strcmp(step, "lease-read") == 0) {
+			step_lease(number(step, arg), 0);
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
