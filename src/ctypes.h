@@ -72,6 +72,11 @@ struct ctype_ops {
 	/* the type's C name ("struct task_struct *"); like snprintf, -1 on a
 	 * broken type */
 	int (*type_str)(const void *src, ctype_id id, char *buf, size_t len);
+	/* The type NAME names, as @cast's "type" argument does: "struct x",
+	 * "union x", "enum x", or a bare name tried as a struct, a union, a
+	 * typedef, an enum and a base type ("int"), in that order; 0 when
+	 * there is none. */
+	ctype_id (*find)(const void *src, const char *name);
 };
 
 struct ctypes {
@@ -141,6 +146,11 @@ static inline int ctype_enum_at(const struct ctypes *ct, ctype_id id, uint32_t i
 static inline int ctype_type_str(const struct ctypes *ct, ctype_id id, char *buf, size_t len)
 {
 	return ct->ops->type_str(ct->src, id, buf, len);
+}
+
+static inline ctype_id ctype_find(const struct ctypes *ct, const char *name)
+{
+	return ct->ops->find(ct->src, name);
 }
 
 /* Longest chain of anonymous members looked into when listing members. */
