@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "sem_cast.h"
 #include "sem_target.h"
 
 /* ---- pointer map --------------------------------------------------- */
@@ -158,6 +159,7 @@ void program_free(struct program *p)
 {
 	if (!p)
 		return;
+	sem_casts_free();
 	for (size_t i = 0; i < p->probes.n; i++) {
 		struct derived_probe *dp = p->probes.v[i];
 
