@@ -195,6 +195,7 @@ static void test_sample_headers(const struct btf *btf)
 }
 
 static void test_sample_paths(const struct btf *btf);
+static void test_sample_casts(const struct btf *btf);
 
 static void test_sample(void)
 {
@@ -264,6 +265,7 @@ static void test_sample(void)
 	btf_tracepoints_free(tps);
 	test_sample_headers(btf);
 	test_sample_paths(btf);
+	test_sample_casts(btf);
 	btf_free(btf);
 }
 
@@ -935,8 +937,8 @@ static void test_sample_paths(const struct btf *btf)
 	      "$p->b: a member of an anonymous union");
 	tvar_free(tv);
 	tv = path_of(&ct, false, (const char *[]){ "comm" }, 1, &err);
-	CHECK(tv && steps_are(tv, "add0 add4") && tv->leaf == TVAR_CHARS && tv->nelems == 16 &&
-	      tv->type == SEM_STRING, "$p->comm: a char array is a string");
+	CHECK(tv && steps_are(tv, "add0 add4") && tv->leaf == TVAR_ADDRESS &&
+	      tv->type == SEM_LONG, "$p->comm: a char array is its address, a long");
 	tvar_free(tv);
 	tv = path_of(&ct, false, (const char *[]){ "[", "comm", "[" }, 3, &err);
 	CHECK(tv && steps_are(tv, "index32 add4 index1") && tv->leaf == TVAR_READ &&
@@ -961,6 +963,67 @@ static void test_sample_paths(const struct btf *btf)
 	CHECK(!tv && err.msg && !strcmp(err.msg, "unable to find member 'nosuch' for struct task "
 					"(alternatives: pid comm a b flag)"),
 	      "unknown member: %s", err.msg);
+	free(err.msg);
+	free(err.what);
+}
+
+/* @cast(ptr, "struct task") followed by comps (as path_of's), or NULL
+ * with err. */
+static struct tvar *cast_path_of(const struct ctypes *ct, bool addressof,
+				 const char *const *comps, size_t n, struct family_error *err)
+{
+	static struct expr index = { .kind = E_NUM }, ptr = { .kind = E_NUM, .num = 4096 };
+	struct tcomp tcs[8];
+	void *v[8];
+	struct expr e = { .kind = E_CAST, .a = &ptr, .str = (char *)"struct task",
+			  .addressof = addressof };
+
+	for (size_t i = 0; i < n && i < 8; i++) {
+		tcs[i] = (struct tcomp){ .kind = !strcmp(comps[i], "[") ? TC_INDEX :
+					 !strcmp(comps[i], "$") ? TC_PPRINT : TC_FIELD,
+					 .name = (char *)comps[i], .index = &index };
+		v[i] = &tcs[i];
+	}
+	e.comps.v = v;
+	e.comps.n = n;
+	return tvar_resolve_cast(ct, ctype_find(ct, e.str), &e, err);
+}
+
+static void test_sample_casts(const struct btf *btf)
+{
+	struct ctypes ct = ctypes_btf(btf);
+	struct family_error err = { 0 };
+	struct tvar *tv;
+
+	CHECK(ctype_find(&ct, "struct task") == T_TASK && ctype_find(&ct, "task") == T_TASK &&
+	      ctype_find(&ct, "struct \t task") == T_TASK, "find struct task");
+	CHECK(ctype_find(&ct, "union task") == 0 && ctype_find(&ct, "enum task") == 0 &&
+	      ctype_find(&ct, "structtask") == 0 && ctype_find(&ct, "nothing") == 0 &&
+	      ctype_find(&ct, "") == 0, "names that name nothing");
+	CHECK(ctype_find(&ct, "pid_t") == T_PIDT && ctype_find(&ct, "enum color") == T_ENUM &&
+	      ctype_find(&ct, "color") == T_ENUM && ctype_find(&ct, "int") == T_INT,
+	      "a typedef, an enum, a base type");
+	tv = cast_path_of(&ct, false, (const char *[]){ "pid" }, 1, &err);
+	CHECK(tv && tv->base == TVAR_BASE_EXPR && tv->base_expr && tv->base_expr->num == 4096 &&
+	      steps_are(tv, "add0") && tv->leaf == TVAR_READ && tv->size == 4 && tv->is_signed &&
+	      tv->type == SEM_LONG, "@cast(p, \"struct task\")->pid: read at p");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, false, (const char *[]){ "[", "comm" }, 2, &err);
+	CHECK(tv && steps_are(tv, "index32 add4") && tv->leaf == TVAR_ADDRESS,
+	      "@cast(p, ...)[i]->comm: whole objects from p, a char array's address");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, true, (const char *[]){ "[" }, 1, &err);
+	CHECK(tv && steps_are(tv, "index32") && tv->leaf == TVAR_ADDRESS,
+	      "&@cast(p, ...)[i]: the i-th object's address (sizes)");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, false, (const char *[]){ "$" }, 1, &err);
+	CHECK(tv && tv->leaf == TVAR_PRETTY && tv->pretty_nsteps == 0 &&
+	      !strcmp(tv->text, "{.pid=%i, .comm=[...], <union>={...}, .flag=%i}"),
+	      "@cast(p, ...)$: the object at p");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, false, NULL, 0, &err);
+	CHECK(!tv && err.msg && !strcmp(err.msg, "'struct task' is being accessed instead of a "
+					"member"), "a whole struct: %s", err.msg);
 	free(err.msg);
 	free(err.what);
 }
