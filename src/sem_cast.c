@@ -24,17 +24,20 @@ static bool names_kernel(const char *module, size_t len)
 	       (len == 6 || module[6] == '<');
 }
 
-/* The types of one module of @cast's list (len bytes at module), or
- * false with *why. */
+/* The types of one module of @cast's list (len bytes at module): the
+ * kernel's, or a module's (split over the kernel's); false with *why. */
 static bool module_types(const char *module, size_t len, struct ctypes *ct, const char **why)
 {
 	const struct btf *btf;
 
-	if (!names_kernel(module, len)) {
-		*why = NULL;
-		return false;
+	if (names_kernel(module, len)) {
+		btf = kinfo_btf(why);
+	} else {
+		char *name = xstrndup(module, len);
+
+		btf = kinfo_module_btf(name, why);
+		free(name);
 	}
-	btf = kinfo_btf(why);
 	if (!btf)
 		return false;
 	*ct = ctypes_btf(btf);

@@ -7,8 +7,9 @@
  * (tvar.h, based on the pointer's value).  The types come from the
  * kernel's debuginfo through the type interface (ctypes.h): "kernel",
  * "kernel<linux/sched.h>" (the header is SystemTap's hint for building
- * the type; the kernel's types already hold it) and a list of such
- * modules separated by ':', tried in order.
+ * the type; the kernel's types already hold it), a kernel module's name
+ * (its BTF, modbtf.h), and a list of those separated by ':', tried in
+ * order.
  *
  * The table is kept here, not in the program, because its readers
  * (@defined through sem_static_cond, pass 3) are reached with no
