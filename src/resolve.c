@@ -223,6 +223,12 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		if (!res_target(R, e, true))
 			res_expr(R, e);
 		break;
+	case E_CAST:
+		/* (SystemTap writes them in guru mode; not tapc yet) */
+		res_expr(R, e);
+		sem_error(R->E, &e->pos, "operator '@cast'",
+			  "write to @cast member not supported");
+		break;
 	default:
 		res_expr(R, e);
 		break;
