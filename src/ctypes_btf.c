@@ -149,6 +149,8 @@ static const char *after_keyword(const char *name, const char *prefix)
 	return name;
 }
 
+/* "struct x", "union x", "enum x", or a bare name tried as a struct, a
+ * union, a typedef, an enum and a base type ("int"), in that order. */
 static ctype_id k_find(const void *src, const char *name)
 {
 	static const int bare_kinds[] = { BTF_K_STRUCT, BTF_K_UNION, BTF_K_TYPEDEF,
