@@ -32,6 +32,11 @@ static bool module_types(const char *module, size_t len, struct ctypes *ct, cons
 
 	if (names_kernel(module, len)) {
 		btf = kinfo_btf(why);
+	} else if (len && module[0] == '<') {
+		/* SystemTap compiles such a header for its types */
+		*why = "a user-space header's types are not read (only \"kernel<header.h>\", "
+		       "whose types the kernel's BTF holds)";
+		return false;
 	} else {
 		char *name = xstrndup(module, len);
 
