@@ -48,6 +48,7 @@ void tapset_tokenize(char *out, const char *input, const char *delim);
 
 /* The task the probe runs in (for begin/end probes, a kernel worker). */
 long long tapset_pid(void);
+long long tapset_task_current(void);
 long long tapset_tid(void);
 long long tapset_ppid(void);
 long long tapset_pgrp(void);
@@ -179,11 +180,6 @@ long long tap_deref(struct tap_context *c, unsigned long addr, int size,
  * (little-endian), sign-extended if @is_signed; faults as tap_deref(). */
 long long tap_deref_bits(struct tap_context *c, unsigned long addr,
 			 unsigned int bitpos, unsigned int bits, int is_signed);
-/* A char array of @n bytes at @addr as a string into @out (MAXSTRINGLEN
- * bytes, NUL-terminated, cut at the first NUL); faults as tap_deref()
- * (@out is then ""). */
-void tap_deref_string(struct tap_context *c, char *out, unsigned long addr,
-		      unsigned long n);
 /* The NUL-terminated string at @addr into @out (MAXSTRINGLEN bytes), or
  * "<unknown>" when it cannot be read; raises nothing (pretty-printing). */
 void tap_deref_cstring(char *out, unsigned long addr);

@@ -45,6 +45,12 @@ struct btf {
 	uint32_t nbuckets;
 	uint32_t *name_next;
 	int64_t ptr_size;	/* the target's, from its "long" */
+	/* Split BTF (a module's) continues its base's (the kernel's) ids and
+	 * string offsets: types[1..first_id - 1] are the base's records and
+	 * offsets below base_str_len its strings. */
+	const struct btf *base;
+	uint32_t first_id;	/* of the types the data holds: 1 unless split */
+	uint32_t base_str_len;
 };
 
 
@@ -95,7 +101,16 @@ static int64_t trailer_size(uint32_t kind, uint32_t vlen)
 
 static bool str_ok(const struct btf *btf, uint32_t off)
 {
-	return off < btf->str_len;
+	return off < btf->base_str_len ||
+	       (uint64_t)off - btf->base_str_len < btf->str_len;
+}
+
+/* The string at OFF (checked by str_ok when the types were loaded). */
+static const char *str_at(const struct btf *btf, uint32_t off)
+{
+	if (off < btf->base_str_len)
+		return str_at(btf->base, off);
+	return btf->strs + (off - btf->base_str_len);
 }
 
 static bool id_ok(const struct btf *btf, uint32_t id)
@@ -225,11 +240,13 @@ static int scan_types(struct btf *btf, const uint8_t *sec, uint32_t sec_len,
 		      char *err, size_t errlen)
 {
 	/* Kernel types average over 16 bytes: usually one allocation. */
-	uint32_t off = 0, cap = sec_len / 16 + 16, n = 0;
+	uint32_t off = 0, n = btf->first_id - 1, cap = n + sec_len / 16 + 16;
 
 	btf->types = malloc(cap * sizeof(*btf->types));
 	if (!btf->types)
 		goto oom;
+	if (n)	/* split: the base's records first, under their own ids */
+		memcpy(btf->types + 1, btf->base->types + 1, n * sizeof(*btf->types));
 	while (off < sec_len) {
 		struct btf_rec r;
 		int64_t extra;
@@ -268,7 +285,7 @@ oom:
 	return -1;
 }
 
-static int parse(struct btf *btf, char *err, size_t errlen)
+static int parse(struct btf *btf, const struct btf *base, char *err, size_t errlen)
 {
 	const uint8_t *d = btf->data;
 	uint32_t hdr_len, type_off, type_len, str_off, str_len, id;
@@ -308,16 +325,20 @@ static int parse(struct btf *btf, char *err, size_t errlen)
 	}
 	btf->strs = (const char *)d + hdr_len + str_off;
 	btf->str_len = str_len;
-	if (str_len == 0 || btf->strs[0] != '\0' || btf->strs[str_len - 1] != '\0') {
+	btf->base = base;
+	btf->first_id = base ? base->ntypes + 1 : 1;
+	btf->base_str_len = base ? base->base_str_len + base->str_len : 0;
+	/* (a split section's strings need not start with an empty one) */
+	if (str_len == 0 || (!base && btf->strs[0] != '\0') || btf->strs[str_len - 1] != '\0') {
 		errbuf_set(err, errlen, "BTF string section is not a list of NUL-terminated strings");
 		return -1;
 	}
 	if (scan_types(btf, d + hdr_len + type_off, type_len, err, errlen) < 0)
 		return -1;
-	for (id = 1; id <= btf->ntypes; id++)
+	for (id = btf->first_id; id <= btf->ntypes; id++)
 		if (check_refs(btf, id, err, errlen) < 0)
 			return -1;
-	for (id = 1; id <= btf->ntypes; id++)
+	for (id = btf->first_id; id <= btf->ntypes; id++)
 		if (chain_ok(btf, id) < 0) {
 			errbuf_set(err, errlen, "BTF type %u: type chain too deep or looping", id);
 			return -1;
@@ -333,7 +354,8 @@ static int parse(struct btf *btf, char *err, size_t errlen)
 
 /* Parse BUF (LEN bytes, malloc'd), which the result then owns; BUF is
  * freed on failure. */
-static struct btf *adopt(uint8_t *buf, size_t len, char *err, size_t errlen)
+static struct btf *adopt(uint8_t *buf, size_t len, const struct btf *base, char *err,
+			 size_t errlen)
 {
 	struct btf *btf;
 
@@ -350,7 +372,7 @@ static struct btf *adopt(uint8_t *buf, size_t len, char *err, size_t errlen)
 	}
 	btf->data = buf;
 	btf->len = len;
-	if (parse(btf, err, errlen) < 0) {
+	if (parse(btf, base, err, errlen) < 0) {
 		btf_free(btf);
 		return NULL;
 	}
@@ -366,7 +388,7 @@ struct btf *btf_load_mem(const void *data, size_t len, char *err, size_t errlen)
 		return NULL;
 	}
 	memcpy(buf, data, len);
-	return adopt(buf, len, err, errlen);
+	return adopt(buf, len, NULL, err, errlen);
 }
 
 /* Put "PATH: " before the message in ERR. */
@@ -394,7 +416,7 @@ void btf_free(struct btf *btf)
 /* Read the section SCN of the ELF file on FD straight from the file: a
  * vmlinux is large and only this part of it is wanted. */
 static struct btf *read_section(int fd, Elf_Scn *scn, const char *path,
-				char *err, size_t errlen)
+				const struct btf *base, char *err, size_t errlen)
 {
 	GElf_Shdr sh;
 	uint8_t *buf;
@@ -423,14 +445,15 @@ static struct btf *read_section(int fd, Elf_Scn *scn, const char *path,
 		}
 		done += (size_t)n;
 	}
-	btf = adopt(buf, sh.sh_size, err, errlen);
+	btf = adopt(buf, sh.sh_size, base, err, errlen);
 	if (!btf)
 		prefix_path(path, err, errlen);
 	return btf;
 }
 
 /* The .BTF section of the ELF file on FD, loaded. */
-static struct btf *load_elf(int fd, const char *path, char *err, size_t errlen)
+static struct btf *load_elf(int fd, const char *path, const struct btf *base, char *err,
+			    size_t errlen)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
@@ -457,14 +480,15 @@ static struct btf *load_elf(int fd, const char *path, char *err, size_t errlen)
 		errbuf_set(err, errlen, "%s: no .BTF section (kernel built without CONFIG_DEBUG_INFO_BTF?)", path);
 		goto out;
 	}
-	btf = read_section(fd, scn, path, err, errlen);
+	btf = read_section(fd, scn, path, base, err, errlen);
 out:
 	if (elf)
 		elf_end(elf);
 	return btf;
 }
 
-static struct btf *load_raw(int fd, const char *path, char *err, size_t errlen)
+static struct btf *load_raw(int fd, const char *path, const struct btf *base, char *err,
+			    size_t errlen)
 {
 	struct stat st;
 	size_t cap, len = 0;
@@ -500,7 +524,7 @@ static struct btf *load_raw(int fd, const char *path, char *err, size_t errlen)
 		free(buf);
 		return NULL;
 	}
-	btf = adopt(buf, len, err, errlen);
+	btf = adopt(buf, len, base, err, errlen);
 	if (!btf)
 		prefix_path(path, err, errlen);
 	return btf;
@@ -514,12 +538,27 @@ static struct btf *load_compressed(int fd, const char *path, char *err, size_t e
 
 	if (elf < 0)
 		return NULL;
-	btf = load_elf(elf, path, err, errlen);
+	btf = load_elf(elf, path, NULL, err, errlen);
 	close(elf);
 	return btf;
 }
 
-struct btf *btf_load_file(const char *path, char *err, size_t errlen)
+/* A compressed module (.ko.xz): the .BTF of the ELF file inside it. */
+static struct btf *load_compressed_module(int fd, const char *path, const struct btf *base,
+					  char *err, size_t errlen)
+{
+	int elf = kimage_decompress_file(fd, path, err, errlen);
+	struct btf *btf;
+
+	if (elf < 0)
+		return NULL;
+	btf = load_elf(elf, path, base, err, errlen);
+	close(elf);
+	return btf;
+}
+
+static struct btf *load_path(const char *path, const struct btf *base, char *err,
+			     size_t errlen)
 {
 	unsigned char magic[4] = { 0 };
 	struct btf *btf;
@@ -537,13 +576,39 @@ struct btf *btf_load_file(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	if (n == 4 && memcmp(magic, "\177ELF", 4) == 0)
-		btf = load_elf(fd, path, err, errlen);
-	else if (kimage_is_compressed(fd))
+		btf = load_elf(fd, path, base, err, errlen);
+	else if (!base && kimage_is_compressed(fd))
 		btf = load_compressed(fd, path, err, errlen);
+	else if (base && kimage_is_compressed_file(fd))
+		btf = load_compressed_module(fd, path, base, err, errlen);
 	else
-		btf = load_raw(fd, path, err, errlen);
+		btf = load_raw(fd, path, base, err, errlen);
 	close(fd);
 	return btf;
+}
+
+struct btf *btf_load_file(const char *path, char *err, size_t errlen)
+{
+	return load_path(path, NULL, err, errlen);
+}
+
+struct btf *btf_load_split_file(const char *path, const struct btf *base, char *err,
+				size_t errlen)
+{
+	return load_path(path, base, err, errlen);
+}
+
+struct btf *btf_load_split_mem(const void *data, size_t len, const struct btf *base,
+			       char *err, size_t errlen)
+{
+	uint8_t *buf = malloc(len ? len : 1);
+
+	if (!buf) {
+		errbuf_set(err, errlen, "out of memory");
+		return NULL;
+	}
+	memcpy(buf, data, len);
+	return adopt(buf, len, base, err, errlen);
 }
 
 /* ------------------------------------------------------------ queries */
@@ -562,7 +627,7 @@ const char *btf_name(const struct btf *btf, uint32_t id)
 {
 	if (id == 0 || id > btf->ntypes)
 		return "";
-	return btf->strs + rec_of(btf, id).name_off;
+	return str_at(btf, rec_of(btf, id).name_off);
 }
 
 uint32_t btf_vlen(const struct btf *btf, uint32_t id)
@@ -750,7 +815,7 @@ int btf_member_at(const struct btf *btf, uint32_t id, uint32_t index,
 	    index >= info_vlen(r.info))
 		return -1;
 	m = btf->types[id] + sizeof(r) + 12 * index;
-	out->name = btf->strs + rd32(m);
+	out->name = str_at(btf, rd32(m));
 	out->type = rd32(m + 4);
 	off = rd32(m + 8);
 	/* With kind_flag set the offset word holds a bit-field size too. */
@@ -811,14 +876,14 @@ int btf_enum_at(const struct btf *btf, uint32_t id, uint32_t index,
 		return -1;
 	if (info_kind(r.info) == BTF_K_ENUM) {
 		e = btf->types[id] + sizeof(r) + 8 * index;
-		*name = btf->strs + rd32(e);
+		*name = str_at(btf, rd32(e));
 		/* kind_flag marks a signed enum. */
 		*value = info_kflag(r.info) ? (int64_t)(int32_t)rd32(e + 4) : (int64_t)rd32(e + 4);
 		return 0;
 	}
 	if (info_kind(r.info) == BTF_K_ENUM64) {
 		e = btf->types[id] + sizeof(r) + 12 * index;
-		*name = btf->strs + rd32(e);
+		*name = str_at(btf, rd32(e));
 		*value = (int64_t)(((uint64_t)rd32(e + 8) << 32) | rd32(e + 4));
 		return 0;
 	}
@@ -835,7 +900,7 @@ int btf_param_at(const struct btf *btf, uint32_t id, uint32_t index,
 	if (btf_kind(btf, id) != BTF_K_FUNC_PROTO || index >= btf_vlen(btf, id))
 		return -1;
 	p = btf->types[id] + sizeof(struct btf_rec) + 8 * index;
-	*name = btf->strs + rd32(p);
+	*name = str_at(btf, rd32(p));
 	*type = rd32(p + 4);
 	return 0;
 }

@@ -44,6 +44,15 @@ struct btf;
 struct btf *btf_load_file(const char *path, char *err, size_t errlen);
 /* Load a raw BTF blob from memory (copied). */
 struct btf *btf_load_mem(const void *data, size_t len, char *err, size_t errlen);
+/* Split BTF, a kernel module's, over BASE (the kernel's, which must
+ * outlive it): from PATH, the module's ELF file (its .BTF section), a
+ * compressed one (.ko.xz, .ko.zst, .ko.gz) or a raw blob
+ * (/sys/kernel/btf/MODULE); or from memory.  Its ids and string offsets
+ * continue BASE's, and BASE's types are found through it as its own. */
+struct btf *btf_load_split_file(const char *path, const struct btf *base, char *err,
+				size_t errlen);
+struct btf *btf_load_split_mem(const void *data, size_t len, const struct btf *base,
+			       char *err, size_t errlen);
 void btf_free(struct btf *btf);
 
 uint32_t btf_type_count(const struct btf *btf);

@@ -72,6 +72,10 @@ struct ctype_ops {
 	/* the type's C name ("struct task_struct *"); like snprintf, -1 on a
 	 * broken type */
 	int (*type_str)(const void *src, ctype_id id, char *buf, size_t len);
+	/* the type called NAME: "struct task_struct", "task_struct" (a
+	 * struct, union, enum, typedef or base type), a typedef's name; 0
+	 * when there is none.  May be NULL in a backend that has none yet. */
+	ctype_id (*find)(const void *src, const char *name);
 };
 
 struct ctypes {
@@ -141,6 +145,11 @@ static inline int ctype_enum_at(const struct ctypes *ct, ctype_id id, uint32_t i
 static inline int ctype_type_str(const struct ctypes *ct, ctype_id id, char *buf, size_t len)
 {
 	return ct->ops->type_str(ct->src, id, buf, len);
+}
+
+static inline ctype_id ctype_find(const struct ctypes *ct, const char *name)
+{
+	return ct->ops->find ? ct->ops->find(ct->src, name) : 0;
 }
 
 /* Longest chain of anonymous members looked into when listing members. */

@@ -2,6 +2,8 @@
  * BTF type id. */
 #include "ctypes.h"
 
+#include <string.h>
+
 #include "btf.h"
 
 static const struct btf *B(const void *src)
@@ -133,6 +135,46 @@ static int k_type_str(const void *src, ctype_id id, char *buf, size_t len)
 	return btf_type_str(B(src), id32(id), NULL, buf, len);
 }
 
+/* NAME without the keyword PREFIX ("struct ") and the spaces after it, or
+ * NULL when NAME does not start with it. */
+static const char *after_keyword(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) != 0 || (name[n] != ' ' && name[n] != '\t'))
+		return NULL;
+	name += n;
+	while (*name == ' ' || *name == '\t')
+		name++;
+	return name;
+}
+
+/* "struct x", "union x", "enum x", or a bare name tried as a struct, a
+ * union, a typedef, an enum and a base type ("int"), in that order. */
+static ctype_id k_find(const void *src, const char *name)
+{
+	static const int bare_kinds[] = { BTF_K_STRUCT, BTF_K_UNION, BTF_K_TYPEDEF,
+					  BTF_K_ENUM, BTF_K_ENUM64, BTF_K_INT };
+	const struct btf *btf = B(src);
+	const char *tag;
+	uint32_t id;
+
+	if ((tag = after_keyword(name, "struct")))
+		return btf_find(btf, tag, BTF_K_STRUCT);
+	if ((tag = after_keyword(name, "union")))
+		return btf_find(btf, tag, BTF_K_UNION);
+	if ((tag = after_keyword(name, "enum"))) {
+		id = btf_find(btf, tag, BTF_K_ENUM);
+		return id ? id : btf_find(btf, tag, BTF_K_ENUM64);
+	}
+	for (size_t i = 0; i < sizeof(bare_kinds) / sizeof(bare_kinds[0]); i++) {
+		id = btf_find(btf, name, bare_kinds[i]);
+		if (id)
+			return id;
+	}
+	return 0;
+}
+
 static const struct ctype_ops btf_ops = {
 	.kind = k_kind,
 	.name = k_name,
@@ -146,6 +188,7 @@ static const struct ctype_ops btf_ops = {
 	.member_find = k_member_find,
 	.enum_at = k_enum_at,
 	.type_str = k_type_str,
+	.find = k_find,
 };
 
 struct ctypes ctypes_btf(const struct btf *btf)

@@ -8,6 +8,7 @@
 #include "probes/family.h"
 #include "format.h"
 #include "regcomp.h"
+#include "sem_cast.h"
 #include "sem_target.h"
 
 /* ---- type inference ----------------------------------------------------------- */
@@ -227,6 +228,8 @@ static enum sem_type settle(struct tctx *T, struct expr *e, enum sem_type t,
 
 static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 			     const struct srcpos *want_pos);
+static enum sem_type tcast(struct tctx *T, struct expr *e, enum sem_type want,
+			   const struct srcpos *want_pos);
 static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 			   const struct srcpos *want_pos);
 
@@ -569,6 +572,8 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		return settle(T, e, t, SEM_UNKNOWN, NULL);
 	case E_TARGET:
 		return ttarget(T, e, want, want_pos);
+	case E_CAST:
+		return tcast(T, e, want, want_pos);
 	default:
 		return SEM_UNKNOWN;
 	}
@@ -597,6 +602,25 @@ static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 	if (t == SEM_UNKNOWN)
 		return SEM_UNKNOWN;
 	return settle(T, e, t, want, want_pos);
+}
+
+/* @cast(ptr, ...)...: a long pointer and indexes; its type is what the
+ * cast resolved to (errors were reported by resolution). */
+static enum sem_type tcast(struct tctx *T, struct expr *e, enum sem_type want,
+			   const struct srcpos *want_pos)
+{
+	const struct sem_cast *sc = sem_cast_of(e);
+
+	texpr(T, e->a, SEM_LONG, NULL);
+	for (size_t i = 0; i < e->comps.n; i++) {
+		struct tcomp *c = e->comps.v[i];
+
+		if (c->kind == TC_INDEX)
+			texpr(T, c->index, SEM_LONG, NULL);
+	}
+	if (sc->type == SEM_UNKNOWN)
+		return SEM_UNKNOWN;
+	return settle(T, e, sc->type, want, want_pos);
 }
 
 static void tname(struct tctx *T, const void *node, enum sem_type t,

@@ -151,3 +151,44 @@ bool kimage_is_compressed(int fd)
 
 	return pread(fd, sig, 4, 0x202) == 4 && memcmp(sig, "HdrS", 4) == 0;
 }
+
+/* The compressor whose magic starts the file on FD, or -1. */
+static int file_compressor(int fd)
+{
+	unsigned char head[8];
+	ssize_t n = pread(fd, head, sizeof(head), 0);
+
+	for (size_t c = 0; n > 0 && c < sizeof(compressors) / sizeof(compressors[0]); c++)
+		if ((size_t)n >= compressors[c].len &&
+		    memcmp(head, compressors[c].magic, compressors[c].len) == 0)
+			return (int)c;
+	return -1;
+}
+
+bool kimage_is_compressed_file(int fd)
+{
+	return file_compressor(fd) >= 0;
+}
+
+int kimage_decompress_file(int fd, const char *path, char *err, size_t errlen)
+{
+	int c = file_compressor(fd);
+	int out;
+
+	if (c < 0) {
+		errbuf_set(err, errlen, "%s: not a compressed file", path);
+		return -1;
+	}
+	out = memfd_create("tapc-module", MFD_CLOEXEC);
+	if (out < 0) {
+		errbuf_set(err, errlen, "memfd_create: %s", strerror(errno));
+		return -1;
+	}
+	if (!decompress_to(path, 0, (char *const *)compressors[c].argv, out)) {
+		errbuf_set(err, errlen, "%s: cannot decompress it with %s", path,
+			   compressors[c].argv[0]);
+		close(out);
+		return -1;
+	}
+	return out;
+}

@@ -30,4 +30,13 @@ bool kimage_is_compressed(int fd);
  * reading, or -1 with a message in ERR. */
 int kimage_decompress(int fd, const char *path, char *err, size_t errlen);
 
+/* Whether the file on FD starts with the magic of a compressor above (a
+ * module's .ko.xz, .ko.zst or .ko.gz). */
+bool kimage_is_compressed_file(int fd);
+
+/* The whole compressed file on FD (named PATH in messages), decompressed
+ * as kimage_decompress() does into an anonymous file, which must be an
+ * ELF file (a module): its descriptor, or -1 with a message in ERR. */
+int kimage_decompress_file(int fd, const char *path, char *err, size_t errlen);
+
 #endif

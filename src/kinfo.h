@@ -21,5 +21,10 @@ void kinfo_set_kernel(struct debuginfo *kernel);
 const struct btf *kinfo_btf(const char **err);
 const struct ksyms *kinfo_ksyms(const char **err);
 const struct btf_tracepoints *kinfo_tracepoints(const char **err);
+/* The BTF of the kernel's module NAME (split over the kernel's, see
+ * modbtf.h), loaded on first use and kept until the kernel changes;
+ * NULL with *err (text kept as long) when unavailable.  (The registry's
+ * module entries will hold these once families probe modules.) */
+const struct btf *kinfo_module_btf(const char *name, const char **err);
 
 #endif

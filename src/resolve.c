@@ -7,6 +7,7 @@
 
 #include "elab_int.h"
 #include "probes/family.h"
+#include "sem_cast.h"
 #include "sem_target.h"
 #include "suggest.h"
 
@@ -30,6 +31,7 @@ struct rctx {
 static void res_expr(struct rctx *R, struct expr *e);
 static void res_stmt(struct rctx *R, struct stmt *s);
 static bool res_target(struct rctx *R, struct expr *e, bool write);
+static void res_index_exprs(struct rctx *R, struct expr *e);
 
 static void set_arity(struct elab *E, struct vardecl *v, int arity,
 		      const struct srcpos *pos)
@@ -225,6 +227,12 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		if (!res_target(R, e, true))
 			res_expr(R, e);
 		break;
+	case E_CAST:
+		/* (SystemTap writes them in guru mode; not tapc yet) */
+		res_expr(R, e);
+		sem_error(R->E, &e->pos, "operator '@cast'",
+			  "write to @cast member not supported");
+		break;
 	default:
 		res_expr(R, e);
 		break;
@@ -379,12 +387,7 @@ static bool res_target(struct rctx *R, struct expr *e, bool write)
 
 	if (!fam || !fam->target_type)
 		return false;
-	for (size_t i = 0; i < e->comps.n; i++) {
-		struct tcomp *t = e->comps.v[i];
-
-		if (t->kind == TC_INDEX)
-			res_expr(R, t->index);
-	}
+	res_index_exprs(R, e);
 	if (sem_target_check(R->dp, e, write, &err) == SEM_UNKNOWN) {
 		char *w = err.what ? NULL : describe_expr(e);
 
@@ -395,6 +398,31 @@ static bool res_target(struct rctx *R, struct expr *e, bool write)
 	free(err.msg);
 	free(err.what);
 	return true;
+}
+
+/* The steps' index expressions of a target expression or @cast. */
+static void res_index_exprs(struct rctx *R, struct expr *e)
+{
+	for (size_t i = 0; i < e->comps.n; i++) {
+		struct tcomp *t = e->comps.v[i];
+
+		if (t->kind == TC_INDEX)
+			res_expr(R, t->index);
+	}
+}
+
+/* @cast(ptr, "type", "module")...: its pointer, its indexes and its type
+ * (sem_cast.h). */
+static void res_cast(struct rctx *R, struct expr *e)
+{
+	const struct sem_cast *sc;
+
+	res_expr(R, e->a);
+	res_index_exprs(R, e);
+	sc = sem_cast_of(e);
+	if (sc->type == SEM_UNKNOWN)
+		sem_error(R->E, &sc->err.pos, sc->err.what ? sc->err.what : "operator '@cast'",
+			  "%s", sc->err.msg);
 }
 
 static void res_expr(struct rctx *R, struct expr *e)
@@ -464,13 +492,16 @@ static void res_expr(struct rctx *R, struct expr *e)
 		if (res_target(R, e, false))
 			return;
 		/* fall through */
-	case E_VAR: case E_CAST: case E_AUTOCAST: {
+	case E_VAR: case E_AUTOCAST: {
 		char *w = describe_expr(e);
 
 		sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
 		free(w);
 		return;
 	}
+	case E_CAST:
+		res_cast(R, e);
+		return;
 	case E_ENTRY:
 		res_entry(R, e);
 		return;
@@ -521,6 +552,8 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 	struct family_error err = { 0 };
 	bool ok;
 
+	if (e->a && e->a->kind == E_CAST)
+		return sem_cast_of(e->a)->type != SEM_UNKNOWN;
 	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
 		return false;
 	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;

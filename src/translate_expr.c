@@ -12,6 +12,7 @@
 
 #include "probes/family.h"
 #include "regcomp.h"
+#include "sem_cast.h"
 #include "sem_target.h"
 #include "translate_int.h"
 #include "tvar.h"
@@ -216,6 +217,8 @@ static bool has_side(struct tr *T, const struct expr *e)
 	side = has_side(T, e->a) || has_side(T, e->b) || has_side(T, e->c);
 	for (size_t i = 0; i < e->args.n && !side; i++)
 		side = has_side(T, e->args.v[i]);
+	for (size_t i = 0; i < e->comps.n && !side; i++)
+		side = has_side(T, ((const struct tcomp *)e->comps.v[i])->index);
 	ptrindex_set(&T->side_cache, e, side);
 	return side;
 }
@@ -1035,6 +1038,8 @@ static char *expr_value(struct tr *T, const struct expr *e)
 		return expr_value(T, e->a);
 	case E_TARGET:
 		return target_expr(T, e);
+	case E_CAST:
+		return tvar_c(T, sem_cast_of(e)->access);
 	case E_EMBEDDED:
 		return embedded_expr(T, e);
 	default:

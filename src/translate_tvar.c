@@ -92,17 +92,23 @@ static char *read_c(struct emit *m, const struct tvar *tv)
 	return t;
 }
 
-static char *chars_c(struct emit *m, const struct tvar *tv)
-{
-	char *s = tr_stmp(m->T);
-
-	emit_where(m);
-	tr_line(m->T, "tap_deref_string(c, %s, %s, %" PRIu64 "UL);", s, m->c, tv->nelems);
-	tr_check(m->T);
-	return s;
-}
-
 static char *leaf_c(struct emit *m, const struct tvar *tv);
+
+/* The value of a base expression, in a temporary: the steps and a
+ * pretty-printing's arguments each start from it, and it is evaluated
+ * once. */
+static char *base_expr_c(struct emit *m, const struct expr *e)
+{
+	char *v = tr_expr(m->T, e);
+	char *t = tr_ltmp(m->T);
+	char *c;
+
+	tr_line(m->T, "%s = %s;", t, v);
+	c = xasprintf("(unsigned long)%s", t);
+	free(v);
+	free(t);
+	return c;
+}
 
 /* sprintf(tv->text, args...) into a new string; pretty: the arguments
  * are relative to m, and any fault makes the string "ERROR". */
@@ -178,6 +184,8 @@ static char *leaf_c(struct emit *m, const struct tvar *tv)
 
 	if (tv->base == TVAR_BASE_SLOT)
 		set_c(m, xasprintf("((const unsigned long *)c->event)[%u]", tv->slot));
+	else if (tv->base == TVAR_BASE_EXPR)
+		set_c(m, base_expr_c(m, tv->base_expr));
 	emit_steps(m, tv->steps, tv->nsteps);
 	switch (tv->leaf) {
 	case TVAR_VALUE:
@@ -191,9 +199,6 @@ static char *leaf_c(struct emit *m, const struct tvar *tv)
 		break;
 	case TVAR_RAW:
 		v = xstrdup(m->c);
-		break;
-	case TVAR_CHARS:
-		v = chars_c(m, tv);
 		break;
 	case TVAR_TEXT:
 		return tr_cstr(tv->text, strlen(tv->text));
@@ -214,7 +219,8 @@ static char *leaf_c(struct emit *m, const struct tvar *tv)
 
 char *tvar_c(struct tr *T, const struct tvar *tv)
 {
-	char *what = xasprintf("identifier '%s'", tv->name);
+	char *what = xasprintf(tv->base == TVAR_BASE_EXPR ? "operator '%s'" : "identifier '%s'",
+			       tv->name);
 	char *where = tr_where_at(what, &tv->pos);
 	struct emit m = { .T = T, .where = where };
 	char *v = leaf_c(&m, tv);

@@ -28,6 +28,8 @@ enum tvar_base {
 				 * unsigned long (a tracepoint's) */
 	TVAR_BASE_PARENT,	/* an argument of TVAR_PRETTY: where the
 				 * pretty-printed walk stands */
+	TVAR_BASE_EXPR,		/* the value of a long expression (@cast's
+				 * pointer), evaluated once */
 };
 
 enum tvar_step_kind {
@@ -51,7 +53,6 @@ enum tvar_leaf {
 	TVAR_ADDRESS,	/* the address, as a long */
 	TVAR_RAW,	/* the address as the walk holds it (an unsigned long);
 			 * only as a TVAR_PRETTY string argument */
-	TVAR_CHARS,	/* the char array of nelems at the address, as a string */
 	TVAR_TEXT,	/* the string text */
 	TVAR_FORMAT,	/* sprintf(text, args...): $$parms */
 	TVAR_PRETTY,	/* as TVAR_FORMAT, after the steps in pretty_steps, with
@@ -61,6 +62,7 @@ enum tvar_leaf {
 struct tvar {
 	enum tvar_base base;
 	unsigned slot;			/* TVAR_BASE_SLOT */
+	const struct expr *base_expr;	/* TVAR_BASE_EXPR */
 	struct tvar_step *steps;
 	size_t nsteps;
 	enum tvar_leaf leaf;
@@ -69,7 +71,6 @@ struct tvar {
 	int size;
 	bool is_signed;
 	uint32_t bitpos, bits;		/* bits > 0: a bit field */
-	uint64_t nelems;		/* TVAR_CHARS */
 	/* A string argument of TVAR_PRETTY: the value (a pointer) or the
 	 * address names a NUL-terminated kernel string. */
 	bool cstring;

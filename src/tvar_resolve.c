@@ -18,6 +18,9 @@ struct walk {
 	ctype_id type;			/* of the value, typedefs kept */
 	bool in_mem;			/* at an address, else a raw value */
 	uint32_t bitpos, bits;		/* a bit field at the address */
+	/* At @cast's object, before any step: the address is a pointer to
+	 * the type, so "[i]" steps over whole objects from it. */
+	bool cast_root;
 	struct tvar_step *steps;	/* owned: the way here */
 	size_t nsteps;
 };
@@ -177,7 +180,9 @@ static bool step_index(struct walk *w, const struct tcomp *tc)
 	int64_t size;
 	char *tn;
 
-	if (k == CTYPE_PTR) {
+	if (w->cast_root) {
+		elem = w->type;
+	} else if (k == CTYPE_PTR) {
 		elem = ctype_pointee(ct, r);
 	} else if (k == CTYPE_ARRAY && w->in_mem) {
 		uint64_t count;
@@ -202,19 +207,12 @@ static bool step_index(struct walk *w, const struct tcomp *tc)
 	}
 	/* on a pointer: the index, then the pointer (read from memory when
 	 * the walk stands at it), plus the index times the element's size */
-	step(w, TVAR_INDEX, (uint64_t)size, tc->index, k == CTYPE_PTR && w->in_mem);
+	step(w, TVAR_INDEX, (uint64_t)size, tc->index,
+	     k == CTYPE_PTR && w->in_mem && !w->cast_root);
 	w->in_mem = true;
 	w->bits = w->bitpos = 0;
 	w->type = elem;
 	return true;
-}
-
-static bool is_char(const struct ctypes *ct, ctype_id id)
-{
-	struct ctype_int ii;
-	ctype_id r = ctype_resolve(ct, id);
-
-	return ctype_int_info(ct, r, &ii) == 0 && ii.bits == 8;
 }
 
 /* Size and sign of an integer-like type (int, enum, bool); false if
@@ -322,18 +320,10 @@ static bool finish(struct walk *w, struct tvar *tv)
 		return true;
 	}
 	if (k == CTYPE_ARRAY && w->in_mem) {
-		ctype_id elem = 0;
-		uint64_t count = 0;
-
-		ctype_array_info(ct, r, &elem, &count);
-		if (!is_char(ct, elem)) {
-			tv->leaf = TVAR_ADDRESS;
-			tv->type = SEM_LONG;
-			return true;
-		}
-		tv->leaf = TVAR_CHARS;
-		tv->type = SEM_STRING;
-		tv->nelems = count;
+		/* every array, char arrays included, is its address: SystemTap
+		 * reads a task's name as kernel_string($p->comm) */
+		tv->leaf = TVAR_ADDRESS;
+		tv->type = SEM_LONG;
 		return true;
 	}
 	tn = tvar_type_name(ct, w->type);
@@ -588,12 +578,13 @@ static bool walk(struct walk *w, struct tvar *tv)
 		}
 		if (!ok)
 			return false;
+		w->cast_root = false;
 	}
 	if (w->e->addressof) {
 		/* &$p->field: the member's address */
 		if (!w->in_mem)
 			return fail(w, &w->e->pos, "cannot take address of %s variable '%s'",
-				    w->family, w->e->name);
+				    w->family, w->e->name ? w->e->name : "");
 		if (w->bits)
 			return fail(w, &w->e->pos, "cannot take address of bit-field");
 		take_steps(w, 0, tv);
@@ -613,6 +604,24 @@ struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar
 	struct tvar *tv = tvar_new(base, slot, e->name, &e->pos);
 	bool ok = walk(&w, tv);
 
+	free(w.steps);
+	if (!ok) {
+		tvar_free(tv);
+		return NULL;
+	}
+	return tv;
+}
+
+struct tvar *tvar_resolve_cast(const struct ctypes *ct, ctype_id type, const struct expr *e,
+			       struct family_error *err)
+{
+	struct walk w = { .ct = ct, .e = e, .family = "@cast", .err = err, .type = type,
+			  .in_mem = true, .cast_root = true };
+	struct tvar *tv = tvar_new(TVAR_BASE_EXPR, 0, "@cast", &e->pos);
+	bool ok;
+
+	tv->base_expr = e->a;
+	ok = walk(&w, tv);
 	free(w.steps);
 	if (!ok) {
 		tvar_free(tv);

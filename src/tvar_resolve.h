@@ -7,8 +7,9 @@
  *    (SystemTap's "->" is also C's "."), looks into anonymous members;
  *  - "[i]" on a pointer or an array (i any long expression);
  *  - the value at the end is an integer, enum or bool (a long with the
- *    type's width and sign, bit fields included), a pointer (a long), a
- *    char array (a string) or any other array (its address, a long);
+ *    type's width and sign, bit fields included), a pointer (a long), or
+ *    an array, char arrays included (its address, a long, as SystemTap
+ *    types them: kernel_string($p->comm) reads a task's name);
  *  - "$" and "$$" at the end pretty-print it as SystemTap does;
  *  - "&" takes the address of a member.
  */
@@ -28,6 +29,13 @@
 struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar_base base,
 			  unsigned slot, const struct expr *e, const char *family,
 			  struct family_error *err);
+
+/* The access path of @cast(ptr, "type")... (e, an E_CAST): the object of
+ * type at the address ptr evaluates to, walked by e's steps as above,
+ * "[i]" on the object itself stepping over whole objects from ptr (C's
+ * ((type *)ptr)[i]); NULL with *err filled. */
+struct tvar *tvar_resolve_cast(const struct ctypes *ct, ctype_id type, const struct expr *e,
+			       struct family_error *err);
 
 /* The raw value of type held at base/slot, as a long truncated and
  * extended as the type says ($$parms); name and pos as in tvar.h. */

@@ -69,23 +69,6 @@ long long tap_deref_bits(struct tap_context *c, unsigned long addr,
 	return (long long)v;
 }
 
-void tap_deref_string(struct tap_context *c, char *out, unsigned long addr,
-		      unsigned long n)
-{
-	unsigned long len = n < MAXSTRINGLEN - 1 ? n : MAXSTRINGLEN - 1;
-
-	/*
-	 * The array is read whole (strncpy_from_kernel_nofault is not
-	 * exported to modules); the string ends at its first NUL.
-	 */
-	if (len && tap_read_kernel(out, addr, len)) {
-		out[0] = '\0';
-		tap_deref_fault(c, addr);
-		return;
-	}
-	out[len] = '\0';
-}
-
 void tap_deref_cstring(char *out, unsigned long addr)
 {
 	unsigned long len = 0;

@@ -26,6 +26,7 @@
 #include "tvar_resolve.h"
 #include "ksyms.h"
 #include "debuginfo.h"
+#include "modbtf.h"
 #include "util.h"
 
 #include <elf.h>
@@ -195,6 +196,7 @@ static void test_sample_headers(const struct btf *btf)
 }
 
 static void test_sample_paths(const struct btf *btf);
+static void test_sample_casts(const struct btf *btf);
 
 static void test_sample(void)
 {
@@ -264,6 +266,7 @@ static void test_sample(void)
 	btf_tracepoints_free(tps);
 	test_sample_headers(btf);
 	test_sample_paths(btf);
+	test_sample_casts(btf);
 	btf_free(btf);
 }
 
@@ -850,6 +853,41 @@ static void test_kernel_ksyms(const struct btf *btf, const char *vmlinux)
 	ksyms_free(ks);
 }
 
+/* A module's split BTF over the kernel's, when the image's name gives its
+ * release (vmlinux-R, vmlinuz-R) and /lib/modules/R has the module:
+ * struct p9_qid of 9pnet, whose layout C fixes (u8 type, u32 version,
+ * u64 path). */
+static void test_kernel_module(const struct btf *kernel, const char *vmlinux)
+{
+	const char *base = strrchr(vmlinux, '/') ? strrchr(vmlinux, '/') + 1 : vmlinux;
+	char err[512];
+	struct btf *mod;
+	struct btf_member_info m;
+	uint32_t qid;
+
+	if (strncmp(base, "vmlinux-", 8) && strncmp(base, "vmlinuz-", 8)) {
+		printf("SKIP module BTF: no release in %s\n", vmlinux);
+		return;
+	}
+	mod = modbtf_load(base + 8, false, "9pnet", kernel, err, sizeof(err));
+	if (!mod && strstr(err, "no module")) {
+		printf("SKIP module BTF: %s\n", err);
+		return;
+	}
+	CHECK(mod != NULL, "9pnet's BTF: %s", err);
+	if (!mod)
+		return;
+	qid = btf_find(mod, "p9_qid", BTF_K_STRUCT);
+	CHECK(qid > btf_type_count(kernel) && btf_find(kernel, "p9_qid", BTF_K_STRUCT) == 0,
+	      "struct p9_qid is the module's");
+	CHECK(btf_size(mod, qid) == 16 && btf_member_find(mod, qid, "version", &m) == 0 &&
+	      m.bit_offset == 32 && btf_member_find(mod, qid, "path", &m) == 0 &&
+	      m.bit_offset == 64 && m.size == 8, "struct p9_qid's layout");
+	CHECK(btf_find(mod, "task_struct", BTF_K_STRUCT) ==
+	      btf_find(kernel, "task_struct", BTF_K_STRUCT), "the kernel's types through it");
+	btf_free(mod);
+}
+
 static void test_kernel(const char *vmlinux, const char *headers)
 {
 	char err[512];
@@ -866,6 +904,7 @@ static void test_kernel(const char *vmlinux, const char *headers)
 	test_tracepoints(btf, headers);
 	test_structs(btf);
 	test_kernel_ksyms(btf, vmlinux);
+	test_kernel_module(btf, vmlinux);
 	btf_free(btf);
 	btf = btf_load_file("/nonexistent/vmlinux", err, sizeof(err));
 	CHECK(!btf && strstr(err, "/nonexistent/vmlinux"), "missing file: %s", err);
@@ -935,8 +974,8 @@ static void test_sample_paths(const struct btf *btf)
 	      "$p->b: a member of an anonymous union");
 	tvar_free(tv);
 	tv = path_of(&ct, false, (const char *[]){ "comm" }, 1, &err);
-	CHECK(tv && steps_are(tv, "add0 add4") && tv->leaf == TVAR_CHARS && tv->nelems == 16 &&
-	      tv->type == SEM_STRING, "$p->comm: a char array is a string");
+	CHECK(tv && steps_are(tv, "add0 add4") && tv->leaf == TVAR_ADDRESS &&
+	      tv->type == SEM_LONG, "$p->comm: a char array is its address, a long");
 	tvar_free(tv);
 	tv = path_of(&ct, false, (const char *[]){ "[", "comm", "[" }, 3, &err);
 	CHECK(tv && steps_are(tv, "index32 add4 index1") && tv->leaf == TVAR_READ &&
@@ -965,12 +1004,186 @@ static void test_sample_paths(const struct btf *btf)
 	free(err.what);
 }
 
+/* @cast(ptr, "struct task") followed by comps (as path_of's), or NULL
+ * with err. */
+static struct tvar *cast_path_of(const struct ctypes *ct, bool addressof,
+				 const char *const *comps, size_t n, struct family_error *err)
+{
+	static struct expr index = { .kind = E_NUM }, ptr = { .kind = E_NUM, .num = 4096 };
+	struct tcomp tcs[8];
+	void *v[8];
+	struct expr e = { .kind = E_CAST, .a = &ptr, .str = (char *)"struct task",
+			  .addressof = addressof };
+
+	for (size_t i = 0; i < n && i < 8; i++) {
+		tcs[i] = (struct tcomp){ .kind = !strcmp(comps[i], "[") ? TC_INDEX :
+					 !strcmp(comps[i], "$") ? TC_PPRINT : TC_FIELD,
+					 .name = (char *)comps[i], .index = &index };
+		v[i] = &tcs[i];
+	}
+	e.comps.v = v;
+	e.comps.n = n;
+	return tvar_resolve_cast(ct, ctype_find(ct, e.str), &e, err);
+}
+
+static void test_sample_casts(const struct btf *btf)
+{
+	struct ctypes ct = ctypes_btf(btf);
+	struct family_error err = { 0 };
+	struct tvar *tv;
+
+	CHECK(ctype_find(&ct, "struct task") == T_TASK && ctype_find(&ct, "task") == T_TASK &&
+	      ctype_find(&ct, "struct \t task") == T_TASK, "find struct task");
+	CHECK(ctype_find(&ct, "union task") == 0 && ctype_find(&ct, "enum task") == 0 &&
+	      ctype_find(&ct, "structtask") == 0 && ctype_find(&ct, "nothing") == 0 &&
+	      ctype_find(&ct, "") == 0, "names that name nothing");
+	CHECK(ctype_find(&ct, "pid_t") == T_PIDT && ctype_find(&ct, "enum color") == T_ENUM &&
+	      ctype_find(&ct, "color") == T_ENUM && ctype_find(&ct, "int") == T_INT,
+	      "a typedef, an enum, a base type");
+	tv = cast_path_of(&ct, false, (const char *[]){ "pid" }, 1, &err);
+	CHECK(tv && tv->base == TVAR_BASE_EXPR && tv->base_expr && tv->base_expr->num == 4096 &&
+	      steps_are(tv, "add0") && tv->leaf == TVAR_READ && tv->size == 4 && tv->is_signed &&
+	      tv->type == SEM_LONG, "@cast(p, \"struct task\")->pid: read at p");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, false, (const char *[]){ "[", "comm" }, 2, &err);
+	CHECK(tv && steps_are(tv, "index32 add4") && tv->leaf == TVAR_ADDRESS,
+	      "@cast(p, ...)[i]->comm: whole objects from p, a char array's address");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, true, (const char *[]){ "[" }, 1, &err);
+	CHECK(tv && steps_are(tv, "index32") && tv->leaf == TVAR_ADDRESS,
+	      "&@cast(p, ...)[i]: the i-th object's address (sizes)");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, false, (const char *[]){ "$" }, 1, &err);
+	CHECK(tv && tv->leaf == TVAR_PRETTY && tv->pretty_nsteps == 0 &&
+	      !strcmp(tv->text, "{.pid=%i, .comm=[...], <union>={...}, .flag=%i}"),
+	      "@cast(p, ...)$: the object at p");
+	tvar_free(tv);
+	tv = cast_path_of(&ct, false, NULL, 0, &err);
+	CHECK(!tv && err.msg && !strcmp(err.msg, "'struct task' is being accessed instead of a "
+					"member"), "a whole struct: %s", err.msg);
+	free(err.msg);
+	free(err.what);
+}
+
+/* ---- split BTF: a module's types over the kernel's ------------------ */
+
+/* A module in miniature over the sample: struct modthing { int x; struct
+ * task *t; } and typedef modthing_t, its strings numbered on from the
+ * base's BASE_STRS bytes. */
+static size_t split_sample(unsigned char *out, uint32_t base_strs, uint32_t bad_ref)
+{
+	static struct blob b;
+
+	memset(&b, 0, sizeof(b));
+	put32(&b, base_strs + str(&b, "modthing"));
+	put32(&b, BTF_K_STRUCT << 24 | 2);
+	put32(&b, 16);
+	put32(&b, base_strs + str(&b, "x")); put32(&b, T_INT); put32(&b, 0);
+	put32(&b, base_strs + str(&b, "t")); put32(&b, bad_ref ? bad_ref : T_PTR_TASK);
+	put32(&b, 64);
+	put32(&b, base_strs + str(&b, "modthing_t"));
+	put32(&b, BTF_K_TYPEDEF << 24);
+	put32(&b, T_LONG + 1);
+	return finish(&b, out);
+}
+
+static void test_split(void)
+{
+	unsigned char data[8192], mod[1024];
+	size_t len = sample(data), mlen;
+	char err[256];
+	struct btf *base = btf_load_mem(data, len, err, sizeof(err)), *split;
+	struct btf_member_info m;
+	uint32_t base_strs;
+	struct ctypes ct;
+
+	if (!base)
+		return;
+	memcpy(&base_strs, data + 20, 4);
+	mlen = split_sample(mod, base_strs, 0);
+	split = btf_load_split_mem(mod, mlen, base, err, sizeof(err));
+	CHECK(split != NULL, "split BTF loads over its base: %s", err);
+	if (split) {
+		CHECK(btf_type_count(split) == T_LONG + 2, "ids go on from the base's");
+		CHECK(btf_find(split, "modthing", BTF_K_STRUCT) == T_LONG + 1 &&
+		      btf_find(split, "task", BTF_K_STRUCT) == T_TASK &&
+		      !strcmp(btf_name(split, T_TASK), "task"),
+		      "the module's types and the base's, by name");
+		CHECK(btf_member_find(split, T_LONG + 1, "t", &m) == 0 && m.bit_offset == 64 &&
+		      m.type == T_PTR_TASK && !strcmp(m.name, "t") && m.size == 8,
+		      "a member of a base type, its name among the module's strings");
+		CHECK(!strcmp(tstr(split, T_LONG + 2, "v"), "modthing_t v") &&
+		      btf_size(split, T_LONG + 2) == 16, "a typedef of the module");
+		ct = ctypes_btf(split);
+		CHECK(ctype_find(&ct, "modthing_t") == T_LONG + 2 &&
+		      ctype_find(&ct, "struct task") == T_TASK, "ctypes over split BTF");
+		btf_free(split);
+	}
+	mlen = split_sample(mod, base_strs, T_LONG + 9);
+	split = btf_load_split_mem(mod, mlen, base, err, sizeof(err));
+	CHECK(!split && strstr(err, "out of range"), "a reference past the types: %s", err);
+	btf_free(split);
+	mlen = split_sample(mod, base_strs + 4096, 0);
+	split = btf_load_split_mem(mod, mlen, base, err, sizeof(err));
+	CHECK(!split && strstr(err, "string offset out of range"), "a name past the strings: %s",
+	      err);
+	btf_free(split);
+	btf_free(base);
+}
+
+/* Module files are found by name under a modules tree, '-' and '_'
+ * alike, compressed or not, never through a symlink. */
+static void test_modbtf_find(void)
+{
+	char dir[] = "/tmp/test-btf-modules.XXXXXX", *p;
+	char path[256];
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/kernel", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/kernel/fs", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/kernel/fs/foo-bar.ko.xz", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/kernel/fs/foo.ko.bak", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/build", dir);
+	CHECK(symlink("/lib/modules", path) == 0, "symlink");
+	p = modbtf_find(dir, "foo_bar");
+	CHECK(p && strstr(p, "/kernel/fs/foo-bar.ko.xz"), "foo_bar is foo-bar.ko.xz: %s",
+	      p ? p : "none");
+	free(p);
+	p = modbtf_find(dir, "foo");
+	CHECK(!p, "foo.ko.bak is no module");
+	free(p);
+	p = modbtf_find(dir, "ext4");
+	CHECK(!p, "nothing through the build symlink");
+	free(p);
+	p = modbtf_find(dir, "../fs/foo-bar");
+	CHECK(!p, "a name with a slash");
+	free(p);
+	snprintf(path, sizeof(path), "%s/kernel/fs/foo-bar.ko.xz", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kernel/fs/foo.ko.bak", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/build", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kernel/fs", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/kernel", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *vmlinux = argc > 1 && *argv[1] ? argv[1] : NULL;
 	const char *headers = argc > 2 && *argv[2] ? argv[2] : NULL;
 
 	test_sample();
+	test_split();
+	test_modbtf_find();
 	test_corrupt();
 	test_ksyms_files();
 	test_debuginfo();

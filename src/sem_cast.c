@@ -1,0 +1,136 @@
+/* @cast expressions resolved once (see sem_cast.h). */
+#include "sem_cast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctypes.h"
+#include "kinfo.h"
+#include "lookup.h"
+#include "tvar_resolve.h"
+#include "util.h"
+
+static struct {
+	struct sem_cast **v;
+	size_t n;
+	struct ptrindex index;		/* expression -> v[i] */
+} casts;
+
+/* Whether module names the kernel: "kernel", or "kernel<header.h>"
+ * whose header SystemTap would compile for the type. */
+static bool names_kernel(const char *module, size_t len)
+{
+	return len >= 6 && !strncmp(module, "kernel", 6) &&
+	       (len == 6 || module[6] == '<');
+}
+
+/* The types of one module of @cast's list (len bytes at module): the
+ * kernel's, or a module's (split over the kernel's); false with *why. */
+static bool module_types(const char *module, size_t len, struct ctypes *ct, const char **why)
+{
+	const struct btf *btf;
+
+	if (names_kernel(module, len)) {
+		btf = kinfo_btf(why);
+	} else if (len && module[0] == '<') {
+		/* SystemTap compiles such a header for its types */
+		*why = "a user-space header's types are not read (only \"kernel<header.h>\", "
+		       "whose types the kernel's BTF holds)";
+		return false;
+	} else {
+		char *name = xstrndup(module, len);
+
+		btf = kinfo_module_btf(name, why);
+		free(name);
+	}
+	if (!btf)
+		return false;
+	*ct = ctypes_btf(btf);
+	return true;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void cast_error(struct sem_cast *sc, const struct srcpos *pos, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	sc->type = SEM_UNKNOWN;
+	sc->err.pos = *pos;
+	sc->err.msg = strbuf_detach(&sb);
+	sc->err.what = xstrdup("operator '@cast'");
+}
+
+/* The type e names in the first module of its list that has it. */
+static bool find_type(const struct expr *e, struct sem_cast *sc, struct ctypes *ct,
+		      ctype_id *type)
+{
+	const char *modules = e->module ? e->module : "kernel";
+	const char *p = modules, *why = NULL;
+
+	for (;;) {
+		size_t len = strcspn(p, ":");
+		const char *w = NULL;
+
+		if (module_types(p, len, ct, &w)) {
+			*type = ctype_find(ct, e->str);
+			if (*type)
+				return true;
+		} else if (w && !why) {
+			why = w;
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (why)
+		cast_error(sc, &e->pos, "type definition '%s' not found in '%s': %s", e->str,
+			   modules, why);
+	else
+		cast_error(sc, &e->pos, "type definition '%s' not found in '%s'", e->str,
+			   modules);
+	return false;
+}
+
+static void resolve(const struct expr *e, struct sem_cast *sc)
+{
+	struct ctypes ct;
+	ctype_id type;
+
+	if (!find_type(e, sc, &ct, &type))
+		return;
+	sc->access = tvar_resolve_cast(&ct, type, e, &sc->err);
+	sc->type = sc->access ? sc->access->type : SEM_UNKNOWN;
+}
+
+const struct sem_cast *sem_cast_of(const struct expr *e)
+{
+	int i = ptrindex_get(&casts.index, e);
+	struct sem_cast *sc;
+
+	if (i >= 0)
+		return casts.v[i];
+	sc = xcalloc(1, sizeof(*sc));
+	resolve(e, sc);
+	casts.v = xrealloc(casts.v, (casts.n + 1) * sizeof(*casts.v));
+	casts.v[casts.n] = sc;
+	ptrindex_set(&casts.index, e, (int)casts.n);
+	casts.n++;
+	return sc;
+}
+
+void sem_casts_free(void)
+{
+	for (size_t i = 0; i < casts.n; i++) {
+		free(casts.v[i]->err.msg);
+		free(casts.v[i]->err.what);
+		tvar_free(casts.v[i]->access);
+		free(casts.v[i]);
+	}
+	free(casts.v);
+	ptrindex_free(&casts.index);
+	memset(&casts, 0, sizeof(casts));
+}
