@@ -72,6 +72,10 @@ struct ctype_ops {
 	/* the type's C name ("struct task_struct *"); like snprintf, -1 on a
 	 * broken type */
 	int (*type_str)(const void *src, ctype_id id, char *buf, size_t len);
+	/* the type called NAME: "struct task_struct", "task_struct" (a
+	 * struct, union, enum, typedef or base type), a typedef's name; 0
+	 * when there is none.  May be NULL in a backend that has none yet. */
+	ctype_id (*find)(const void *src, const char *name);
 };
 
 struct ctypes {
@@ -143,6 +147,11 @@ static inline int ctype_type_str(const struct ctypes *ct, ctype_id id, char *buf
 	return ct->ops->type_str(ct->src, id, buf, len);
 }
 
+static inline ctype_id ctype_find(const struct ctypes *ct, const char *name)
+{
+	return ct->ops->find ? ct->ops->find(ct->src, name) : 0;
+}
+
 /* Longest chain of anonymous members looked into when listing members. */
 #define CTYPE_MAX_DEPTH 32
 
@@ -151,5 +160,11 @@ struct btf;
 
 /* Types of BTF (which must outlive the result's use). */
 struct ctypes ctypes_btf(const struct btf *btf);
+
+/* Types of a DWARF (ctypes_dwarf.c): a ctype_id is a type DIE's offset.
+ * The backend's state for dbg lives until ctypes_dwarf_forget(dbg). */
+typedef struct Dwarf Dwarf;
+struct ctypes ctypes_dwarf(Dwarf *dbg);
+void ctypes_dwarf_forget(Dwarf *dbg);
 
 #endif
