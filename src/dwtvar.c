@@ -26,7 +26,9 @@ struct dwvar {
 	Dwarf_Die die;
 	const char *name;
 	bool is_parm;
-	int depth;		/* 0: the function's own; deeper: nested blocks */
+	/* 0: the function's own; deeper: nested blocks; -1: the CU's
+	 * (globals and file statics: found by name, never listed) */
+	int depth;
 };
 
 struct dwvars {
@@ -61,11 +63,29 @@ static void collect(const struct dwarf_scope *scope, Dwarf_Die *parent, int dept
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* The variables of the CU (after the function's: they never shadow). */
+static void collect_globals(const struct dwarf_scope *scope, struct dwvars *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child((Dwarf_Die *)&scope->cu, &child) != 0)
+		return;
+	do {
+		const char *name = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) != DW_TAG_variable || !name)
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = (struct dwvar){ .die = child, .name = name, .depth = -1 };
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
 static struct dwvars scope_vars(const struct dwarf_scope *scope)
 {
 	struct dwvars vars = { 0 };
 
 	collect(scope, (Dwarf_Die *)&scope->func, 0, &vars);
+	collect_globals(scope, &vars);
 	return vars;
 }
 
@@ -123,7 +143,7 @@ static char *alternatives(const struct dwvars *vars, const char *name)
 	size_t n = 0;
 
 	for (size_t i = 0; i < vars->n; i++) {
-		bool dup = false;
+		bool dup = vars->v[i].depth < 0;
 
 		for (size_t j = 0; j < n && !dup; j++)
 			dup = !strcmp(c[j].name + 1, vars->v[i].name);
@@ -259,7 +279,7 @@ static struct tvar *ctx_access(const struct dwarf_scope *scope, const struct cty
 			const struct dwvar *v = &vars->v[i];
 
 			if ((set == CTX_PARMS && !v->is_parm) || (set == CTX_LOCALS && v->is_parm) ||
-			    find_var(vars, v->name) != v)
+			    v->depth < 0 || find_var(vars, v->name) != v)
 				continue;
 			ctx_item(scope, ct, v, v->name, e, tv, &fmt);
 		}
@@ -366,7 +386,7 @@ void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
 		ctype_id type = die_type((Dwarf_Die *)&v->die);
 		char *tn;
 
-		if (find_var(&vars, v->name) != v || !type)
+		if (v->depth < 0 || find_var(&vars, v->name) != v || !type)
 			continue;
 		tn = tvar_type_name(&ct, type);
 		vec_push(out, xasprintf("$%s:%s", v->name, tn));

@@ -114,12 +114,9 @@ static struct expr *parse_target(const char *s)
 		e->addressof = true;
 		p++;
 	}
-	n = strspn(p + 1, "$abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") + 1;
-	if (p[n - 1] == '$' && n > 2 && p[1] != '$') {
-		n--;	/* "$x$": the trailing '$' is a suffix */
-		if (p[n - 1] == '$')
-			n--;
-	}
+	/* "$" or "$$", the name, then any "$"/"$$" is a suffix */
+	n = p[1] == '$' ? 2 : 1;
+	n += strspn(p + n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
 	e->name = xstrndup(p, n);
 	p += n;
 	while (*p) {

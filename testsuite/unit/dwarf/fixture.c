@@ -53,12 +53,16 @@ __attribute__((noinline)) int probe_me(struct outer *o, int n, char c, cstr s, u
 
 static inline __attribute__((always_inline)) int helper(struct outer *o, int k)
 {
-	return o->id * k + o->in.x;
+	int sum = 0;
+
+	for (int i = 0; i < k; i++)
+		sum += (int)o->arr[i & 3] * i;
+	return sum + o->id * k + o->in.x;
 }
 
 __attribute__((noinline)) int use_inline(struct outer *o)
 {
-	return helper(o, 7) * 3;
+	return helper(o, o->vol) * 3;
 }
 
 __attribute__((noinline)) void no_result(struct inner *in)
