@@ -61,7 +61,7 @@ static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 		strbuf_addf(sb, "reg:%u%+" PRId64, tv->slot, (int64_t)tv->addr);
 		break;
 	case TVAR_BASE_STATIC:
-		strbuf_addf(sb, "static:%#" PRIx64, tv->addr);
+		strbuf_addf(sb, "static:%#" PRIx64 "@%#" PRIx64, tv->addr, tv->reloc_ref);
 		break;
 	case TVAR_BASE_CONST:
 		strbuf_addf(sb, "const:%#" PRIx64, tv->addr);

@@ -99,7 +99,8 @@ void tvar_add_arg(struct tvar *tv, struct tvar *arg);
 void tvar_free(struct tvar *tv);
 
 /* tv as one line of stable text, for tests and debugging:
- * "base=reg:5+0x10 steps=[load,+8] leaf=read size=4 signed type=long". */
+ * "base=reg:5+16 steps=[load,+8] leaf=read size=4 signed type=long"
+ * (a static base: "static:ADDR@RELOC_REF"). */
 char *tvar_describe(const struct tvar *tv);
 
 struct tr;

@@ -1,12 +1,14 @@
 /* test-dwtvar: the DWARF target-variable resolver on any ELF file with
  * DWARF, without a probe family.
  *
- *   test-dwtvar FILE FUNC [--inline] [--return] [--list] [--type NAME]... [EXPR]...
+ *   test-dwtvar FILE FUNC [--inline] [--return] [--list] [--type NAME]...
+ *               [--members NAME]... [EXPR]...
  *
  * builds the scope of FUNC at its entry pc (--inline: of FUNC's first
  * inline instance; --return: as a .return probe), then prints, one line
  * each, the -L listing (--list), the C name of each --type looked up by
- * name, and each target expression's type and access path (tvar.h's
+ * name, the members of each --members (name:TYPE@BIT_OFFSET[/BITS]),
+ * and each target expression's type and access path (tvar.h's
  * text) or its error.  An EXPR is "[&]$name" or "$$name" followed by
  * "->member", "[N]" and a final "$" or "$$".
  */
@@ -204,6 +206,26 @@ static void type_by_name(Dwarf *dbg, const char *name)
 	free(tn);
 }
 
+/* "name:TYPE" of each member of the struct or union called name. */
+static void members(Dwarf *dbg, const char *name)
+{
+	struct ctypes ct = ctypes_dwarf(dbg);
+	ctype_id id = ctype_resolve(&ct, ctype_find(&ct, name));
+	struct ctype_member m;
+
+	printf("members %s:", name);
+	for (uint32_t i = 0; ctype_member_at(&ct, id, i, &m) == 0; i++) {
+		char *tn = tvar_type_name(&ct, m.type);
+
+		printf(" %s:%s@%llu", *m.name ? m.name : "<anon>", tn,
+		       (unsigned long long)m.bit_offset);
+		if (m.bitfield_size)
+			printf("/%u", m.bitfield_size);
+		free(tn);
+	}
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct dwarf_scope scope = { .module = "kernel" };
@@ -212,7 +234,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: test-dwtvar FILE FUNC [--inline] [--return] [--list] "
-			"[--type NAME]... [EXPR]...\n");
+			"[--type NAME]... [--members NAME]... [EXPR]...\n");
 		return 2;
 	}
 	wanted = argv[2];
@@ -236,6 +258,8 @@ int main(int argc, char **argv)
 			scope.at_return = true;
 		else if (!strcmp(argv[i], "--list"))
 			list(&scope);
+		else if (!strcmp(argv[i], "--members") && i + 1 < argc)
+			members(dbg, argv[++i]);
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)
 			type_by_name(dbg, argv[++i]);
 		else
