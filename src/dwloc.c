@@ -12,6 +12,7 @@
 #include <dwarf.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,17 +44,57 @@ struct eval {
 	int nest;
 };
 
-static bool refuse(struct eval *ev, const char *fmt, unsigned atom)
+/* The operations tapc cannot lower, by name (others by number). */
+static const char *op_name(unsigned atom)
+{
+	static const struct {
+		unsigned atom;
+		const char *name;
+	} names[] = {
+		{ DW_OP_deref, "DW_OP_deref" }, { DW_OP_deref_size, "DW_OP_deref_size" },
+		{ DW_OP_piece, "DW_OP_piece" }, { DW_OP_bit_piece, "DW_OP_bit_piece" },
+		{ DW_OP_implicit_value, "DW_OP_implicit_value" },
+		{ DW_OP_implicit_pointer, "DW_OP_implicit_pointer" },
+		{ DW_OP_GNU_implicit_pointer, "DW_OP_GNU_implicit_pointer" },
+		{ DW_OP_entry_value, "DW_OP_entry_value" },
+		{ DW_OP_GNU_entry_value, "DW_OP_GNU_entry_value" },
+		{ DW_OP_GNU_parameter_ref, "DW_OP_GNU_parameter_ref" },
+		{ DW_OP_convert, "DW_OP_convert" }, { DW_OP_GNU_convert, "DW_OP_GNU_convert" },
+		{ DW_OP_regval_type, "DW_OP_regval_type" },
+		{ DW_OP_GNU_regval_type, "DW_OP_GNU_regval_type" },
+		{ DW_OP_mul, "DW_OP_mul" }, { DW_OP_and, "DW_OP_and" }, { DW_OP_neg, "DW_OP_neg" },
+		{ DW_OP_shl, "DW_OP_shl" }, { DW_OP_shr, "DW_OP_shr" }, { DW_OP_shra, "DW_OP_shra" },
+		{ DW_OP_or, "DW_OP_or" }, { DW_OP_xor, "DW_OP_xor" }, { DW_OP_not, "DW_OP_not" },
+		{ DW_OP_dup, "DW_OP_dup" }, { DW_OP_swap, "DW_OP_swap" },
+	};
+	static char buf[32];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (names[i].atom == atom)
+			return names[i].name;
+	snprintf(buf, sizeof(buf), "DW_OP %#x", atom);
+	return buf;
+}
+
+static bool refuse_plain(struct eval *ev, const char *reason)
 {
 	if (!ev->msg)
-		ev->msg = xasprintf(fmt, atom);
+		ev->msg = xstrdup(reason);
+	return false;
+}
+
+/* Why the location cannot be read: reason, with "%s" for op's name. */
+static bool refuse(struct eval *ev, const char *reason, unsigned atom)
+{
+	if (!ev->msg)
+		ev->msg = xasprintf(reason, op_name(atom));
 	return false;
 }
 
 static bool push(struct eval *ev, struct elem e)
 {
 	if (ev->n >= STACK_MAX)
-		return refuse(ev, "location expression too deep (DW_OP %#x)", 0);
+		return refuse_plain(ev, "location expression too deep");
 	ev->stack[ev->n++] = e;
 	return true;
 }
@@ -66,7 +107,7 @@ static bool push_const(struct eval *ev, uint64_t v)
 static bool push_reg(struct eval *ev, unsigned reg, uint64_t off)
 {
 	if (reg >= DW_X86_64_NREGS)
-		return refuse(ev, "DWARF register %u is not one of pt_regs", reg);
+		return refuse_plain(ev, "a register that is not one of pt_regs");
 	return push(ev, (struct elem){ .kind = E_REG, .reg = reg, .val = off });
 }
 
@@ -139,15 +180,15 @@ static bool push_entry_value(struct eval *ev, const Dwarf_Op *op)
 
 	if (dwarf_tag((Dwarf_Die *)&ev->scope->func) != DW_TAG_subprogram ||
 	    dwarf_entrypc((Dwarf_Die *)&ev->scope->func, &entry) != 0 || entry != ev->scope->pc)
-		return refuse(ev, "DW_OP_entry_value (%#x) away from the function's entry", op->atom);
+		return refuse(ev, "%s away from the function's entry", op->atom);
 	if (dwarf_getlocation_attr(ev->attr, op, &block) != 0 ||
 	    dwarf_getlocation(&block, &ops, &n) != 0 || n != 1)
-		return refuse(ev, "DW_OP_entry_value (%#x) of an expression", op->atom);
+		return refuse(ev, "%s of an expression", op->atom);
 	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
 		return push_reg(ev, ops[0].atom - DW_OP_reg0, 0);
 	if (ops[0].atom == DW_OP_regx)
 		return push_reg(ev, (unsigned)ops[0].number, 0);
-	return refuse(ev, "DW_OP_entry_value (%#x) of an expression", op->atom);
+	return refuse(ev, "%s of an expression", op->atom);
 }
 
 static bool binop(struct eval *ev, unsigned atom)
@@ -155,7 +196,7 @@ static bool binop(struct eval *ev, unsigned atom)
 	struct elem b, a;
 
 	if (ev->n < 2)
-		return refuse(ev, "malformed location expression (DW_OP %#x)", atom);
+		return refuse(ev, "malformed location expression at %s", atom);
 	b = ev->stack[--ev->n];
 	a = ev->stack[--ev->n];
 	if (atom == DW_OP_plus && a.kind == E_CONST && b.kind != E_CONST) {
@@ -165,7 +206,7 @@ static bool binop(struct eval *ev, unsigned atom)
 		b = t;
 	}
 	if (b.kind != E_CONST)
-		return refuse(ev, "location arithmetic on two places (DW_OP %#x)", atom);
+		return refuse(ev, "arithmetic on two places (%s)", atom);
 	a.val = atom == DW_OP_plus ? a.val + b.val : a.val - b.val;
 	return push(ev, a);
 }
@@ -189,10 +230,13 @@ static bool const_op(const Dwarf_Op *op, uint64_t *v)
 }
 
 /* The last operation: DW_OP_regN names the register itself. */
-static bool register_location(struct eval *ev, unsigned reg, size_t i, size_t n)
+static bool register_location(struct eval *ev, const Dwarf_Op *ops, unsigned reg, size_t i,
+			      size_t n)
 {
-	if (i + 1 != n)
-		return refuse(ev, "a register location followed by more (DW_OP %#x)", reg);
+	bool one_piece = i + 2 == n && ops[i + 1].atom == DW_OP_piece;
+
+	if (i + 1 != n && !one_piece)
+		return refuse_plain(ev, "a register location followed by more");
 	ev->is_value = true;
 	return push_reg(ev, reg, 0);
 }
@@ -203,14 +247,14 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 	uint64_t v;
 
 	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
-		return register_location(ev, op->atom - DW_OP_reg0, i, n);
+		return register_location(ev, ops, op->atom - DW_OP_reg0, i, n);
 	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31)
 		return push_reg(ev, op->atom - DW_OP_breg0, op->number);
 	if (const_op(op, &v))
 		return push_const(ev, v);
 	switch (op->atom) {
 	case DW_OP_regx:
-		return register_location(ev, (unsigned)op->number, i, n);
+		return register_location(ev, ops, (unsigned)op->number, i, n);
 	case DW_OP_bregx:
 		return push_reg(ev, (unsigned)op->number, op->number2);
 	case DW_OP_addr:
@@ -224,7 +268,7 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 		return push_cfa(ev);
 	case DW_OP_plus_uconst:
 		if (!ev->n)
-			return refuse(ev, "malformed location expression (DW_OP %#x)", op->atom);
+			return refuse(ev, "malformed location expression at %s", op->atom);
 		ev->stack[ev->n - 1].val += op->number;
 		return true;
 	case DW_OP_plus: case DW_OP_minus:
@@ -238,18 +282,18 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 		/* one piece covering the variable is the variable */
 		if (n == 2 && i == 1)
 			return true;
-		return refuse(ev, "a variable in pieces (DW_OP_piece, %#x)", op->atom);
+		return refuse(ev, "a variable in pieces (%s)", op->atom);
 	case DW_OP_implicit_value:
-		return refuse(ev, "an implicit value (DW_OP %#x) of its own", op->atom);
+		return refuse(ev, "%s within an expression", op->atom);
 	default:
-		return refuse(ev, "DWARF operation %#x", op->atom);
+		return refuse(ev, "%s", op->atom);
 	}
 }
 
 static bool eval_ops(struct eval *ev, const Dwarf_Op *ops, size_t n)
 {
 	if (++ev->nest > MAX_NEST)
-		return refuse(ev, "location expression nested too deep (DW_OP %#x)", 0);
+		return refuse_plain(ev, "location expression nested too deep");
 	for (size_t i = 0; i < n; i++)
 		if (!eval_op(ev, ops, i, n))
 			return false;
@@ -266,8 +310,7 @@ static bool implicit_value(struct eval *ev, const Dwarf_Op *ops, size_t n)
 	if (n != 1 || ops[0].atom != DW_OP_implicit_value)
 		return false;
 	if (dwarf_getlocation_implicit_value(ev->attr, &ops[0], &blk) != 0 || blk.length > 8)
-		return refuse(ev, "an implicit value (DW_OP %#x) wider than 8 bytes",
-			      ops[0].atom);
+		return refuse(ev, "%s wider than 8 bytes", ops[0].atom);
 	for (size_t i = blk.length; i-- > 0;)
 		v = v << 8 | blk.data[i];
 	ev->is_value = true;
@@ -309,7 +352,7 @@ static int to_origin(struct eval *ev, struct tvar_origin *out)
 	struct elem top;
 
 	if (ev->n < 1) {
-		refuse(ev, "malformed location expression (DW_OP %#x)", 0);
+		refuse_plain(ev, "empty location expression");
 		return -1;
 	}
 	top = ev->stack[ev->n - 1];

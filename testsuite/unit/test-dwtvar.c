@@ -2,10 +2,11 @@
  * DWARF, without a probe family.
  *
  *   test-dwtvar FILE FUNC [--inline] [--return] [--list] [--type NAME]...
- *               [--members NAME]... [EXPR]...
+ *               [--members NAME]... [--pc-offset N] [--module M] [EXPR]...
  *
  * builds the scope of FUNC at its entry pc (--inline: of FUNC's first
- * inline instance; --return: as a .return probe), then prints, one line
+ * inline instance; --return: as a .return probe; --pc-offset: N bytes
+ * further; --module: in module M rather than the kernel), then prints, one line
  * each, the -L listing (--list), the C name of each --type looked up by
  * name, the members of each --members (name:TYPE@BIT_OFFSET[/BITS]),
  * and each target expression's type and access path (tvar.h's
@@ -234,7 +235,8 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: test-dwtvar FILE FUNC [--inline] [--return] [--list] "
-			"[--type NAME]... [--members NAME]... [EXPR]...\n");
+			"[--type NAME]... [--members NAME]... [--pc-offset N] [--module M] "
+			"[EXPR]...\n");
 		return 2;
 	}
 	wanted = argv[2];
@@ -258,6 +260,10 @@ int main(int argc, char **argv)
 			scope.at_return = true;
 		else if (!strcmp(argv[i], "--list"))
 			list(&scope);
+		else if (!strcmp(argv[i], "--pc-offset") && i + 1 < argc)
+			scope.pc += strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--module") && i + 1 < argc)
+			scope.module = argv[++i];
 		else if (!strcmp(argv[i], "--members") && i + 1 < argc)
 			members(dbg, argv[++i]);
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)
