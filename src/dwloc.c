@@ -113,29 +113,37 @@ static bool push_reg(struct eval *ev, unsigned reg, uint64_t off)
 
 static bool eval_ops(struct eval *ev, const Dwarf_Op *ops, size_t n);
 
-/* The CFA at scope->pc from the CFI (.debug_frame, else .eh_frame). */
+/* The CFA rule at pc in cfi, evaluated onto the stack. */
+static bool push_cfa_from(struct eval *ev, Dwarf_CFI *cfi)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops = NULL;
+	size_t nops = 0;
+	bool ok = false;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, ev->scope->pc, &frame) != 0)
+		return false;
+	if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops > 0)
+		ok = eval_ops(ev, ops, nops);
+	free(frame);
+	return ok;
+}
+
+/* The CFA at scope->pc from the CFI: .debug_frame (the kernel's), else
+ * .eh_frame. */
 static bool push_cfa(struct eval *ev)
 {
 	Dwarf *dbg = dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu);
-	Dwarf_CFI *cfis[2] = { dwarf_getcfi(dbg), NULL };
 	Elf *elf = dwarf_getelf(dbg);
-	bool ok = false;
+	bool ok = push_cfa_from(ev, dwarf_getcfi(dbg));
 
-	if (elf)
-		cfis[1] = dwarf_getcfi_elf(elf);
-	for (int i = 0; i < 2 && !ok; i++) {
-		Dwarf_Frame *frame = NULL;
-		Dwarf_Op *ops = NULL;
-		size_t nops = 0;
+	if (!ok && !ev->msg && elf) {
+		Dwarf_CFI *eh = dwarf_getcfi_elf(elf);
 
-		if (!cfis[i] || dwarf_cfi_addrframe(cfis[i], ev->scope->pc, &frame) != 0)
-			continue;
-		if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops > 0)
-			ok = eval_ops(ev, ops, nops);
-		free(frame);
+		ok = push_cfa_from(ev, eh);
+		if (eh)
+			dwarf_cfi_end(eh);
 	}
-	if (cfis[1])
-		dwarf_cfi_end(cfis[1]);
 	if (!ok && !ev->msg)
 		ev->msg = xasprintf("no call frame information at pc %#" PRIx64,
 				    (uint64_t)ev->scope->pc);
@@ -148,7 +156,7 @@ static bool push_frame_base(struct eval *ev)
 {
 	Dwarf_Die *scopes = NULL;
 	int n = dwarf_getscopes_die((Dwarf_Die *)&ev->scope->func, &scopes);
-	bool ok = false, found = false;
+	bool ok = false, found = false, was_value;
 
 	for (int i = 0; i < n && !found; i++) {
 		Dwarf_Attribute fb;
@@ -161,7 +169,11 @@ static bool push_frame_base(struct eval *ev)
 		if (!dwarf_attr_integrate(&scopes[i], DW_AT_frame_base, &fb) ||
 		    dwarf_getlocation_addr(&fb, ev->scope->pc, &ops, &nops, 1) != 1 || !nops)
 			break;
+		/* a register as frame base ("DW_OP_reg6") is its value: that
+		 * makes the frame base, not the variable, a value */
+		was_value = ev->is_value;
 		ok = eval_ops(ev, ops, nops);
+		ev->is_value = was_value;
 	}
 	free(scopes);
 	if (!ok && !ev->msg)
