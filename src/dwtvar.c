@@ -89,14 +89,31 @@ static struct dwvars scope_vars(const struct dwarf_scope *scope)
 	return vars;
 }
 
-/* The variable called name, the innermost one when blocks shadow. */
+static bool has_location(const struct dwvar *v)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_location, &attr) ||
+	       dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_const_value, &attr);
+}
+
+/* The variable called name, the innermost one when blocks shadow; of
+ * two in one scope, one with a location: a global declared (as a header
+ * does) and then defined in the CU has a DIE for each, as SystemTap
+ * works around for GCC PR51410. */
 static const struct dwvar *find_var(const struct dwvars *vars, const char *name)
 {
 	const struct dwvar *best = NULL;
 
-	for (size_t i = 0; i < vars->n; i++)
-		if (!strcmp(vars->v[i].name, name) && (!best || vars->v[i].depth > best->depth))
-			best = &vars->v[i];
+	for (size_t i = 0; i < vars->n; i++) {
+		const struct dwvar *v = &vars->v[i];
+
+		if (strcmp(v->name, name))
+			continue;
+		if (!best || v->depth > best->depth ||
+		    (v->depth == best->depth && !has_location(best) && has_location(v)))
+			best = v;
+	}
 	return best;
 }
 

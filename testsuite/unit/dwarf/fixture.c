@@ -37,6 +37,9 @@ struct outer {
 /* What static addresses are relocated against (as in the kernel). */
 unsigned long long jiffies_64;
 static int counter = 3;
+/* declared as a header would, then defined: two DIEs of one name */
+extern int shared_count;
+int shared_count = 4;
 struct outer global_outer;
 
 __attribute__((noinline)) int probe_me(struct outer *o, int n, char c, cstr s, ulong_t u)
@@ -48,7 +51,7 @@ __attribute__((noinline)) int probe_me(struct outer *o, int n, char c, cstr s, u
 
 		counter += inner_only;
 	}
-	return local + counter + global_outer.id + o->id;
+	return local + counter + shared_count + global_outer.id + o->id;
 }
 
 static inline __attribute__((always_inline)) int helper(struct outer *o, int k)
