@@ -2,8 +2,9 @@
  *
  * Pass 2 reads the types of target variables ($p->a[i]->b) through this
  * interface only, so that the walker (tvar_resolve.c) does not care where
- * the types come from: the kernel's BTF today (ctypes_btf.c), DWARF through
- * libdw later, each one backend file that fills a struct ctype_ops.
+ * the types come from: the kernel's BTF (ctypes_btf.c) or DWARF through
+ * libdw (ctypes_dwarf.c), each one backend file that fills a struct
+ * ctype_ops.
  *
  * A type is a ctype_id, the backend's own handle (a BTF type id, a DIE
  * offset); 0 is void.  The queries take the type as given: typedefs and
@@ -46,9 +47,9 @@ struct ctype_member {
 	uint32_t bitfield_size;	/* 0 when not a bit field */
 };
 
-/* A backend.  SRC is its own data; every hook is required.  Hooks that
- * return int return 0 on success and -1 when ID is not of the right kind
- * or INDEX is out of range. */
+/* A backend.  SRC is its own data; every hook but find is required.
+ * Hooks that return int return 0 on success and -1 when ID is not of the
+ * right kind or INDEX is out of range. */
 struct ctype_ops {
 	enum ctype_kind (*kind)(const void *src, ctype_id id);
 	/* "" when anonymous */
