@@ -149,6 +149,14 @@ long long tapset_is_return(struct tap_context *c);
  * user-space one of the current task, 0 for a kernel thread. */
 long long tapset_addr(struct tap_context *c);
 long long tapset_uaddr(struct tap_context *c);
+/*
+ * DWARF target variables: the value of DWARF register @regno (x86-64
+ * numbering, 0-16) at the probed point, raising SystemTap's error in @c
+ * without registers; and the offset the kernel image runs at from its
+ * link-time addresses, given jiffies_64's link-time address.
+ */
+unsigned long tap_dwarf_reg(struct tap_context *c, unsigned int regno);
+unsigned long tap_kernel_reloc(unsigned long jiffies_64_link);
 /* register("rax"), "eax", "ax", "al" ...: sign-extended, or not (u_register). */
 long long tapset_register(struct tap_context *c, const char *name,
 			  long long sign_extend);

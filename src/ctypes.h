@@ -2,8 +2,9 @@
  *
  * Pass 2 reads the types of target variables ($p->a[i]->b) through this
  * interface only, so that the walker (tvar_resolve.c) does not care where
- * the types come from: the kernel's BTF today (ctypes_btf.c), DWARF through
- * libdw later, each one backend file that fills a struct ctype_ops.
+ * the types come from: the kernel's BTF (ctypes_btf.c) or DWARF through
+ * libdw (ctypes_dwarf.c), each one backend file that fills a struct
+ * ctype_ops.
  *
  * A type is a ctype_id, the backend's own handle (a BTF type id, a DIE
  * offset); 0 is void.  The queries take the type as given: typedefs and
@@ -46,9 +47,9 @@ struct ctype_member {
 	uint32_t bitfield_size;	/* 0 when not a bit field */
 };
 
-/* A backend.  SRC is its own data; every hook is required.  Hooks that
- * return int return 0 on success and -1 when ID is not of the right kind
- * or INDEX is out of range. */
+/* A backend.  SRC is its own data; every hook but find is required.
+ * Hooks that return int return 0 on success and -1 when ID is not of the
+ * right kind or INDEX is out of range. */
 struct ctype_ops {
 	enum ctype_kind (*kind)(const void *src, ctype_id id);
 	/* "" when anonymous */
@@ -160,5 +161,11 @@ struct btf;
 
 /* Types of BTF (which must outlive the result's use). */
 struct ctypes ctypes_btf(const struct btf *btf);
+
+/* Types of a DWARF (ctypes_dwarf.c): a ctype_id is a type DIE's offset.
+ * The backend's state for dbg lives until ctypes_dwarf_forget(dbg). */
+typedef struct Dwarf Dwarf;
+struct ctypes ctypes_dwarf(Dwarf *dbg);
+void ctypes_dwarf_forget(Dwarf *dbg);
 
 #endif

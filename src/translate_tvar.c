@@ -110,6 +110,40 @@ static char *base_expr_c(struct emit *m, const struct expr *e)
 	return c;
 }
 
+/* The base's value (an unsigned long) as m's C. */
+static void base_c(struct emit *m, const struct tvar *tv)
+{
+	char *t;
+
+	switch (tv->base) {
+	case TVAR_BASE_SLOT:
+		set_c(m, xasprintf("((const unsigned long *)c->event)[%u]", tv->slot));
+		break;
+	case TVAR_BASE_REG:
+		/* raises an error without registers */
+		t = tr_ltmp(m->T);
+		emit_where(m);
+		tr_line(m->T, "%s = (long long)(tap_dwarf_reg(c, %u) + %#" PRIx64 "UL);", t,
+			tv->slot, tv->addr);
+		tr_check(m->T);
+		set_c(m, xasprintf("(unsigned long)%s", t));
+		free(t);
+		break;
+	case TVAR_BASE_STATIC:
+		set_c(m, xasprintf("(%#" PRIx64 "UL + tap_kernel_reloc(%#" PRIx64 "UL))", tv->addr,
+				   tv->reloc_ref));
+		break;
+	case TVAR_BASE_EXPR:
+		set_c(m, base_expr_c(m, tv->base_expr));
+		break;
+	case TVAR_BASE_CONST:
+		set_c(m, xasprintf("%#" PRIx64 "UL", tv->addr));
+		break;
+	case TVAR_BASE_NONE: case TVAR_BASE_PARENT:
+		break;
+	}
+}
+
 /* sprintf(tv->text, args...) into a new string; pretty: the arguments
  * are relative to m, and any fault makes the string "ERROR". */
 static char *sprintf_c(struct emit *m, const struct tvar *tv, bool pretty)
@@ -182,10 +216,7 @@ static char *leaf_c(struct emit *m, const struct tvar *tv)
 {
 	char *v = NULL;
 
-	if (tv->base == TVAR_BASE_SLOT)
-		set_c(m, xasprintf("((const unsigned long *)c->event)[%u]", tv->slot));
-	else if (tv->base == TVAR_BASE_EXPR)
-		set_c(m, base_expr_c(m, tv->base_expr));
+	base_c(m, tv);
 	emit_steps(m, tv->steps, tv->nsteps);
 	switch (tv->leaf) {
 	case TVAR_VALUE:

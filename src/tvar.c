@@ -1,6 +1,7 @@
 /* Access paths of target variables: building and freeing (see tvar.h). */
 #include "tvar.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -42,4 +43,91 @@ void tvar_free(struct tvar *tv)
 	free(tv->text);
 	free(tv->name);
 	free(tv);
+}
+
+static const char *base_text(const struct tvar *tv, struct strbuf *sb)
+{
+	switch (tv->base) {
+	case TVAR_BASE_NONE:
+		strbuf_adds(sb, "none");
+		break;
+	case TVAR_BASE_SLOT:
+		strbuf_addf(sb, "slot:%u", tv->slot);
+		break;
+	case TVAR_BASE_PARENT:
+		strbuf_adds(sb, "parent");
+		break;
+	case TVAR_BASE_REG:
+		strbuf_addf(sb, "reg:%u%+" PRId64, tv->slot, (int64_t)tv->addr);
+		break;
+	case TVAR_BASE_STATIC:
+		strbuf_addf(sb, "static:%#" PRIx64 "@%#" PRIx64, tv->addr, tv->reloc_ref);
+		break;
+	case TVAR_BASE_CONST:
+		strbuf_addf(sb, "const:%#" PRIx64, tv->addr);
+		break;
+	case TVAR_BASE_EXPR:
+		strbuf_adds(sb, "expr");
+		break;
+	}
+	return sb->buf;
+}
+
+static void steps_text(const struct tvar_step *steps, size_t n, struct strbuf *sb)
+{
+	strbuf_addc(sb, '[');
+	for (size_t i = 0; i < n; i++) {
+		const struct tvar_step *s = &steps[i];
+
+		if (i)
+			strbuf_addc(sb, ',');
+		if (s->kind == TVAR_LOAD)
+			strbuf_adds(sb, "load");
+		else if (s->kind == TVAR_ADD)
+			strbuf_addf(sb, "+%" PRIu64, s->bytes);
+		else
+			strbuf_addf(sb, "%sindex*%" PRIu64, s->load_first ? "load," : "", s->bytes);
+	}
+	strbuf_addc(sb, ']');
+}
+
+static const char *const leaf_names[] = {
+	[TVAR_VALUE] = "value", [TVAR_READ] = "read", [TVAR_ADDRESS] = "address",
+	[TVAR_RAW] = "raw", [TVAR_TEXT] = "text",
+	[TVAR_FORMAT] = "format", [TVAR_PRETTY] = "pretty",
+};
+
+static void describe(const struct tvar *tv, struct strbuf *sb)
+{
+	strbuf_adds(sb, "base=");
+	base_text(tv, sb);
+	strbuf_adds(sb, " steps=");
+	steps_text(tv->steps, tv->nsteps, sb);
+	strbuf_addf(sb, " leaf=%s", leaf_names[tv->leaf]);
+	if (tv->leaf == TVAR_VALUE || tv->leaf == TVAR_READ)
+		strbuf_addf(sb, " size=%d %s", tv->size, tv->is_signed ? "signed" : "unsigned");
+	if (tv->bits)
+		strbuf_addf(sb, " bits=%u@%u", tv->bits, tv->bitpos);
+	if (tv->cstring)
+		strbuf_adds(sb, " cstring");
+	strbuf_addf(sb, " type=%s", tv->type == SEM_STRING ? "string" : "long");
+	if (tv->text)
+		strbuf_addf(sb, " text=\"%s\"", tv->text);
+	if (tv->pretty_nsteps) {
+		strbuf_adds(sb, " pretty_steps=");
+		steps_text(tv->pretty_steps, tv->pretty_nsteps, sb);
+	}
+	for (size_t i = 0; i < tv->nargs; i++) {
+		strbuf_addf(sb, " arg%zu={", i);
+		describe(tv->args[i], sb);
+		strbuf_addc(sb, '}');
+	}
+}
+
+char *tvar_describe(const struct tvar *tv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	describe(tv, &sb);
+	return strbuf_detach(&sb);
 }

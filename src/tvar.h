@@ -30,6 +30,12 @@ enum tvar_base {
 				 * pretty-printed walk stands */
 	TVAR_BASE_EXPR,		/* the value of a long expression (@cast's
 				 * pointer), evaluated once */
+	TVAR_BASE_REG,		/* DWARF register slot (x86-64 numbering) of
+				 * the probed point's pt_regs, plus addr */
+	TVAR_BASE_STATIC,	/* the kernel's link-time address addr,
+				 * moved to where the kernel runs (KASLR);
+				 * reloc_ref: jiffies_64's link-time address */
+	TVAR_BASE_CONST,	/* the constant addr */
 };
 
 enum tvar_step_kind {
@@ -61,8 +67,10 @@ enum tvar_leaf {
 
 struct tvar {
 	enum tvar_base base;
-	unsigned slot;			/* TVAR_BASE_SLOT */
 	const struct expr *base_expr;	/* TVAR_BASE_EXPR */
+	unsigned slot;			/* TVAR_BASE_SLOT, TVAR_BASE_REG */
+	uint64_t addr;			/* TVAR_BASE_REG, _STATIC, _CONST */
+	uint64_t reloc_ref;		/* TVAR_BASE_STATIC */
 	struct tvar_step *steps;
 	size_t nsteps;
 	enum tvar_leaf leaf;
@@ -90,6 +98,11 @@ struct tvar *tvar_new(enum tvar_base base, unsigned slot, const char *name,
 void tvar_push_step(struct tvar_step **steps, size_t *n, struct tvar_step step);
 void tvar_add_arg(struct tvar *tv, struct tvar *arg);
 void tvar_free(struct tvar *tv);
+
+/* tv as one line of stable text, for tests and debugging:
+ * "base=reg:5+16 steps=[load,+8] leaf=read size=4 signed type=long"
+ * (a static base: "static:ADDR@RELOC_REF"). */
+char *tvar_describe(const struct tvar *tv);
 
 struct tr;
 

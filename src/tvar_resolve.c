@@ -600,9 +600,23 @@ struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar
 			  unsigned slot, const struct expr *e, const char *family,
 			  struct family_error *err)
 {
-	struct walk w = { .ct = ct, .e = e, .family = family, .err = err, .type = base_type };
-	struct tvar *tv = tvar_new(base, slot, e->name, &e->pos);
-	bool ok = walk(&w, tv);
+	struct tvar_origin o = { .base = base, .slot = slot };
+
+	return tvar_resolve_from(ct, base_type, &o, e, family, err);
+}
+
+struct tvar *tvar_resolve_from(const struct ctypes *ct, ctype_id base_type,
+			       const struct tvar_origin *o, const struct expr *e,
+			       const char *family, struct family_error *err)
+{
+	struct walk w = { .ct = ct, .e = e, .family = family, .err = err, .type = base_type,
+			  .in_mem = o->in_mem };
+	struct tvar *tv = tvar_new(o->base, o->slot, e->name, &e->pos);
+	bool ok;
+
+	tv->addr = o->addr;
+	tv->reloc_ref = o->reloc_ref;
+	ok = walk(&w, tv);
 
 	free(w.steps);
 	if (!ok) {

@@ -3,6 +3,9 @@
  * values (an unsigned long each, such as a tracepoint's arguments) with
  * a C type:
  *
+ * The walk is backend-neutral: tracepoints (BTF, values in slots) and
+ * DWARF probes (dwtvar.c: registers, stack slots, statics) share it.
+ *
  *  - "->name" on a pointer to a struct or union, or on a struct member
  *    (SystemTap's "->" is also C's "."), looks into anonymous members;
  *  - "[i]" on a pointer or an array (i any long expression);
@@ -36,6 +39,22 @@ struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar
  * ((type *)ptr)[i]); NULL with *err filled. */
 struct tvar *tvar_resolve_cast(const struct ctypes *ct, ctype_id type, const struct expr *e,
 			       struct family_error *err);
+
+/* Where a variable's walk starts: the base's value (an unsigned long)
+ * is the variable's value itself, or (in_mem) the address of the
+ * variable in kernel memory. */
+struct tvar_origin {
+	enum tvar_base base;
+	unsigned slot;
+	uint64_t addr, reloc_ref;	/* as in struct tvar */
+	bool in_mem;
+};
+
+/* tvar_resolve() from any origin (a DWARF location: a register's value,
+ * a register plus an offset as an address, a static address ...). */
+struct tvar *tvar_resolve_from(const struct ctypes *ct, ctype_id base_type,
+			       const struct tvar_origin *o, const struct expr *e,
+			       const char *family, struct family_error *err);
 
 /* The raw value of type held at base/slot, as a long truncated and
  * extended as the type says ($$parms); name and pos as in tvar.h. */

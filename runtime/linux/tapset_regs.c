@@ -7,6 +7,7 @@
  * past the sixth, on the stack) is fault-safe.
  */
 #include <linux/kernel.h>
+#include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
@@ -292,4 +293,42 @@ void tapset_probemod(struct tap_context *c, char *out)
 	end = mod + strcspn(mod, " ]");
 	memmove(out, mod, end - mod);
 	out[end - mod] = '\0';
+}
+
+/* ---- DWARF target variables: registers and static addresses --------- */
+
+/* DWARF's x86-64 register numbers 0-16, as pt_regs fields. */
+static const unsigned short tap_dwarf_regs[] = {
+	offsetof(struct pt_regs, ax), offsetof(struct pt_regs, dx),
+	offsetof(struct pt_regs, cx), offsetof(struct pt_regs, bx),
+	offsetof(struct pt_regs, si), offsetof(struct pt_regs, di),
+	offsetof(struct pt_regs, bp), offsetof(struct pt_regs, sp),
+	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
+	offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
+	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
+	offsetof(struct pt_regs, ip),
+};
+
+unsigned long tap_dwarf_reg(struct tap_context *c, unsigned int regno)
+{
+	if (!c->regs) {
+		tap_error(c, "cannot access CPU registers in this context");
+		return 0;
+	}
+	if (regno >= ARRAY_SIZE(tap_dwarf_regs)) {
+		tap_errorf(c, "Unknown register: %u", regno);
+		return 0;
+	}
+	return *(const unsigned long *)((const char *)c->regs + tap_dwarf_regs[regno]);
+}
+
+/*
+ * jiffies_64 is exported and moves with the rest of the kernel image
+ * under KASLR: its run-time address less its link-time one is the
+ * offset of every static of the kernel.
+ */
+unsigned long tap_kernel_reloc(unsigned long jiffies_64_link)
+{
+	return (unsigned long)&jiffies_64 - jiffies_64_link;
 }

@@ -1,0 +1,469 @@
+/* DWARF locations -> where a walk starts (see dwloc.h).
+ *
+ * The expression picked for scope->pc is evaluated symbolically on a
+ * small stack whose entries are a constant, a register's value plus a
+ * constant, or a static (link-time) address plus a constant.  Whatever
+ * does not fit that shape (a dereference, arithmetic on two registers,
+ * pieces of several places, implicit pointers) is refused: SystemTap's
+ * "not accessible" error names the operation.
+ */
+#include "dwloc.h"
+
+#include <dwarf.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* DWARF's x86-64 numbering: 0-15 the general registers, 16 the return
+ * address column (the runtime maps each to its pt_regs field). */
+#define DW_X86_64_NREGS 17
+#define STACK_MAX 16
+/* Nesting of frame base -> CFA -> ... evaluations. */
+#define MAX_NEST 4
+
+enum elem_kind { E_CONST, E_REG, E_STATIC };
+
+struct elem {
+	enum elem_kind kind;
+	unsigned reg;		/* E_REG */
+	uint64_t val;		/* the constant, or what is added */
+};
+
+struct eval {
+	const struct dwarf_scope *scope;
+	Dwarf_Attribute *attr;	/* the location's attribute (entry values) */
+	struct elem stack[STACK_MAX];
+	int n;
+	bool is_value;		/* DW_OP_stack_value, a register, a constant */
+	char *msg;		/* why not, malloc'd */
+	bool msg_final;		/* msg is the whole message, not a reason */
+	int nest;
+};
+
+/* The operations tapc cannot lower, by name (others by number). */
+static const char *op_name(unsigned atom)
+{
+	static const struct {
+		unsigned atom;
+		const char *name;
+	} names[] = {
+		{ DW_OP_deref, "DW_OP_deref" }, { DW_OP_deref_size, "DW_OP_deref_size" },
+		{ DW_OP_piece, "DW_OP_piece" }, { DW_OP_bit_piece, "DW_OP_bit_piece" },
+		{ DW_OP_implicit_value, "DW_OP_implicit_value" },
+		{ DW_OP_implicit_pointer, "DW_OP_implicit_pointer" },
+		{ DW_OP_GNU_implicit_pointer, "DW_OP_GNU_implicit_pointer" },
+		{ DW_OP_entry_value, "DW_OP_entry_value" },
+		{ DW_OP_GNU_entry_value, "DW_OP_GNU_entry_value" },
+		{ DW_OP_GNU_parameter_ref, "DW_OP_GNU_parameter_ref" },
+		{ DW_OP_convert, "DW_OP_convert" }, { DW_OP_GNU_convert, "DW_OP_GNU_convert" },
+		{ DW_OP_regval_type, "DW_OP_regval_type" },
+		{ DW_OP_GNU_regval_type, "DW_OP_GNU_regval_type" },
+		{ DW_OP_mul, "DW_OP_mul" }, { DW_OP_and, "DW_OP_and" }, { DW_OP_neg, "DW_OP_neg" },
+		{ DW_OP_shl, "DW_OP_shl" }, { DW_OP_shr, "DW_OP_shr" }, { DW_OP_shra, "DW_OP_shra" },
+		{ DW_OP_or, "DW_OP_or" }, { DW_OP_xor, "DW_OP_xor" }, { DW_OP_not, "DW_OP_not" },
+		{ DW_OP_dup, "DW_OP_dup" }, { DW_OP_swap, "DW_OP_swap" },
+	};
+	static char buf[32];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (names[i].atom == atom)
+			return names[i].name;
+	snprintf(buf, sizeof(buf), "DW_OP %#x", atom);
+	return buf;
+}
+
+static bool refuse_plain(struct eval *ev, const char *reason)
+{
+	if (!ev->msg)
+		ev->msg = xstrdup(reason);
+	return false;
+}
+
+/* Why the location cannot be read: reason, with "%s" for op's name. */
+static bool refuse(struct eval *ev, const char *reason, unsigned atom)
+{
+	if (!ev->msg)
+		ev->msg = xasprintf(reason, op_name(atom));
+	return false;
+}
+
+static bool push(struct eval *ev, struct elem e)
+{
+	if (ev->n >= STACK_MAX)
+		return refuse_plain(ev, "location expression too deep");
+	ev->stack[ev->n++] = e;
+	return true;
+}
+
+static bool push_const(struct eval *ev, uint64_t v)
+{
+	return push(ev, (struct elem){ .kind = E_CONST, .val = v });
+}
+
+static bool push_reg(struct eval *ev, unsigned reg, uint64_t off)
+{
+	if (reg >= DW_X86_64_NREGS)
+		return refuse_plain(ev, "a register that is not one of pt_regs");
+	return push(ev, (struct elem){ .kind = E_REG, .reg = reg, .val = off });
+}
+
+static bool eval_ops(struct eval *ev, const Dwarf_Op *ops, size_t n);
+
+/* The CFA rule at pc in cfi, evaluated onto the stack. */
+static bool push_cfa_from(struct eval *ev, Dwarf_CFI *cfi)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops = NULL;
+	size_t nops = 0;
+	bool ok = false;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, ev->scope->pc, &frame) != 0)
+		return false;
+	if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops > 0)
+		ok = eval_ops(ev, ops, nops);
+	free(frame);
+	return ok;
+}
+
+/* The CFA at scope->pc from the CFI: .debug_frame (the kernel's), else
+ * .eh_frame. */
+static bool push_cfa(struct eval *ev)
+{
+	Dwarf *dbg = dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu);
+	Elf *elf = dwarf_getelf(dbg);
+	bool ok = push_cfa_from(ev, dwarf_getcfi(dbg));
+
+	if (!ok && !ev->msg && elf) {
+		Dwarf_CFI *eh = dwarf_getcfi_elf(elf);
+
+		ok = push_cfa_from(ev, eh);
+		if (eh)
+			dwarf_cfi_end(eh);
+	}
+	if (!ok && !ev->msg)
+		ev->msg = xasprintf("no call frame information at pc %#" PRIx64,
+				    (uint64_t)ev->scope->pc);
+	return ok;
+}
+
+/* The frame base of the function the scope is in (an inline instance's
+ * is that of the function it was inlined into). */
+static bool push_frame_base(struct eval *ev)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die((Dwarf_Die *)&ev->scope->func, &scopes);
+	bool ok = false, found = false, was_value;
+
+	for (int i = 0; i < n && !found; i++) {
+		Dwarf_Attribute fb;
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		found = true;
+		if (!dwarf_attr_integrate(&scopes[i], DW_AT_frame_base, &fb) ||
+		    dwarf_getlocation_addr(&fb, ev->scope->pc, &ops, &nops, 1) != 1 || !nops)
+			break;
+		/* a register as frame base ("DW_OP_reg6") is its value: that
+		 * makes the frame base, not the variable, a value */
+		was_value = ev->is_value;
+		ok = eval_ops(ev, ops, nops);
+		ev->is_value = was_value;
+	}
+	free(scopes);
+	if (!ok && !ev->msg)
+		ev->msg = xstrdup("no frame base at this address");
+	return ok;
+}
+
+/* DW_OP_entry_value(DW_OP_regN): at the entry of the function the
+ * register still holds the value the caller passed. */
+static bool push_entry_value(struct eval *ev, const Dwarf_Op *op)
+{
+	Dwarf_Attribute block;
+	Dwarf_Op *ops;
+	size_t n;
+	Dwarf_Addr entry;
+
+	if (dwarf_tag((Dwarf_Die *)&ev->scope->func) != DW_TAG_subprogram ||
+	    dwarf_entrypc((Dwarf_Die *)&ev->scope->func, &entry) != 0 || entry != ev->scope->pc)
+		return refuse(ev, "%s away from the function's entry", op->atom);
+	if (dwarf_getlocation_attr(ev->attr, op, &block) != 0 ||
+	    dwarf_getlocation(&block, &ops, &n) != 0 || n != 1)
+		return refuse(ev, "%s of an expression", op->atom);
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+		return push_reg(ev, ops[0].atom - DW_OP_reg0, 0);
+	if (ops[0].atom == DW_OP_regx)
+		return push_reg(ev, (unsigned)ops[0].number, 0);
+	return refuse(ev, "%s of an expression", op->atom);
+}
+
+static bool binop(struct eval *ev, unsigned atom)
+{
+	struct elem b, a;
+
+	if (ev->n < 2)
+		return refuse(ev, "malformed location expression at %s", atom);
+	b = ev->stack[--ev->n];
+	a = ev->stack[--ev->n];
+	if (atom == DW_OP_plus && a.kind == E_CONST && b.kind != E_CONST) {
+		struct elem t = a;
+
+		a = b;
+		b = t;
+	}
+	if (b.kind != E_CONST)
+		return refuse(ev, "arithmetic on two places (%s)", atom);
+	a.val = atom == DW_OP_plus ? a.val + b.val : a.val - b.val;
+	return push(ev, a);
+}
+
+/* A constant-pushing operation, or false when op is none. */
+static bool const_op(const Dwarf_Op *op, uint64_t *v)
+{
+	if (op->atom >= DW_OP_lit0 && op->atom <= DW_OP_lit31) {
+		*v = op->atom - DW_OP_lit0;
+		return true;
+	}
+	switch (op->atom) {
+	case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u:
+	case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
+	case DW_OP_constu: case DW_OP_consts:
+		*v = op->number;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The last operation: DW_OP_regN names the register itself. */
+static bool register_location(struct eval *ev, const Dwarf_Op *ops, unsigned reg, size_t i,
+			      size_t n)
+{
+	bool one_piece = i + 2 == n && ops[i + 1].atom == DW_OP_piece;
+
+	if (i + 1 != n && !one_piece)
+		return refuse_plain(ev, "a register location followed by more");
+	ev->is_value = true;
+	return push_reg(ev, reg, 0);
+}
+
+static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
+{
+	const Dwarf_Op *op = &ops[i];
+	uint64_t v;
+
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
+		return register_location(ev, ops, op->atom - DW_OP_reg0, i, n);
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31)
+		return push_reg(ev, op->atom - DW_OP_breg0, op->number);
+	if (const_op(op, &v))
+		return push_const(ev, v);
+	switch (op->atom) {
+	case DW_OP_regx:
+		return register_location(ev, ops, (unsigned)op->number, i, n);
+	case DW_OP_bregx:
+		return push_reg(ev, (unsigned)op->number, op->number2);
+	case DW_OP_addr:
+		return push(ev, (struct elem){ .kind = E_STATIC, .val = op->number });
+	case DW_OP_fbreg:
+		if (!push_frame_base(ev))
+			return false;
+		ev->stack[ev->n - 1].val += op->number;
+		return true;
+	case DW_OP_call_frame_cfa:
+		return push_cfa(ev);
+	case DW_OP_plus_uconst:
+		if (!ev->n)
+			return refuse(ev, "malformed location expression at %s", op->atom);
+		ev->stack[ev->n - 1].val += op->number;
+		return true;
+	case DW_OP_plus: case DW_OP_minus:
+		return binop(ev, op->atom);
+	case DW_OP_stack_value:
+		ev->is_value = true;
+		return true;
+	case DW_OP_entry_value: case DW_OP_GNU_entry_value:
+		return push_entry_value(ev, op);
+	case DW_OP_piece:
+		/* one piece covering the variable is the variable */
+		if (n == 2 && i == 1)
+			return true;
+		return refuse(ev, "a variable in pieces (%s)", op->atom);
+	case DW_OP_implicit_value:
+		return refuse(ev, "%s within an expression", op->atom);
+	default:
+		return refuse(ev, "%s", op->atom);
+	}
+}
+
+static bool eval_ops(struct eval *ev, const Dwarf_Op *ops, size_t n)
+{
+	if (++ev->nest > MAX_NEST)
+		return refuse_plain(ev, "location expression nested too deep");
+	for (size_t i = 0; i < n; i++)
+		if (!eval_op(ev, ops, i, n))
+			return false;
+	ev->nest--;
+	return true;
+}
+
+/* DW_OP_implicit_value N DATA alone: the constant (up to 8 bytes). */
+static bool implicit_value(struct eval *ev, const Dwarf_Op *ops, size_t n)
+{
+	Dwarf_Block blk;
+	uint64_t v = 0;
+
+	if (n != 1 || ops[0].atom != DW_OP_implicit_value)
+		return false;
+	if (dwarf_getlocation_implicit_value(ev->attr, &ops[0], &blk) != 0 || blk.length > 8)
+		return refuse(ev, "%s wider than 8 bytes", ops[0].atom);
+	for (size_t i = blk.length; i-- > 0;)
+		v = v << 8 | blk.data[i];
+	ev->is_value = true;
+	return push_const(ev, v);
+}
+
+/* jiffies_64's link-time address in the ELF the DWARF came with. */
+static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	Elf_Scn *scn = NULL;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name && !strcmp(name, "jiffies_64")) {
+				*addr = sym.st_value;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The top of the stack as where the walk starts. */
+static int to_origin(struct eval *ev, struct tvar_origin *out)
+{
+	struct elem top;
+
+	if (ev->n < 1) {
+		refuse_plain(ev, "empty location expression");
+		return -1;
+	}
+	top = ev->stack[ev->n - 1];
+	memset(out, 0, sizeof(*out));
+	out->in_mem = !ev->is_value;
+	out->addr = top.val;
+	switch (top.kind) {
+	case E_CONST:
+		out->base = TVAR_BASE_CONST;
+		return 0;
+	case E_REG:
+		out->base = TVAR_BASE_REG;
+		out->slot = top.reg;
+		return 0;
+	case E_STATIC:
+		if (strcmp(ev->scope->module ? ev->scope->module : "kernel", "kernel")) {
+			ev->msg = xasprintf("static variables of module '%s' cannot be read yet",
+					    ev->scope->module);
+			ev->msg_final = true;
+			return -1;
+		}
+		if (!reloc_ref(dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu),
+			       &out->reloc_ref)) {
+			ev->msg = xstrdup("the kernel's symbol table (jiffies_64) is missing, so "
+					  "static addresses cannot be relocated");
+			ev->msg_final = true;
+			return -1;
+		}
+		out->base = TVAR_BASE_STATIC;
+		return 0;
+	}
+	return -1;
+}
+
+static int from_const_value(Dwarf_Attribute *cv, struct tvar_origin *out, char **msg)
+{
+	Dwarf_Sword s;
+	Dwarf_Word u;
+	Dwarf_Block blk;
+	uint64_t v = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->base = TVAR_BASE_CONST;
+	if (dwarf_formsdata(cv, &s) == 0) {
+		out->addr = (uint64_t)s;
+	} else if (dwarf_formudata(cv, &u) == 0) {
+		out->addr = u;
+	} else if (dwarf_formblock(cv, &blk) == 0 && blk.length <= 8) {
+		for (size_t i = blk.length; i-- > 0;)
+			v = v << 8 | blk.data[i];
+		out->addr = v;
+	} else {
+		*msg = xstrdup("a constant value that is not a number");
+		return -1;
+	}
+	return 0;
+}
+
+int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_origin *out,
+		   char **msg)
+{
+	Dwarf_Attribute attr, cv;
+	struct eval ev = { .scope = scope, .attr = &attr };
+	Dwarf_Op *ops;
+	size_t n;
+	const char *name = dwarf_diename(die);
+	int r;
+
+	*msg = NULL;
+	if (!dwarf_attr_integrate(die, DW_AT_location, &attr)) {
+		if (dwarf_attr_integrate(die, DW_AT_const_value, &cv))
+			return from_const_value(&cv, out, msg);
+		*msg = xasprintf("failed to retrieve location attribute for '%s' "
+				 "[man error::dwarf]", name ? name : "?");
+		return -1;
+	}
+	r = dwarf_getlocation_addr(&attr, scope->pc, &ops, &n, 1);
+	if (r != 1 || n == 0) {
+		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
+				 "[man error::dwarf]", (uint64_t)scope->pc);
+		return -1;
+	}
+	if (implicit_value(&ev, ops, n) || (!ev.msg && eval_ops(&ev, ops, n))) {
+		if (to_origin(&ev, out) == 0)
+			return 0;
+	}
+	if (ev.msg_final) {
+		*msg = ev.msg;
+		return -1;
+	}
+	*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") [man error::dwarf]: "
+			 "%s", (uint64_t)scope->pc, ev.msg ? ev.msg : "unknown location");
+	free(ev.msg);
+	return -1;
+}
+
+void dwloc_return_value(struct tvar_origin *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->base = TVAR_BASE_REG;
+	out->slot = 0;		/* rax */
+}

@@ -1,0 +1,23 @@
+/* DWARF location expressions, lowered to where a target variable's walk
+ * starts (tvar_resolve.h's struct tvar_origin): a register's value, a
+ * register plus an offset as an address (stack slots, DW_OP_fbreg over
+ * the CFA), a static address the runtime relocates, or a constant.
+ */
+#ifndef TAPC_DWLOC_H
+#define TAPC_DWLOC_H
+
+#include <elfutils/libdw.h>
+
+#include "dwscope.h"
+#include "tvar_resolve.h"
+
+/* Where variable (or parameter) die lives at scope->pc: 0 with *out
+ * filled, or -1 with *msg (malloc'd) saying why it cannot be read, in
+ * SystemTap's words ("not accessible at this address ..."). */
+int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_origin *out,
+		   char **msg);
+
+/* Where a function's return value is at a .return probe (x86-64: rax). */
+void dwloc_return_value(struct tvar_origin *out);
+
+#endif

@@ -1,0 +1,419 @@
+/* Target variables of DWARF probes (see dwtvar.h).
+ *
+ * The variables of a scope are the parameters and variables of its
+ * function (an inline instance's carry their names and types through
+ * their abstract origin, with locations of their own) and those of the
+ * lexical blocks around scope->pc, the innermost winning.  Each one's
+ * location (dwloc.c) gives where the walk over its type starts; the
+ * walk itself is tvar_resolve.c's, over the DWARF types (ctypes_dwarf.c).
+ */
+#include "dwtvar.h"
+
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwloc.h"
+#include "dwscope.h"
+#include "suggest.h"
+#include "tvar_resolve.h"
+#include "util.h"
+
+#define FAMILY_WORD "DWARF"
+
+struct dwvar {
+	Dwarf_Die die;
+	const char *name;
+	bool is_parm;
+	/* 0: the function's own; deeper: nested blocks; -1: the CU's
+	 * (globals and file statics: found by name, never listed) */
+	int depth;
+};
+
+struct dwvars {
+	struct dwvar *v;
+	size_t n;
+};
+
+static void collect(const struct dwarf_scope *scope, Dwarf_Die *parent, int depth,
+		    struct dwvars *out)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name;
+
+		if (tag == DW_TAG_lexical_block) {
+			if (dwarf_haspc(&child, scope->pc) > 0)
+				collect(scope, &child, depth + 1, out);
+			continue;
+		}
+		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
+			continue;
+		name = dwarf_diename(&child);
+		if (!name)
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = (struct dwvar){ .die = child, .name = name, .depth = depth,
+						   .is_parm = tag == DW_TAG_formal_parameter };
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The variables of the CU (after the function's: they never shadow). */
+static void collect_globals(const struct dwarf_scope *scope, struct dwvars *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child((Dwarf_Die *)&scope->cu, &child) != 0)
+		return;
+	do {
+		const char *name = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) != DW_TAG_variable || !name)
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = (struct dwvar){ .die = child, .name = name, .depth = -1 };
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static struct dwvars scope_vars(const struct dwarf_scope *scope)
+{
+	struct dwvars vars = { 0 };
+
+	collect(scope, (Dwarf_Die *)&scope->func, 0, &vars);
+	collect_globals(scope, &vars);
+	return vars;
+}
+
+static bool has_location(const struct dwvar *v)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_location, &attr) ||
+	       dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_const_value, &attr);
+}
+
+/* The variable called name, the innermost one when blocks shadow; of
+ * two in one scope, one with a location: a global declared (as a header
+ * does) and then defined in the CU has a DIE for each, as SystemTap
+ * works around for GCC PR51410. */
+static const struct dwvar *find_var(const struct dwvars *vars, const char *name)
+{
+	const struct dwvar *best = NULL;
+
+	for (size_t i = 0; i < vars->n; i++) {
+		const struct dwvar *v = &vars->v[i];
+
+		if (strcmp(v->name, name))
+			continue;
+		if (!best || v->depth > best->depth ||
+		    (v->depth == best->depth && !has_location(best) && has_location(v)))
+			best = v;
+	}
+	return best;
+}
+
+static struct ctypes scope_types(const struct dwarf_scope *scope)
+{
+	return ctypes_dwarf(dwarf_cu_getdwarf(scope->cu.cu));
+}
+
+static ctype_id die_type(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
+		return 0;
+	return dwarf_dieoffset(&t);
+}
+
+static const char *module_of(const struct dwarf_scope *scope)
+{
+	return scope->module ? scope->module : "kernel";
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+struct cand {
+	const char *name;
+	int dist;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return x->dist != y->dist ? x->dist - y->dist : strcmp(x->name, y->name);
+}
+
+/* SystemTap's list: every name ("$x"), nearest to the one asked first. */
+static char *alternatives(const struct dwvars *vars, const char *name)
+{
+	struct cand *c = xcalloc(vars->n + 1, sizeof(*c));
+	struct strbuf sb = STRBUF_INIT;
+	char **dollars = xcalloc(vars->n + 1, sizeof(*dollars));
+	size_t n = 0;
+
+	for (size_t i = 0; i < vars->n; i++) {
+		bool dup = vars->v[i].depth < 0;
+
+		for (size_t j = 0; j < n && !dup; j++)
+			dup = !strcmp(c[j].name + 1, vars->v[i].name);
+		if (dup)
+			continue;
+		dollars[n] = xasprintf("$%s", vars->v[i].name);
+		c[n].name = dollars[n];
+		c[n].dist = sem_edit_distance(name, dollars[n]);
+		n++;
+	}
+	qsort(c, n, sizeof(*c), cand_cmp);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", c[i].name);
+	for (size_t i = 0; i < n; i++)
+		free(dollars[i]);
+	free(dollars);
+	free(c);
+	return strbuf_detach(&sb);
+}
+
+static char *unknown_message(const struct dwarf_scope *scope, const struct dwvars *vars,
+			     const char *name)
+{
+	char *alt = alternatives(vars, name);
+	const char *fname = dwarf_diename((Dwarf_Die *)&scope->func);
+	const char *cuname = dwarf_diename((Dwarf_Die *)&scope->cu);
+	char *msg;
+
+	msg = xasprintf("unable to find local '%s', [man error::dwarf] dieoffset %#" PRIx64
+			" in %s, near pc %#" PRIx64 " in %s %s (%s%s%s)", name + 1,
+			(uint64_t)dwarf_dieoffset((Dwarf_Die *)&scope->func), module_of(scope),
+			(uint64_t)scope->pc, fname ? fname : "<unknown>",
+			cuname ? cuname : "<unknown>", alt && *alt ? "alternatives: " : "",
+			alt && *alt ? alt : "<no alternatives>", alt && *alt ? ")" : "");
+	free(alt);
+	return msg;
+}
+
+/* ---- single variables --------------------------------------------------- */
+
+/* The access path of e (whose base is variable v). */
+static struct tvar *var_access(const struct dwarf_scope *scope, const struct ctypes *ct,
+			       const struct dwvar *v, const struct expr *e,
+			       struct family_error *err)
+{
+	struct tvar_origin o;
+	char *msg;
+
+	if (dwloc_variable(scope, (Dwarf_Die *)&v->die, &o, &msg) != 0) {
+		err->pos = e->pos;
+		err->msg = msg;
+		return NULL;
+	}
+	return tvar_resolve_from(ct, die_type((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
+}
+
+static struct tvar *return_access(const struct dwarf_scope *scope, const struct ctypes *ct,
+				  const struct expr *e, struct family_error *err)
+{
+	ctype_id type = die_type((Dwarf_Die *)&scope->func);
+	struct tvar_origin o;
+
+	if (!type) {
+		err->msg = xasprintf("function '%s' returns no value: '%s' is not available",
+				     dwarf_diename((Dwarf_Die *)&scope->func) ?: "?", e->name);
+		return NULL;
+	}
+	dwloc_return_value(&o);
+	return tvar_resolve_from(ct, type, &o, e, FAMILY_WORD, err);
+}
+
+/* ---- $$vars, $$parms, $$locals, $$return -------------------------------- */
+
+enum ctx_set { CTX_VARS, CTX_PARMS, CTX_LOCALS, CTX_RETURN };
+
+static bool ctx_var(const char *name, enum ctx_set *set)
+{
+	static const char *const names[] = { "$$vars", "$$parms", "$$locals", "$$return" };
+
+	for (int i = 0; i < 4; i++) {
+		if (!strcmp(name, names[i])) {
+			*set = (enum ctx_set)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One "name=..." of a context variable: pretty with e's suffix, else
+ * the value (%p for pointers, %#x for other numbers); "name=?" when it
+ * cannot be read or is no number. */
+static void ctx_item(const struct dwarf_scope *scope, const struct ctypes *ct,
+		     const struct dwvar *v, const char *name, const struct expr *e,
+		     struct tvar *tv, struct strbuf *fmt)
+{
+	struct expr named = *e;
+	struct family_error err = { 0 };
+	bool pretty = e->comps.n > 0;
+	ctype_id type = v ? die_type((Dwarf_Die *)&v->die) : die_type((Dwarf_Die *)&scope->func);
+	struct tvar *arg = NULL;
+
+	named.name = xasprintf("$%s", v ? name : "return");
+	named.addressof = false;
+	if (!pretty)
+		named.comps.n = 0;
+	if (pretty || tvar_fits_register(ct, type))
+		arg = v ? var_access(scope, ct, v, &named, &err) :
+			  return_access(scope, ct, &named, &err);
+	strbuf_addf(fmt, "%s%s=", fmt->len ? " " : "", name);
+	if (arg) {
+		strbuf_adds(fmt, pretty ? "%s" : tvar_is_pointer(ct, type) ? "%p" : "%#x");
+		tvar_add_arg(tv, arg);
+	} else {
+		strbuf_adds(fmt, "?");
+	}
+	free(named.name);
+	free(err.msg);
+	free(err.what);
+}
+
+static struct tvar *ctx_access(const struct dwarf_scope *scope, const struct ctypes *ct,
+			       const struct dwvars *vars, enum ctx_set set, const struct expr *e)
+{
+	struct tvar *tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
+	struct strbuf fmt = STRBUF_INIT;
+
+	tv->leaf = TVAR_FORMAT;
+	tv->type = SEM_STRING;
+	if (set == CTX_RETURN) {
+		ctx_item(scope, ct, NULL, "return", e, tv, &fmt);
+	} else {
+		for (size_t i = 0; i < vars->n; i++) {
+			const struct dwvar *v = &vars->v[i];
+
+			if ((set == CTX_PARMS && !v->is_parm) || (set == CTX_LOCALS && v->is_parm) ||
+			    v->depth < 0 || find_var(vars, v->name) != v)
+				continue;
+			ctx_item(scope, ct, v, v->name, e, tv, &fmt);
+		}
+	}
+	tv->text = fmt.buf ? strbuf_detach(&fmt) : xstrdup("");
+	return tv;
+}
+
+static bool bad_ctx_use(const struct expr *e)
+{
+	const struct tcomp *tc;
+
+	if (e->addressof || e->comps.n > 1)
+		return true;
+	if (e->comps.n == 0)
+		return false;
+	tc = e->comps.v[0];
+	return tc->kind != TC_PPRINT;
+}
+
+/* ---- the hooks ------------------------------------------------------------ */
+
+static enum sem_type type_of_ctx(const struct dwarf_scope *scope, const struct ctypes *ct,
+				 const struct dwvars *vars, enum ctx_set set,
+				 const struct expr *e, struct family_error *err,
+				 struct tvar **access)
+{
+	if (bad_ctx_use(e)) {
+		err->msg = xasprintf("'%s' takes no '->', '[' or '&'", e->name);
+		return SEM_UNKNOWN;
+	}
+	if (set == CTX_RETURN && !scope->at_return) {
+		err->msg = xasprintf("'%s' is only available in .return probes", e->name);
+		return SEM_UNKNOWN;
+	}
+	if (set != CTX_RETURN && scope->at_return) {
+		err->msg = xasprintf("'%s' in a .return probe needs the values at entry "
+				     "(@entry), which tapc cannot save yet", e->name);
+		return SEM_UNKNOWN;
+	}
+	*access = ctx_access(scope, ct, vars, set, e);
+	return SEM_STRING;
+}
+
+static enum sem_type type_of_var(const struct dwarf_scope *scope, const struct ctypes *ct,
+				 const struct dwvars *vars, const struct expr *e,
+				 struct family_error *err, struct tvar **access)
+{
+	const struct dwvar *v;
+
+	if (!strcmp(e->name, "$return")) {
+		if (!scope->at_return) {
+			err->msg = xstrdup("'$return' is only available in .return probes");
+			return SEM_UNKNOWN;
+		}
+		*access = return_access(scope, ct, e, err);
+		return *access ? (*access)->type : SEM_UNKNOWN;
+	}
+	v = find_var(vars, e->name + 1);
+	if (!v) {
+		err->msg = unknown_message(scope, vars, e->name);
+		return SEM_UNKNOWN;
+	}
+	if (scope->at_return) {
+		err->msg = xasprintf("'%s' in a .return probe needs its value at entry "
+				     "(@entry), which tapc cannot save yet", e->name);
+		return SEM_UNKNOWN;
+	}
+	*access = var_access(scope, ct, v, e, err);
+	return *access ? (*access)->type : SEM_UNKNOWN;
+}
+
+enum sem_type dwtvar_type(const struct dwarf_scope *scope, const struct expr *e, bool write,
+			  struct family_error *err, struct tvar **access)
+{
+	struct ctypes ct = scope_types(scope);
+	struct dwvars vars;
+	enum ctx_set set;
+	enum sem_type t;
+
+	err->pos = e->pos;
+	*access = NULL;
+	if (write) {
+		err->msg = xasprintf("write to target variable '%s' is not supported yet",
+				     e->name);
+		return SEM_UNKNOWN;
+	}
+	vars = scope_vars(scope);
+	if (ctx_var(e->name, &set))
+		t = type_of_ctx(scope, &ct, &vars, set, e, err, access);
+	else
+		t = type_of_var(scope, &ct, &vars, e, err, access);
+	free(vars.v);
+	return t;
+}
+
+void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
+{
+	struct ctypes ct = scope_types(scope);
+	struct dwvars vars = scope_vars(scope);
+
+	for (size_t i = 0; i < vars.n; i++) {
+		const struct dwvar *v = &vars.v[i];
+		ctype_id type = die_type((Dwarf_Die *)&v->die);
+		char *tn;
+
+		if (v->depth < 0 || find_var(&vars, v->name) != v || !type)
+			continue;
+		tn = tvar_type_name(&ct, type);
+		vec_push(out, xasprintf("$%s:%s", v->name, tn));
+		free(tn);
+	}
+	if (scope->at_return && die_type((Dwarf_Die *)&scope->func)) {
+		char *tn = tvar_type_name(&ct, die_type((Dwarf_Die *)&scope->func));
+
+		vec_push(out, xasprintf("$return:%s", tn));
+		free(tn);
+	}
+	free(vars.v);
+}
