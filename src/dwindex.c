@@ -1,0 +1,453 @@
+/* The DWARF function index of one binary (see dwindex.h).
+ *
+ * Which functions are left out, as the kernel would refuse to kprobe them
+ * (register_kprobe's checks, which SystemTap's own section rule agrees
+ * with):
+ *  - anything outside the text proper: a module's function must lie in
+ *    .text or a .text.* section (not .init.text, .exit.text,
+ *    .noinstr.text ...); a vmlinux function must lie in .text;
+ *  - in vmlinux, the areas the kernel blacklists as a whole:
+ *    __kprobes_text (functions marked __kprobes), the noinstr text and,
+ *    on x86, the entry text (populate_kprobe_blacklist);
+ *  - in vmlinux, the functions NOKPROBE_SYMBOL() lists, read from the
+ *    addresses in its _kprobe_blacklist section.
+ * A module's own NOKPROBE_SYMBOL list is not read: the kernel refuses
+ * those at registration, which is a warning then.
+ *
+ * Walking every compile unit of Debian's vmlinux for its subprograms and
+ * inline instances takes about half a second, so the index is built on
+ * each run, for the binaries a script names only.
+ */
+#include "dwindex.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "glob.h"
+#include "lookup.h"
+#include "suggest.h"
+#include "util.h"
+
+/* An address range [lo, hi) the kernel refuses as a whole. */
+struct addr_range {
+	Dwarf_Addr lo, hi;
+};
+
+struct dwindex {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;	/* DWARF address + bias = the module's address */
+	bool is_kernel;
+
+	struct dwfunc *funcs;	/* sorted by name, then address */
+	size_t n, cap;
+
+	struct namemap syms;	/* function symbol name -> its addresses */
+	Dwarf_Addr stext, etext;
+	struct addr_range refused[3];
+	Dwarf_Addr *blacklist;	/* sorted */
+	size_t n_blacklist;
+};
+
+/* ---- opening */
+
+/* The debug file is the file itself: libdwfl must not look elsewhere. */
+static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name,
+				 const char *debuglink_file, GElf_Word debuglink_crc,
+				 char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = no_separate_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool open_dwfl(struct dwindex *ix, const char *path, const char *module, char *err,
+		      size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %m", path);
+		return false;
+	}
+	ix->dwfl = dwfl_begin(&offline_callbacks);
+	/* dwfl owns fd from here on */
+	ix->mod = ix->dwfl ? dwfl_report_offline(ix->dwfl, module ? module : "kernel", path, fd)
+			   : NULL;
+	if (!ix->mod) {
+		if (!ix->dwfl)
+			close(fd);
+		snprintf(err, errlen, "cannot read %s: %s", path, dwfl_errmsg(-1));
+		return false;
+	}
+	dwfl_report_end(ix->dwfl, NULL, NULL);
+	ix->dw = dwfl_module_getdwarf(ix->mod, &ix->bias);
+	if (!ix->dw) {
+		snprintf(err, errlen, "%s has no DWARF debuginfo: %s", path, dwfl_errmsg(-1));
+		return false;
+	}
+	return true;
+}
+
+/* ---- symbols */
+
+static void read_symbols(struct dwindex *ix)
+{
+	int n = dwfl_module_getsymtab(ix->mod);
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(ix->mod, i, &sym, &addr, NULL, NULL,
+							   NULL);
+		int type = name ? GELF_ST_TYPE(sym.st_info) : STT_NOTYPE;
+
+		if (!name || !*name)
+			continue;
+		if (type == STT_FUNC || (ix->is_kernel && type == STT_NOTYPE) ||
+		    strncmp(name, "__ksymtab_", 10) == 0)
+			namemap_add(&ix->syms, name, (void *)(uintptr_t)(addr - ix->bias));
+	}
+}
+
+/* The DWARF address of symbol NAME (the first of that name), or 0. */
+static Dwarf_Addr symbol_addr(const struct dwindex *ix, const char *name)
+{
+	const struct vec *v = namemap_get(&ix->syms, name);
+
+	return v ? (Dwarf_Addr)(uintptr_t)v->v[0] : 0;
+}
+
+/* ---- what the kernel refuses */
+
+static int addr_cmp(const void *a, const void *b)
+{
+	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The ELF data holding vmlinux address ADDR, and its section's address. */
+static Elf_Data *data_at(const struct dwindex *ix, Dwarf_Addr addr, GElf_Addr *sec_addr)
+{
+	Dwarf_Addr a = addr + ix->bias, bias;
+	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+		return NULL;
+	*sec_addr = sh.sh_addr;
+	return elf_getdata(scn, NULL);
+}
+
+/* NOKPROBE_SYMBOL(): the addresses vmlinux lists in _kprobe_blacklist. */
+static void read_blacklist(struct dwindex *ix)
+{
+	Dwarf_Addr start = symbol_addr(ix, "__start_kprobe_blacklist");
+	Dwarf_Addr stop = symbol_addr(ix, "__stop_kprobe_blacklist");
+	GElf_Addr sec_addr;
+	Elf_Data *data = start && stop > start ? data_at(ix, start, &sec_addr) : NULL;
+	size_t off, count;
+
+	if (!data || !data->d_buf)
+		return;
+	off = start - sec_addr;
+	count = (stop - start) / sizeof(uint64_t);
+	if (off + count * sizeof(uint64_t) > data->d_size)
+		return;
+	ix->blacklist = xmalloc(count * sizeof(*ix->blacklist));
+	for (size_t i = 0; i < count; i++) {
+		uint64_t a;
+
+		memcpy(&a, (const char *)data->d_buf + off + i * sizeof(a), sizeof(a));
+		ix->blacklist[i] = a;
+	}
+	ix->n_blacklist = count;
+	qsort(ix->blacklist, count, sizeof(*ix->blacklist), addr_cmp);
+}
+
+static void read_kernel_limits(struct dwindex *ix)
+{
+	static const char *const areas[3][2] = {
+		{ "__kprobes_text_start", "__kprobes_text_end" },
+		{ "__noinstr_text_start", "__noinstr_text_end" },
+		{ "__entry_text_start", "__entry_text_end" },
+	};
+
+	ix->stext = symbol_addr(ix, "_stext");
+	ix->etext = symbol_addr(ix, "_etext");
+	for (int i = 0; i < 3; i++) {
+		ix->refused[i].lo = symbol_addr(ix, areas[i][0]);
+		ix->refused[i].hi = symbol_addr(ix, areas[i][1]);
+	}
+	read_blacklist(ix);
+}
+
+/* Whether the kernel would kprobe a function entered at ADDR. */
+static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
+{
+	if (ix->is_kernel) {
+		if (addr < ix->stext || addr >= ix->etext)
+			return false;
+		for (int i = 0; i < 3; i++)
+			if (addr >= ix->refused[i].lo && addr < ix->refused[i].hi)
+				return false;
+		return !bsearch(&addr, ix->blacklist, ix->n_blacklist, sizeof(addr), addr_cmp);
+	}
+	Dwarf_Addr a = addr + ix->bias, bias;
+	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
+	GElf_Shdr sh;
+	size_t shstrndx;
+	Elf *elf = dwfl_module_getelf(ix->mod, &bias);
+	const char *name;
+
+	if (!scn || !elf || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	return name && (strcmp(name, ".text") == 0 || strncmp(name, ".text.", 6) == 0);
+}
+
+/* ---- the walk */
+
+static void add_func(struct dwindex *ix, Dwarf_Die *die, bool inline_instance)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Addr entry, base, end;
+	Dwarf_Attribute attr;
+	bool flag = false;
+	struct dwfunc *f;
+
+	if (!name)
+		return;
+	if (dwarf_entrypc(die, &entry) != 0 && dwarf_ranges(die, 0, &base, &entry, &end) <= 0)
+		return;		/* no code */
+	if (!probeable(ix, entry))
+		return;
+	if (ix->n == ix->cap) {
+		ix->cap = ix->cap ? 2 * ix->cap : 4096;
+		ix->funcs = xrealloc(ix->funcs, ix->cap * sizeof(*ix->funcs));
+	}
+	f = &ix->funcs[ix->n++];
+	f->name = name;
+	f->die = dwarf_dieoffset(die);
+	f->entry = entry;
+	f->inline_instance = inline_instance;
+	if (dwarf_attr_integrate(die, DW_AT_external, &attr))
+		dwarf_formflag(&attr, &flag);
+	f->external = flag;
+}
+
+/* The functions among DIE's children, and the inline instances in them. */
+static void walk_children(struct dwindex *ix, Dwarf_Die *die)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			if (dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges))
+				add_func(ix, &child, false);
+			walk_children(ix, &child);
+			break;
+		case DW_TAG_inlined_subroutine:
+			add_func(ix, &child, true);
+			walk_children(ix, &child);
+			break;
+		case DW_TAG_lexical_block:
+			walk_children(ix, &child);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct dwfunc *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+static void build_index(struct dwindex *ix)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(ix->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(ix->dw, off + hsize, &cu))
+			walk_children(ix, &cu);
+		off = next;
+	}
+	qsort(ix->funcs, ix->n, sizeof(*ix->funcs), func_cmp);
+}
+
+struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
+{
+	struct dwindex *ix = xcalloc(1, sizeof(*ix));
+
+	ix->is_kernel = module == NULL;
+	if (!open_dwfl(ix, path, module, err, errlen)) {
+		dwindex_free(ix);
+		return NULL;
+	}
+	read_symbols(ix);
+	if (ix->is_kernel)
+		read_kernel_limits(ix);
+	build_index(ix);
+	return ix;
+}
+
+void dwindex_free(struct dwindex *ix)
+{
+	if (!ix)
+		return;
+	if (ix->dwfl)
+		dwfl_end(ix->dwfl);
+	namemap_free(&ix->syms);
+	free(ix->funcs);
+	free(ix->blacklist);
+	free(ix);
+}
+
+/* ---- questions */
+
+size_t dwindex_count(const struct dwindex *ix)
+{
+	return ix->n;
+}
+
+/* The first function named NAME or after it in order. */
+static size_t lower_bound(const struct dwindex *ix, const char *name)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ix->funcs[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dwfunc ***out)
+{
+	struct vec found = { 0 };
+
+	if (!glob_is_pattern(name)) {
+		for (size_t i = lower_bound(ix, name);
+		     i < ix->n && strcmp(ix->funcs[i].name, name) == 0; i++)
+			vec_push(&found, &ix->funcs[i]);
+	} else {
+		bool matched = false;
+
+		for (size_t i = 0; i < ix->n; i++) {
+			/* one glob test per name: the index is sorted */
+			if (i == 0 || strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) != 0)
+				matched = glob_match(name, ix->funcs[i].name);
+			if (matched)
+				vec_push(&found, &ix->funcs[i]);
+		}
+	}
+	*out = (const struct dwfunc **)found.v;
+	return found.n;
+}
+
+const char *dwindex_nearest(const struct dwindex *ix, const char *name)
+{
+	const char *best = NULL;
+	int best_d = 0;
+
+	for (size_t i = 0; i < ix->n; i++) {
+		int d;
+
+		if (i > 0 && strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) == 0)
+			continue;
+		d = sem_edit_distance(name, ix->funcs[i].name);
+		if (!best || d < best_d) {
+			best = ix->funcs[i].name;
+			best_d = d;
+		}
+	}
+	/* as the kprobe family: only a name a few edits away is a suggestion */
+	return best && best_d <= 3 ? best : NULL;
+}
+
+bool dwindex_die(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Die *die, Dwarf_Die *cu)
+{
+	if (!dwarf_offdie(ix->dw, f->die, die))
+		return false;
+	return cu == NULL || dwarf_diecu(die, cu, NULL, NULL) != NULL;
+}
+
+const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line)
+{
+	Dwarf_Die die, cu;
+	const char *file, *dir;
+	size_t len;
+
+	*line = 0;
+	if (!dwindex_die(ix, f, &die, &cu))
+		return NULL;
+	file = dwarf_decl_file(&die);
+	if (!file)
+		return NULL;
+	dwarf_decl_line(&die, line);
+	dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
+	len = dir ? strlen(dir) : 0;
+	if (len && strncmp(file, dir, len) == 0 && file[len] == '/')
+		file += len + 1;
+	return file;
+}
+
+const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(ix->mod, addr + ix->bias, &off, &sym, NULL,
+						NULL, NULL);
+	const struct vec *same = name ? namemap_get(&ix->syms, name) : NULL;
+
+	if (same && same->n == 1) {
+		*offset = off;
+		return name;
+	}
+	if (!ix->is_kernel || !ix->stext)
+		return NULL;
+	*offset = addr - ix->stext;
+	return "_stext";
+}
+
+bool dwindex_exported(const struct dwindex *ix, const char *name)
+{
+	char *ksym = xasprintf("__ksymtab_%s", name);
+	bool found = namemap_get(&ix->syms, ksym) != NULL;
+
+	free(ksym);
+	return found;
+}
