@@ -40,6 +40,12 @@ struct addr_range {
 	Dwarf_Addr lo, hi;
 };
 
+/* A function symbol: where it starts and ends (DWARF addresses). */
+struct fsym {
+	Dwarf_Addr lo, hi;
+	const char *name;
+};
+
 struct dwindex {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -51,9 +57,11 @@ struct dwindex {
 	size_t n, cap;
 
 	struct namemap syms;	/* function symbol name -> its addresses */
+	struct fsym *fsyms;	/* function symbols by address */
+	size_t n_fsyms;
 	Dwarf_Addr stext, etext;
 	struct addr_range refused[3];
-	Dwarf_Addr *blacklist;	/* sorted */
+	struct addr_range *blacklist;	/* NOKPROBE_SYMBOL functions, sorted */
 	size_t n_blacklist;
 };
 
@@ -106,6 +114,15 @@ static bool open_dwfl(struct dwindex *ix, const char *path, const char *module, 
 
 /* ---- symbols */
 
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static void read_symbols(struct dwindex *ix)
 {
 	int n = dwfl_module_getsymtab(ix->mod);
@@ -122,7 +139,38 @@ static void read_symbols(struct dwindex *ix)
 		if (type == STT_FUNC || (ix->is_kernel && type == STT_NOTYPE) ||
 		    strncmp(name, "__ksymtab_", 10) == 0)
 			namemap_add(&ix->syms, name, (void *)(uintptr_t)(addr - ix->bias));
+		if (type == STT_FUNC && sym.st_size > 0) {
+			ix->fsyms = xrealloc(ix->fsyms, (ix->n_fsyms + 1) * sizeof(*ix->fsyms));
+			ix->fsyms[ix->n_fsyms++] = (struct fsym){ addr - ix->bias,
+				addr - ix->bias + sym.st_size, name };
+		}
 	}
+	qsort(ix->fsyms, ix->n_fsyms, sizeof(*ix->fsyms), fsym_cmp);
+}
+
+/* The function symbol that contains ADDR (the first by address when
+ * aliases do), or NULL. */
+static const struct fsym *fsym_at(const struct dwindex *ix, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = ix->n_fsyms;
+
+	/* the last symbol starting at or before addr ... */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->fsyms[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ... or an alias of it, or an enclosing one just before */
+	for (size_t i = lo; i > 0 && lo - i < 8; i--)
+		if (addr < ix->fsyms[i - 1].hi) {
+			while (i > 1 && ix->fsyms[i - 2].lo == ix->fsyms[i - 1].lo)
+				i--;
+			return &ix->fsyms[i - 1];
+		}
+	return NULL;
 }
 
 /* The DWARF address of symbol NAME (the first of that name), or 0. */
@@ -135,11 +183,11 @@ static Dwarf_Addr symbol_addr(const struct dwindex *ix, const char *name)
 
 /* ---- what the kernel refuses */
 
-static int addr_cmp(const void *a, const void *b)
+static int range_cmp(const void *a, const void *b)
 {
-	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
+	const struct addr_range *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
 /* The ELF data holding vmlinux address ADDR, and its section's address. */
@@ -155,7 +203,8 @@ static Elf_Data *data_at(const struct dwindex *ix, Dwarf_Addr addr, GElf_Addr *s
 	return elf_getdata(scn, NULL);
 }
 
-/* NOKPROBE_SYMBOL(): the addresses vmlinux lists in _kprobe_blacklist. */
+/* NOKPROBE_SYMBOL(): the addresses vmlinux lists in _kprobe_blacklist,
+ * each the start of a function the kernel refuses whole. */
 static void read_blacklist(struct dwindex *ix)
 {
 	Dwarf_Addr start = symbol_addr(ix, "__start_kprobe_blacklist");
@@ -173,12 +222,32 @@ static void read_blacklist(struct dwindex *ix)
 	ix->blacklist = xmalloc(count * sizeof(*ix->blacklist));
 	for (size_t i = 0; i < count; i++) {
 		uint64_t a;
+		const struct fsym *f;
 
 		memcpy(&a, (const char *)data->d_buf + off + i * sizeof(a), sizeof(a));
-		ix->blacklist[i] = a;
+		f = fsym_at(ix, a);
+		ix->blacklist[ix->n_blacklist++] = f ? (struct addr_range){ f->lo, f->hi }
+						     : (struct addr_range){ a, a + 1 };
 	}
-	ix->n_blacklist = count;
-	qsort(ix->blacklist, count, sizeof(*ix->blacklist), addr_cmp);
+	qsort(ix->blacklist, ix->n_blacklist, sizeof(*ix->blacklist), range_cmp);
+}
+
+/* Whether ADDR is in one of the sorted, disjoint ranges R[0 .. n). */
+static bool in_ranges(const struct addr_range *r, size_t n, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < r[mid].lo)
+			hi = mid;
+		else if (addr >= r[mid].hi)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
 }
 
 static void read_kernel_limits(struct dwindex *ix)
@@ -207,7 +276,7 @@ static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 		for (int i = 0; i < 3; i++)
 			if (addr >= ix->refused[i].lo && addr < ix->refused[i].hi)
 				return false;
-		return !bsearch(&addr, ix->blacklist, ix->n_blacklist, sizeof(addr), addr_cmp);
+		return !in_ranges(ix->blacklist, ix->n_blacklist, addr);
 	}
 	Dwarf_Addr a = addr + ix->bias, bias;
 	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
@@ -329,6 +398,7 @@ void dwindex_free(struct dwindex *ix)
 	namemap_free(&ix->syms);
 	free(ix->funcs);
 	free(ix->blacklist);
+	free(ix->fsyms);
 	free(ix);
 }
 
@@ -427,15 +497,12 @@ const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, 
 
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset)
 {
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(ix->mod, addr + ix->bias, &off, &sym, NULL,
-						NULL, NULL);
-	const struct vec *same = name ? namemap_get(&ix->syms, name) : NULL;
+	const struct fsym *f = fsym_at(ix, addr);
+	const struct vec *same = f ? namemap_get(&ix->syms, f->name) : NULL;
 
 	if (same && same->n == 1) {
-		*offset = off;
-		return name;
+		*offset = addr - f->lo;
+		return f->name;
 	}
 	if (!ix->is_kernel || !ix->stext)
 		return NULL;

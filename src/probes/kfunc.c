@@ -209,7 +209,7 @@ static int no_match(const struct kfunc_query *q, const struct dwindex *ix,
 	if (q->pp->optional)
 		return 0;
 	if (near && strcmp(near, q->func) != 0)
-		return fail(err, &fn->arg->pos, xasprintf("no match (similar functions: %s)", near));
+		return fail(err, &fn->arg->pos, xasprintf("no match (similar function: %s)", near));
 	return fail(err, &fn->arg->pos, xstrdup("no match"));
 }
 
