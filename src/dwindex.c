@@ -475,11 +475,21 @@ bool dwindex_die(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Die *di
 	return cu == NULL || dwarf_diecu(die, cu, NULL, NULL) != NULL;
 }
 
+/* FILE as SystemTap prints it: relative to the compile unit's directory. */
+static const char *relative_file(Dwarf_Die *cu, const char *file)
+{
+	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
+	size_t len = dir ? strlen(dir) : 0;
+
+	if (file && len && strncmp(file, dir, len) == 0 && file[len] == '/')
+		file += len + 1;
+	return file;
+}
+
 const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line)
 {
 	Dwarf_Die die, cu;
-	const char *file, *dir;
-	size_t len;
+	const char *file;
 
 	*line = 0;
 	if (!dwindex_die(ix, f, &die, &cu))
@@ -488,11 +498,89 @@ const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, 
 	if (!file)
 		return NULL;
 	dwarf_decl_line(&die, line);
-	dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
-	len = dir ? strlen(dir) : 0;
-	if (len && strncmp(file, dir, len) == 0 && file[len] == '/')
-		file += len + 1;
-	return file;
+	return relative_file(&cu, file);
+}
+
+bool dwindex_file_matches(const char *pat, const char *file)
+{
+	if (!file)
+		return false;
+	for (const char *s = file; s; s = strchr(s, '/')) {
+		if (*s == '/')
+			s++;
+		if (glob_match(pat, s))
+			return true;
+	}
+	return false;
+}
+
+/* Keep line L of FILE at ADDR in LINES (by line; the lowest address). */
+static void keep_line(struct vec *lines, int l, Dwarf_Addr addr, const char *file)
+{
+	for (size_t i = 0; i < lines->n; i++) {
+		struct dwline *k = lines->v[i];
+
+		if (k->line == l && strcmp(k->file, file) == 0) {
+			if (addr < k->addr)
+				k->addr = addr;
+			return;
+		}
+	}
+	struct dwline *k = xmalloc(sizeof(*k));
+
+	*k = (struct dwline){ l, addr, file };
+	vec_push(lines, k);
+}
+
+static int dwline_cmp(const void *a, const void *b)
+{
+	const struct dwline *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line - y->line;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const char *file,
+		     int lo, int hi, struct dwline **out)
+{
+	Dwarf_Die die, cu;
+	Dwarf_Lines *table;
+	size_t n_table = 0;
+	struct vec kept = { 0 };
+	const char *decl = NULL;
+	int decl_line;
+
+	*out = NULL;
+	if (!file && !(decl = dwindex_decl_file(ix, f, &decl_line)))
+		return 0;
+	if (!dwindex_die(ix, f, &die, &cu) || dwarf_getsrclines(&cu, &table, &n_table) != 0)
+		return 0;
+	for (size_t i = 0; i < n_table; i++) {
+		Dwarf_Line *ln = dwarf_onesrcline(table, i);
+		Dwarf_Addr addr;
+		bool stmt = false;
+		int l;
+		const char *src;
+
+		if (!ln || dwarf_lineno(ln, &l) != 0 || l < lo || l > hi ||
+		    dwarf_lineaddr(ln, &addr) != 0 || dwarf_linebeginstatement(ln, &stmt) != 0 ||
+		    !stmt || dwarf_haspc(&die, addr) <= 0)
+			continue;
+		src = relative_file(&cu, dwarf_linesrc(ln, NULL, NULL));
+		if (!src || (file ? !dwindex_file_matches(file, src) : strcmp(src, decl) != 0))
+			continue;
+		keep_line(&kept, l, addr, src);
+	}
+	*out = xmalloc((kept.n ? kept.n : 1) * sizeof(**out));
+	for (size_t i = 0; i < kept.n; i++) {
+		(*out)[i] = *(struct dwline *)kept.v[i];
+		free(kept.v[i]);
+	}
+	n_table = kept.n;
+	qsort(*out, n_table, sizeof(**out), dwline_cmp);
+	vec_free(&kept);
+	return n_table;
 }
 
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset)

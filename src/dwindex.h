@@ -45,6 +45,25 @@ bool dwindex_die(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Die *di
  * compile unit's directory, and the line (0 when unknown). */
 const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line);
 
+/* Whether a source file name matches the glob PAT: all of it, or a tail
+ * of it after a '/' (SystemTap's "vfs_read@read_write.c"). */
+bool dwindex_file_matches(const char *pat, const char *file);
+
+/* One line of F's code: its lowest address, and the file as
+ * dwindex_decl_file gives it. */
+struct dwline {
+	int line;
+	Dwarf_Addr addr;
+	const char *file;
+};
+
+/* The lines of F's code (its address ranges) in the files that FILE
+ * matches (NULL: its declaration's file), from LO to HI, each once at its
+ * lowest statement address, by line; returns how many, the array
+ * (malloc'd) in *out. */
+size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const char *file,
+		     int lo, int hi, struct dwline **out);
+
 /* Where the kernel registers a probe at ADDR (an address of the DWARF):
  * a symbol whose name is unique, and the offset past it; NULL when no
  * such symbol contains ADDR (then, in the kernel, "_stext" and an offset

@@ -1,7 +1,8 @@
 /* DWARF kernel probes, as SystemTap has them:
  *
- *   kernel.function("PAT[@FILE]")[.call | .exported | .inline | .return[.maxactive(N)]]
- *   module("MOD").function("PAT[@FILE]")[ same suffixes ]
+ *   kernel.function("PAT[@FILE[:N|:N-M]]")[.call | .exported | .inline | .return[.maxactive(N)]]
+ *   module("MOD").function("PAT[@FILE[:N|:N-M]]")[ same suffixes ]
+ *   kernel.statement("PAT@FILE:N|:N-M|+OFF"), module("MOD").statement(...)
  *   kernel.statement(ADDRESS).absolute		(guru mode only)
  *
  * PAT and FILE may be globs, MOD too (over the target kernel's modules,
@@ -12,6 +13,13 @@
  * out-of-line functions only, .inline the inline instances only,
  * .exported the exported functions; .return puts a kretprobe on the
  * out-of-line ones (an inline instance has no return to probe).
+ *
+ * A line (or a range of lines) after the file keeps the functions whose
+ * code holds it: kernel.function("*@kernel/signal.c:734") is the entry of
+ * the function line 734 is in.  kernel.statement puts a probe at the line
+ * itself, in each function (or inline instance) PAT names whose code holds
+ * it, at the lowest address where a statement of that line begins; +OFF
+ * counts from the function's declaration line.
  *
  * The point is named as SystemTap resolves it, by the function's
  * declaration: kernel.function("vfs_read@fs/read_write.c:450").  It is
@@ -44,6 +52,7 @@ enum {
 	DV_RETURN = 16,		/* .return */
 	DV_MAXACTIVE = 32,	/* .return.maxactive(N) */
 	DV_ABSOLUTE = 64,	/* kernel.statement(ADDR).absolute */
+	DV_STATEMENT = 128,	/* kernel.statement("F@FILE:N") */
 };
 
 static const struct pattern_row kfunc_rows[] = {
@@ -55,6 +64,9 @@ static const struct pattern_row kfunc_rows[] = {
 	       PAT_OR("inline", PA_NONE, DV_INLINE),
 	       PAT_OR("return", PA_NONE, DV_RETURN),
 	       { "maxactive", PA_NUM, PC_OPTIONAL, DV_MAXACTIVE, DV_RETURN } } },
+	{ DV_STATEMENT, { PAT_C("kernel", PA_NONE),
+			  PAT_OR("module", PA_STR, DV_MODULE),
+			  PAT_C("statement", PA_STR) } },
 	{ DV_ABSOLUTE, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM),
 			 PAT_C("absolute", PA_NONE) } },
 };
@@ -71,14 +83,24 @@ struct kfunc_data {
 	char text[];
 };
 
+/* The lines a point names after its file. */
+enum line_kind {
+	LINES_NONE,			/* none */
+	LINES_RANGE,			/* :N or :N-M */
+	LINES_RELATIVE,			/* +OFF from the declaration's line */
+};
+
 /* What one expansion looks for. */
 struct kfunc_query {
 	const struct probe_point *pp;
 	int variant;
 	const char *func;		/* the function pattern */
 	char *file;			/* the file pattern, or NULL */
+	enum line_kind lines;
+	int lo, hi;			/* LINES_RANGE: lo..hi; RELATIVE: lo */
 	int64_t maxactive;
 	struct vec *out;
+	size_t funcs_seen;		/* functions that matched but for lines */
 };
 
 static const struct pp_comp *comp(const struct probe_point *pp, int i)
@@ -93,25 +115,12 @@ static int fail(struct family_error *err, const struct srcpos *pos, char *msg)
 	return -1;
 }
 
-/* Whether decl file FILE matches the pattern: all of it, or a tail of it
- * after a '/' (SystemTap's "vfs_read@read_write.c"). */
-static bool file_matches(const char *pat, const char *file)
-{
-	if (!file)
-		return false;
-	for (const char *s = file; s; s = strchr(s, '/')) {
-		if (*s == '/')
-			s++;
-		if (glob_match(pat, s))
-			return true;
-	}
-	return false;
-}
-
 /* Whether the variant keeps function F. */
 static bool variant_keeps(const struct dwindex *ix, const struct kfunc_query *q,
 			  const struct dwfunc *f)
 {
+	if (q->variant & DV_STATEMENT)
+		return true;
 	if (q->variant & DV_INLINE)
 		return f->inline_instance;
 	if (q->variant & (DV_CALL | DV_RETURN))
@@ -150,49 +159,90 @@ static struct kfunc_data *make_data(const struct dwindex *ix, const struct dwfun
 	return d;
 }
 
-/* One probe on F, unless a probe of the query sits at its address. */
-static void push_func(const struct kfunc_query *q, const struct dwindex *ix,
-		      const struct dwfunc *f, const char *mod, const char *file, int line)
+/* One probe on F at ADDR, named TEXT (the function's component). */
+static void push_probe(const struct kfunc_query *q, const struct dwindex *ix,
+		       const struct dwfunc *f, const char *mod, char *text, Dwarf_Addr addr)
 {
 	unsigned long off = 0;
-	const char *sym = dwindex_symbol(ix, f->entry, &off);
+	const char *sym = dwindex_symbol(ix, addr, &off);
 	struct family_point *fp;
+	struct kfunc_data *d;
 
-	if (!sym)
-		return;		/* no symbol to place it by (see dwindex_symbol) */
+	if (!sym) {		/* no symbol to place it by (see dwindex_symbol) */
+		free(text);
+		return;
+	}
 	fp = xcalloc(1, sizeof(*fp));
-	fp->target = line > 0 ? xasprintf("%s@%s:%d", f->name, file, line)
-			      : xasprintf("%s@%s", f->name, file ? file : "??");
+	fp->target = text;
 	fp->module = mod ? xstrdup(mod) : NULL;
 	fp->num[0] = q->maxactive;
 	fp->flags = (q->variant & DV_RETURN) ? 1 : 0;
 	fp->target_comp = 1;
-	fp->data = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
+	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
+	d->scope.pc = addr;
 	vec_push(q->out, fp);
 }
 
+static char *point_text(const char *name, const char *file, int line)
+{
+	return line > 0 ? xasprintf("%s@%s:%d", name, file, line)
+			: xasprintf("%s@%s", name, file ? file : "??");
+}
+
+/* The lines of F the query names. */
+static size_t query_lines(const struct kfunc_query *q, const struct dwindex *ix,
+			  const struct dwfunc *f, int decl_line, struct dwline **lines)
+{
+	int lo = q->lo, hi = q->hi;
+
+	if (q->lines == LINES_RELATIVE)
+		lo = hi = decl_line + q->lo;
+	return dwindex_lines(ix, f, q->file, lo, hi, lines);
+}
+
+/* The probes of the query on function F. */
+static void expand_func(struct kfunc_query *q, const struct dwindex *ix,
+			const struct dwfunc *f, const char *mod)
+{
+	struct dwline *lines = NULL;
+	size_t n = 0;
+	int line;
+	const char *file = dwindex_decl_file(ix, f, &line);
+
+	if (q->file && q->lines == LINES_NONE && !dwindex_file_matches(q->file, file))
+		return;
+	q->funcs_seen++;
+	if (q->lines != LINES_NONE && (n = query_lines(q, ix, f, line, &lines)) == 0) {
+		free(lines);
+		return;
+	}
+	if (!(q->variant & DV_STATEMENT) || q->lines == LINES_NONE) {
+		/* the function's entry */
+		push_probe(q, ix, f, mod, point_text(f->name, file, line), f->entry);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			push_probe(q, ix, f, mod, point_text(f->name, lines[i].file, lines[i].line),
+				   lines[i].addr);
+	}
+	free(lines);
+}
+
 /* The matches of the query in one binary; how many probes it gave. */
-static size_t expand_in(const struct kfunc_query *q, const struct dwindex *ix, const char *mod)
+static size_t expand_in(struct kfunc_query *q, const struct dwindex *ix, const char *mod)
 {
 	const struct dwfunc **found;
 	size_t n = dwindex_match(ix, q->func, &found), before = q->out->n;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct dwfunc *f = found[i];
-		const char *file;
-		int line;
 
 		/* the same function at the same address (one DIE per CU that
 		 * has it) is probed once */
 		if (i > 0 && found[i - 1]->entry == f->entry &&
 		    strcmp(found[i - 1]->name, f->name) == 0)
 			continue;
-		if (!variant_keeps(ix, q, f))
-			continue;
-		file = dwindex_decl_file(ix, f, &line);
-		if (q->file && !file_matches(q->file, file))
-			continue;
-		push_func(q, ix, f, mod, file, line);
+		if (variant_keeps(ix, q, f))
+			expand_func(q, ix, f, mod);
 	}
 	free(found);
 	return q->out->n - before;
@@ -208,6 +258,14 @@ static int no_match(const struct kfunc_query *q, const struct dwindex *ix,
 
 	if (q->pp->optional)
 		return 0;
+	if (q->funcs_seen > 0 && q->lines != LINES_NONE)
+		return fail(err, &fn->arg->pos, q->lines == LINES_RELATIVE
+			    ? xasprintf("no line records for %s+%d [man error::dwarf]",
+					q->file, q->lo)
+			    : q->lo == q->hi
+			    ? xasprintf("no line records for %s:%d [man error::dwarf]", q->file, q->lo)
+			    : xasprintf("no line records for %s:%d-%d [man error::dwarf]", q->file,
+					q->lo, q->hi));
 	if (near && strcmp(near, q->func) != 0)
 		return fail(err, &fn->arg->pos, xasprintf("no match (similar function: %s)", near));
 	return fail(err, &fn->arg->pos, xstrdup("no match"));
@@ -272,6 +330,46 @@ static int expand_absolute(const struct probe_point *pp, struct vec *out,
 	return 1;
 }
 
+/* A decimal line number from *s (advanced past it); false when none. */
+static bool line_number(const char **s, int *n)
+{
+	char *end;
+	long v = strtol(*s, &end, 10);
+
+	if (end == *s || v < 0 || v > 100000000 || !(**s >= '0' && **s <= '9'))
+		return false;
+	*n = (int)v;
+	*s = end;
+	return true;
+}
+
+/* The lines after the file of q->file ("FILE:N", ":N-M", "+OFF"), cut
+ * off it; false when malformed (or +OFF for a function). */
+static bool parse_lines(struct kfunc_query *q, int variant)
+{
+	char *sep = q->file + strcspn(q->file, ":+");
+	const char *s = sep + 1;
+
+	if (!*sep)
+		return true;
+	if (*sep == '+') {
+		q->lines = LINES_RELATIVE;
+		if (!(variant & DV_STATEMENT) || !line_number(&s, &q->lo))
+			return false;
+	} else {
+		q->lines = LINES_RANGE;
+		if (!line_number(&s, &q->lo))
+			return false;
+		q->hi = q->lo;
+		if (*s == '-' && (s++, !line_number(&s, &q->hi)))
+			return false;
+		if (q->hi < q->lo)
+			return false;
+	}
+	*sep = '\0';
+	return *s == '\0' && *q->file;
+}
+
 static int kfunc_expand(const struct point_pattern *pat, const struct probe_point *pp,
 			struct vec *out, struct family_error *err)
 {
@@ -295,12 +393,16 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 	if (at) {
 		*at = '\0';
 		q.file = at + 1;
-		if (q.file[strcspn(q.file, ":+")]) {
+		if (!parse_lines(&q, pat->variant)) {
 			free(func);
-			return fail(err, &fn->arg->pos, xstrdup(
-				"function probes at a source line (@FILE:LINE, :N-M, +OFF) "
-				"are not supported yet"));
+			return fail(err, &fn->arg->pos, xasprintf(
+				"invalid line specification '%s'", strchr(fn->arg->str, '@') + 1));
 		}
+	}
+	if ((pat->variant & DV_STATEMENT) && q.lines == LINES_NONE && !at) {
+		free(func);
+		return fail(err, &fn->arg->pos, xstrdup(
+			"a statement probe needs a source line, as \"FUNCTION@FILE:LINE\""));
 	}
 	q.func = func;
 	n = (pat->variant & DV_MODULE) ? expand_modules(&q, err) : expand_kernel(&q, err);
