@@ -15,8 +15,8 @@
  * those at registration, which is a warning then.
  *
  * Walking every compile unit of Debian's vmlinux for its subprograms and
- * inline instances takes about half a second, so the index is built on
- * each run, for the binaries a script names only.
+ * inline instances takes about half a second, so the index of a file with
+ * a build-id is kept on disk (dwcache.h) and read back on the next run.
  */
 #include "dwindex.h"
 
@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dwcache.h"
 #include "glob.h"
 #include "lookup.h"
 #include "suggest.h"
@@ -55,6 +56,7 @@ struct dwindex {
 
 	struct dwfunc *funcs;	/* sorted by name, then address */
 	size_t n, cap;
+	char *cached_names;	/* the names, when read from the cache */
 
 	struct namemap syms;	/* function symbol name -> its addresses */
 	struct fsym *fsyms;	/* function symbols by address */
@@ -373,9 +375,28 @@ static void build_index(struct dwindex *ix)
 	qsort(ix->funcs, ix->n, sizeof(*ix->funcs), func_cmp);
 }
 
+/* The cache's name for the index: the file's build-id and the module's
+ * name, or "" when it has no build-id. */
+static void cache_key(const struct dwindex *ix, const char *module, char *key, size_t len)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(ix->mod, &bits, &vaddr);
+	size_t at = 0;
+
+	*key = '\0';
+	if (n <= 0 || (size_t)n * 2 + 2 > len)
+		return;
+	for (int i = 0; i < n; i++)
+		at += (size_t)snprintf(key + at, len - at, "%02x", bits[i]);
+	/* module names are file names: no '/' */
+	snprintf(key + at, len - at, "-%s", module ? module : "vmlinux");
+}
+
 struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
 {
 	struct dwindex *ix = xcalloc(1, sizeof(*ix));
+	char key[256];
 
 	ix->is_kernel = module == NULL;
 	if (!open_dwfl(ix, path, module, err, errlen)) {
@@ -385,7 +406,12 @@ struct dwindex *dwindex_open(const char *path, const char *module, char *err, si
 	read_symbols(ix);
 	if (ix->is_kernel)
 		read_kernel_limits(ix);
-	build_index(ix);
+	cache_key(ix, module, key, sizeof(key));
+	if (!*key || !dwcache_load(key, path, &ix->funcs, &ix->n, &ix->cached_names)) {
+		build_index(ix);
+		if (*key)
+			dwcache_store(key, path, ix->funcs, ix->n);
+	}
 	return ix;
 }
 
@@ -397,6 +423,7 @@ void dwindex_free(struct dwindex *ix)
 		dwfl_end(ix->dwfl);
 	namemap_free(&ix->syms);
 	free(ix->funcs);
+	free(ix->cached_names);
 	free(ix->blacklist);
 	free(ix->fsyms);
 	free(ix);
