@@ -128,6 +128,7 @@ static int fsym_cmp(const void *a, const void *b)
 static void read_symbols(struct dwindex *ix)
 {
 	int n = dwfl_module_getsymtab(ix->mod);
+	size_t cap = 0;
 
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -142,7 +143,10 @@ static void read_symbols(struct dwindex *ix)
 		    strncmp(name, "__ksymtab_", 10) == 0)
 			namemap_add(&ix->syms, name, (void *)(uintptr_t)(addr - ix->bias));
 		if (type == STT_FUNC && sym.st_size > 0) {
-			ix->fsyms = xrealloc(ix->fsyms, (ix->n_fsyms + 1) * sizeof(*ix->fsyms));
+			if (ix->n_fsyms == cap) {
+				cap = cap ? 2 * cap : 4096;
+				ix->fsyms = xrealloc(ix->fsyms, cap * sizeof(*ix->fsyms));
+			}
 			ix->fsyms[ix->n_fsyms++] = (struct fsym){ addr - ix->bias,
 				addr - ix->bias + sym.st_size, name };
 		}
