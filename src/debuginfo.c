@@ -426,32 +426,42 @@ static char *kernel_build_id(struct debuginfo *e)
 	return xstrdup(debuginfo_build_id(e));
 }
 
-/* Open CANDIDATE if it exists and its build-id is WANT's: true when that
- * settles the search (indexed, or refused with dwarf_err filled). */
+/* Index CANDIDATE if it exists and its build-id is WANT's: true when it
+ * is the entry's DWARF now.  A file refused (another build-id) or
+ * unreadable leaves its error in dwarf_err, the first one only: the
+ * search goes on. */
 static bool try_dwarf_file(struct debuginfo *e, const char *candidate, const char *want,
 			   const char *what)
 {
+	char err[sizeof(e->dwarf_err)];
 	char *have;
 
 	if (access(candidate, R_OK) != 0)
 		return false;
 	have = file_build_id(candidate);
 	if (*want && strcmp(have, want) != 0) {
-		snprintf(e->dwarf_err, sizeof(e->dwarf_err),
+		snprintf(err, sizeof(err),
 			 "debuginfo %s does not match %s (its build-id %s, the %s's %s): refused",
 			 candidate, what, *have ? have : "(none)", e->kind == DEBUGINFO_KERNEL
 			 ? "kernel" : "module", want);
-		free(have);
-		return true;
+	} else {
+		e->dwarf = dwindex_open(candidate, e->kind == DEBUGINFO_KMODULE ? e->name : NULL,
+					err, sizeof(err));
 	}
 	free(have);
-	e->dwarf = dwindex_open(candidate, e->kind == DEBUGINFO_KMODULE ? e->name : NULL,
-				e->dwarf_err, sizeof(e->dwarf_err));
 	if (e->dwarf) {
-		free(e->path);
-		e->path = xstrdup(candidate);
+		/* a module's entry reads only its DWARF; the kernel's path
+		 * stays its image */
+		if (e->kind == DEBUGINFO_KMODULE) {
+			free(e->path);
+			e->path = xstrdup(candidate);
+		}
+		e->dwarf_err[0] = '\0';
+		return true;
 	}
-	return true;
+	if (!e->dwarf_err[0])
+		snprintf(e->dwarf_err, sizeof(e->dwarf_err), "%s", err);
+	return false;
 }
 
 static void missing_dwarf(struct debuginfo *e, const char *release, const char *looked)
@@ -479,7 +489,7 @@ static void find_kernel_dwarf(struct debuginfo *e)
 		cands[n++] = xasprintf("%s/.build-id/%.2s/%s.debug", root, want, want + 2);
 	for (size_t i = 0; i < n && !done; i++)
 		done = try_dwarf_file(e, cands[i], want, "the target kernel");
-	if (!done) {
+	if (!done && !e->dwarf_err[0]) {
 		char *looked = xasprintf("%s/boot/vmlinux-%s, %s/lib/modules/%s/vmlinux, "
 					 "/lib/modules/%s/build/vmlinux, %s/.build-id/",
 					 root, release, root, release, release, root);
@@ -514,7 +524,7 @@ static void find_module_dwarf(struct debuginfo *e, const char *release, const ch
 	/* a compressed .ko cannot be read here: its debug file is trusted */
 	char *want = strcmp(ko, rel) == 0 ? file_build_id(e->target_file) : xstrdup("");
 
-	if (!try_dwarf_file(e, cand, want, "the target kernel's module"))
+	if (!try_dwarf_file(e, cand, want, "the target kernel's module") && !e->dwarf_err[0])
 		missing_dwarf(e, release, cand);
 	free(want);
 	free(cand);
