@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "btf.h"
 #include "cachedir.h"
+#include "dwindex.h"
 #include "kimage.h"
 #include "ksyms.h"
 #include "paths.h"
@@ -31,11 +33,21 @@ struct debuginfo {
 	struct ksyms *ksyms;
 	struct btf_tracepoints *tps;
 	char btf_err[512], ksyms_err[512], tps_err[512];
+
+	/* DWARF (the kernel's and a module's) */
+	char *target_file;	/* a module: its .ko the kernel loads */
+	bool dwarf_tried;
+	struct dwindex *dwarf;
+	char dwarf_err[1024];
 };
 
 struct debuginfo_registry {
 	struct debuginfo **entries;
 	size_t count;
+	/* the target kernel's modules: names and paths in modules.dep */
+	bool modules_read;
+	char **module_names, **module_paths;
+	size_t n_modules;
 };
 
 struct debuginfo_registry *debuginfo_registry_new(void)
@@ -45,6 +57,8 @@ struct debuginfo_registry *debuginfo_registry_new(void)
 
 static void entry_free(struct debuginfo *e)
 {
+	dwindex_free(e->dwarf);
+	free(e->target_file);
 	btf_tracepoints_free(e->tps);
 	ksyms_free(e->ksyms);
 	btf_free(e->btf);
@@ -64,6 +78,12 @@ void debuginfo_registry_free(struct debuginfo_registry *r)
 	for (size_t i = 0; i < r->count; i++)
 		entry_free(r->entries[i]);
 	free(r->entries);
+	for (size_t i = 0; i < r->n_modules; i++) {
+		free(r->module_names[i]);
+		free(r->module_paths[i]);
+	}
+	free(r->module_names);
+	free(r->module_paths);
 	free(r);
 }
 
@@ -341,4 +361,265 @@ const struct btf_tracepoints *debuginfo_tracepoints(struct debuginfo *e, const c
 	if (!e->tps && err)
 		*err = e->tps_err;
 	return e->tps;
+}
+
+/* ---- DWARF */
+
+static char *file_build_id(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *hex = fd >= 0 ? elf_build_id(fd) : xstrdup("");
+
+	if (fd >= 0)
+		close(fd);
+	return hex;
+}
+
+/* The GNU build-id in the notes the running kernel shows, or "". */
+static char *running_build_id(void)
+{
+	unsigned char buf[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t len = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	size_t off = 0;
+
+	if (fd >= 0)
+		close(fd);
+	while (len > 0 && off + 12 <= (size_t)len) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off, next;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3u);
+		next = desc_off + ((descsz + 3) & ~3u);
+		if (next > (size_t)len)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(buf + name_off, "GNU", 4) == 0) {
+			char *hex = xmalloc(2 * descsz + 1);
+
+			for (size_t i = 0; i < descsz; i++)
+				sprintf(hex + 2 * i, "%02x", buf[desc_off + i]);
+			hex[2 * descsz] = '\0';
+			return hex;
+		}
+		off = next;
+	}
+	return xstrdup("");
+}
+
+/* Where debug packages put their files. */
+static const char *debug_root(void)
+{
+	const char *env = getenv("TAPC_DEBUG_ROOT");
+
+	return env && *env ? env : "/usr/lib/debug";
+}
+
+/* The build-id the kernel's DWARF must have: the running kernel's, else
+ * its image's. */
+static char *kernel_build_id(struct debuginfo *e)
+{
+	if (kimage_is_running(e->name) && !getenv("TAPC_VMLINUX"))
+		return running_build_id();
+	return xstrdup(debuginfo_build_id(e));
+}
+
+/* Index CANDIDATE if it exists and its build-id is WANT's: true when it
+ * is the entry's DWARF now.  A file refused (another build-id) or
+ * unreadable leaves its error in dwarf_err, the first one only: the
+ * search goes on. */
+static bool try_dwarf_file(struct debuginfo *e, const char *candidate, const char *want,
+			   const char *what)
+{
+	char err[sizeof(e->dwarf_err)];
+	char *have;
+
+	if (access(candidate, R_OK) != 0)
+		return false;
+	have = file_build_id(candidate);
+	if (*want && strcmp(have, want) != 0) {
+		snprintf(err, sizeof(err),
+			 "debuginfo %s does not match %s (its build-id %s, the %s's %s): refused",
+			 candidate, what, *have ? have : "(none)", e->kind == DEBUGINFO_KERNEL
+			 ? "kernel" : "module", want);
+	} else {
+		e->dwarf = dwindex_open(candidate, e->kind == DEBUGINFO_KMODULE ? e->name : NULL,
+					err, sizeof(err));
+	}
+	free(have);
+	if (e->dwarf) {
+		/* a module's entry reads only its DWARF; the kernel's path
+		 * stays its image */
+		if (e->kind == DEBUGINFO_KMODULE) {
+			free(e->path);
+			e->path = xstrdup(candidate);
+		}
+		e->dwarf_err[0] = '\0';
+		return true;
+	}
+	if (!e->dwarf_err[0])
+		snprintf(e->dwarf_err, sizeof(e->dwarf_err), "%s", err);
+	return false;
+}
+
+static void missing_dwarf(struct debuginfo *e, const char *release, const char *looked)
+{
+	snprintf(e->dwarf_err, sizeof(e->dwarf_err),
+		 "missing x86_64 %s debuginfo [man warning::debuginfo] for %s %s (looked for %s): "
+		 "install the package linux-image-%s-dbg (scripts/install-debuginfo), or probe "
+		 "with kprobe.function(\"NAME\"), which needs none",
+		 e->kind == DEBUGINFO_KERNEL ? "kernel" : "kernel/module",
+		 e->kind == DEBUGINFO_KERNEL ? "kernel" : "module", e->name, looked, release);
+}
+
+static void find_kernel_dwarf(struct debuginfo *e)
+{
+	const char *root = debug_root(), *release = e->name;
+	char *want = kernel_build_id(e);
+	char *cands[4];
+	bool done = false;
+	size_t n = 0;
+
+	cands[n++] = xasprintf("%s/boot/vmlinux-%s", root, release);
+	cands[n++] = xasprintf("%s/lib/modules/%s/vmlinux", root, release);
+	cands[n++] = xasprintf("/lib/modules/%s/build/vmlinux", release);
+	if (strlen(want) > 2)
+		cands[n++] = xasprintf("%s/.build-id/%.2s/%s.debug", root, want, want + 2);
+	for (size_t i = 0; i < n && !done; i++)
+		done = try_dwarf_file(e, cands[i], want, "the target kernel");
+	if (!done && !e->dwarf_err[0]) {
+		char *looked = xasprintf("%s/boot/vmlinux-%s, %s/lib/modules/%s/vmlinux, "
+					 "/lib/modules/%s/build/vmlinux, %s/.build-id/",
+					 root, release, root, release, release, root);
+
+		missing_dwarf(e, release, looked);
+		free(looked);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(cands[i]);
+	free(want);
+}
+
+/* A module's .ko path under /lib/modules/R without a compressor's suffix. */
+static char *uncompressed_ko(const char *rel)
+{
+	static const char *const suffixes[] = { ".xz", ".zst", ".gz" };
+	size_t len = strlen(rel);
+
+	for (size_t i = 0; i < 3; i++) {
+		size_t sl = strlen(suffixes[i]);
+
+		if (len > sl && strcmp(rel + len - sl, suffixes[i]) == 0)
+			return xstrndup(rel, len - sl);
+	}
+	return xstrdup(rel);
+}
+
+static void find_module_dwarf(struct debuginfo *e, const char *release, const char *rel)
+{
+	char *ko = uncompressed_ko(rel);
+	char *cand = xasprintf("%s/lib/modules/%s/%s", debug_root(), release, ko);
+	/* a compressed .ko cannot be read here: its debug file is trusted */
+	char *want = strcmp(ko, rel) == 0 ? file_build_id(e->target_file) : xstrdup("");
+
+	if (!try_dwarf_file(e, cand, want, "the target kernel's module") && !e->dwarf_err[0])
+		missing_dwarf(e, release, cand);
+	free(want);
+	free(cand);
+	free(ko);
+}
+
+const struct dwindex *debuginfo_dwarf(struct debuginfo *e, const char **err)
+{
+	if (!e->dwarf_tried) {
+		e->dwarf_tried = true;
+		if (e->kind == DEBUGINFO_KERNEL)
+			find_kernel_dwarf(e);
+		else	/* a module's was looked for by debuginfo_module */
+			no_reader(e, e->dwarf_err, sizeof(e->dwarf_err), "DWARF");
+	}
+	if (!e->dwarf && err)
+		*err = e->dwarf_err;
+	return e->dwarf;
+}
+
+/* modules.dep of the target kernel: "kernel/fs/9p/9p.ko: deps ...". */
+static void read_modules(struct debuginfo_registry *r, const char *release)
+{
+	char *dep = xasprintf("/lib/modules/%s/modules.dep", release);
+	FILE *f = fopen(dep, "re");
+	char *line = NULL;
+	size_t cap = 0;
+
+	r->modules_read = true;
+	free(dep);
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char *colon = strchr(line, ':');
+		const char *base;
+		size_t len;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		len = strcspn(base, ".");
+		r->module_names = xrealloc(r->module_names,
+					   (r->n_modules + 2) * sizeof(*r->module_names));
+		r->module_paths = xrealloc(r->module_paths,
+					   (r->n_modules + 1) * sizeof(*r->module_paths));
+		r->module_names[r->n_modules] = xstrndup(base, len);
+		r->module_paths[r->n_modules++] = xstrdup(line);
+		r->module_names[r->n_modules] = NULL;
+	}
+	free(line);
+	fclose(f);
+}
+
+const char *const *debuginfo_module_names(struct debuginfo_registry *r)
+{
+	struct debuginfo *k = debuginfo_kernel(r);
+
+	if (!r->modules_read && k)
+		read_modules(r, k->name);
+	return (const char *const *)r->module_names;
+}
+
+/* Module names compare with '-' and '_' alike, as the kernel's do. */
+static bool same_module(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
+struct debuginfo *debuginfo_module(struct debuginfo_registry *r, const char *name,
+				   const char **err)
+{
+	struct debuginfo *k = debuginfo_kernel(r);
+	struct debuginfo *e;
+	static char msg[512];	/* one at a time: read before the next call */
+
+	for (size_t i = 0; i < r->count; i++)
+		if (r->entries[i]->kind == DEBUGINFO_KMODULE && same_module(r->entries[i]->name, name))
+			return r->entries[i];
+	debuginfo_module_names(r);
+	for (size_t i = 0; k && i < r->n_modules; i++) {
+		if (!same_module(r->module_names[i], name))
+			continue;
+		e = entry_add(r, DEBUGINFO_KMODULE, r->module_names[i]);
+		e->image_tried = true;
+		e->target_file = xasprintf("/lib/modules/%s/%s", k->name, r->module_paths[i]);
+		e->dwarf_tried = true;
+		find_module_dwarf(e, k->name, r->module_paths[i]);
+		return e;
+	}
+	snprintf(msg, sizeof(msg), "kernel %s has no module %s", k ? k->name : "?", name);
+	*err = msg;
+	return NULL;
 }

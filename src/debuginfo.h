@@ -19,9 +19,24 @@
  *  - the debug package's /usr/lib/debug/boot/vmlinux-R, then
  *    /boot/vmlinuz-R (decompressed on reading, which is slower).
  *
- * Module and user-binary entries hold their path and build-id; the
- * readers of their types and symbols (module BTF, DWARF) come with the
- * families that need them, and until then they answer with an error.
+ * The DWARF of the kernel and of its modules (debuginfo_dwarf) is found
+ * where Debian's linux-image-R-dbg package and kernel builds put it:
+ *
+ *  - the kernel's: /usr/lib/debug/boot/vmlinux-R,
+ *    /usr/lib/debug/lib/modules/R/vmlinux, /lib/modules/R/build/vmlinux,
+ *    then /usr/lib/debug/.build-id/XX/YYYY.debug by the kernel's build-id;
+ *  - a module's: /usr/lib/debug/lib/modules/R/PATH.ko, PATH being where
+ *    modules.dep of /lib/modules/R puts the module.
+ *
+ * ($TAPC_DEBUG_ROOT replaces /usr/lib/debug.)  A file is used only when
+ * its GNU build-id is the target's: the running kernel's from
+ * /sys/kernel/notes, else that of the kernel image (the one handed over
+ * under --remote=vm); a module's that of its .ko under /lib/modules/R.
+ * A mismatch is refused, never used.
+ *
+ * Module and user-binary entries hold their path and build-id; readers of
+ * their types and symbols other than DWARF (module BTF) are still to come,
+ * and until then they answer with an error.
  */
 #ifndef TAPC_DEBUGINFO_H
 #define TAPC_DEBUGINFO_H
@@ -31,6 +46,7 @@
 struct btf;
 struct ksyms;
 struct btf_tracepoints;
+struct dwindex;
 
 enum debuginfo_kind {
 	DEBUGINFO_KERNEL,	/* the kernel proper (vmlinux) */
@@ -84,5 +100,15 @@ const char *debuginfo_build_id(struct debuginfo *e);
 const struct btf *debuginfo_btf(struct debuginfo *e, const char **err);
 const struct ksyms *debuginfo_ksyms(struct debuginfo *e, const char **err);
 const struct btf_tracepoints *debuginfo_tracepoints(struct debuginfo *e, const char **err);
+/* The DWARF of the kernel or of a module entry, indexed (dwindex.h). */
+const struct dwindex *debuginfo_dwarf(struct debuginfo *e, const char **err);
+
+/* The entry of the target kernel's module NAME ('-' and '_' alike), added
+ * on first use; NULL with *err when the kernel has no such module. */
+struct debuginfo *debuginfo_module(struct debuginfo_registry *r, const char *name,
+				   const char **err);
+/* The names of the target kernel's modules (modules.dep), NULL-terminated
+ * and kept by the registry; NULL when there is no modules.dep. */
+const char *const *debuginfo_module_names(struct debuginfo_registry *r);
 
 #endif

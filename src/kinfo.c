@@ -12,6 +12,7 @@
 #include "util.h"
 
 static struct debuginfo *kernel;
+static struct debuginfo_registry *registry;
 
 /* The modules' BTF asked for so far, or why each cannot be had. */
 struct module_btf {
@@ -40,6 +41,11 @@ void kinfo_set_kernel(struct debuginfo *k)
 	if (k != kernel)
 		forget_modules();
 	kernel = k;
+}
+
+void kinfo_set_registry(struct debuginfo_registry *r)
+{
+	registry = r;
 }
 
 static const char *no_kernel(const char **err)
@@ -96,4 +102,23 @@ const struct btf *kinfo_module_btf(const char *name, const char **err)
 	if (!m->btf && err)
 		*err = m->err;
 	return m->btf;
+}
+
+const struct dwindex *kinfo_dwarf(const char **err)
+{
+	return kernel ? debuginfo_dwarf(kernel, err) : (no_kernel(err), NULL);
+}
+
+const struct dwindex *kinfo_module_dwarf(const char *name, const char **err)
+{
+	struct debuginfo *m = registry ? debuginfo_module(registry, name, err) : NULL;
+
+	if (!registry)
+		no_kernel(err);
+	return m ? debuginfo_dwarf(m, err) : NULL;
+}
+
+const char *const *kinfo_module_names(void)
+{
+	return registry ? debuginfo_module_names(registry) : NULL;
 }

@@ -13,9 +13,13 @@ struct debuginfo;
 struct btf;
 struct ksyms;
 struct btf_tracepoints;
+struct debuginfo_registry;
+struct dwindex;
 
 /* The kernel the next calls describe (NULL: none); it must outlive them. */
 void kinfo_set_kernel(struct debuginfo *kernel);
+/* The registry that holds it, where its modules' entries go (NULL: none). */
+void kinfo_set_registry(struct debuginfo_registry *r);
 
 /* NULL with *err (text kept by the registry) when unavailable. */
 const struct btf *kinfo_btf(const char **err);
@@ -26,5 +30,11 @@ const struct btf_tracepoints *kinfo_tracepoints(const char **err);
  * NULL with *err (text kept as long) when unavailable.  (The registry's
  * module entries will hold these once families probe modules.) */
 const struct btf *kinfo_module_btf(const char *name, const char **err);
+/* The kernel's DWARF, indexed (dwindex.h). */
+const struct dwindex *kinfo_dwarf(const char **err);
+/* The DWARF of the kernel's module NAME. */
+const struct dwindex *kinfo_module_dwarf(const char *name, const char **err);
+/* The kernel's modules by name, NULL-terminated, or NULL. */
+const char *const *kinfo_module_names(void);
 
 #endif

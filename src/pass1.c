@@ -24,6 +24,7 @@ static void add_kernel(struct session *s, const char *vmlinux, const char *kalls
 	struct debuginfo_handover handover = { .vmlinux = vmlinux, .kallsyms = kallsyms };
 
 	s->debuginfo = debuginfo_registry_new();
+	kinfo_set_registry(s->debuginfo);
 	kinfo_set_kernel(debuginfo_add_kernel(s->debuginfo, s->target.release,
 					      s->target.build_dir, &handover));
 }
@@ -273,6 +274,7 @@ void session_free(struct session *s)
 		s->files = next;
 	}
 	kinfo_set_kernel(NULL);
+	kinfo_set_registry(NULL);
 	debuginfo_registry_free(s->debuginfo);
 	strlist_free(&s->library_paths);
 	strlist_free(&s->parsed_paths);

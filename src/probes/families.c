@@ -13,6 +13,7 @@
 	F(perf)		/* timer.profile, perf.type(T).config(C) */ \
 	F(process)	/* process.begin/end, kprocess events */ \
 	F(kprobe)	/* kprobe.function("F") ... */ \
+	F(kfunc)	/* kernel.function("F"), module("M").function("F") ... */ \
 	F(syscall)	/* the system call tapset's __syscall(NR) ... */ \
 	F(trace)	/* kernel.trace("NAME") */ \
 	F(procfs)	/* procfs("PATH").read/.write */ \

@@ -1,0 +1,639 @@
+/* The DWARF function index of one binary (see dwindex.h).
+ *
+ * Which functions are left out, as the kernel would refuse to kprobe them
+ * (register_kprobe's checks, which SystemTap's own section rule agrees
+ * with):
+ *  - anything outside the text proper: a module's function must lie in
+ *    .text or a .text.* section (not .init.text, .exit.text,
+ *    .noinstr.text ...); a vmlinux function must lie in .text;
+ *  - in vmlinux, the areas the kernel blacklists as a whole:
+ *    __kprobes_text (functions marked __kprobes), the noinstr text and,
+ *    on x86, the entry text (populate_kprobe_blacklist);
+ *  - in vmlinux, the functions NOKPROBE_SYMBOL() lists, read from the
+ *    addresses in its _kprobe_blacklist section.
+ * A module's own NOKPROBE_SYMBOL list is not read: the kernel refuses
+ * those at registration, which is a warning then.
+ *
+ * Walking every compile unit of Debian's vmlinux for its subprograms and
+ * inline instances takes about half a second, so the index of a file with
+ * a build-id is kept on disk (dwcache.h) and read back on the next run.
+ */
+#include "dwindex.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwcache.h"
+#include "glob.h"
+#include "lookup.h"
+#include "suggest.h"
+#include "util.h"
+
+/* An address range [lo, hi) the kernel refuses as a whole. */
+struct addr_range {
+	Dwarf_Addr lo, hi;
+};
+
+/* A function symbol: where it starts and ends (DWARF addresses). */
+struct fsym {
+	Dwarf_Addr lo, hi;
+	const char *name;
+};
+
+struct dwindex {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;	/* DWARF address + bias = the module's address */
+	bool is_kernel;
+
+	struct dwfunc *funcs;	/* sorted by name, then address */
+	size_t n, cap;
+	char *cached_names;	/* the names, when read from the cache */
+
+	struct namemap syms;	/* function symbol name -> its addresses */
+	struct fsym *fsyms;	/* function symbols by address */
+	size_t n_fsyms;
+	Dwarf_Addr stext, etext;
+	struct addr_range refused[3];
+	struct addr_range *blacklist;	/* NOKPROBE_SYMBOL functions, sorted */
+	size_t n_blacklist;
+};
+
+/* ---- opening */
+
+/* The debug file is the file itself: libdwfl must not look elsewhere. */
+static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name,
+				 const char *debuglink_file, GElf_Word debuglink_crc,
+				 char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = no_separate_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool open_dwfl(struct dwindex *ix, const char *path, const char *module, char *err,
+		      size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %m", path);
+		return false;
+	}
+	ix->dwfl = dwfl_begin(&offline_callbacks);
+	/* dwfl owns fd from here on */
+	ix->mod = ix->dwfl ? dwfl_report_offline(ix->dwfl, module ? module : "kernel", path, fd)
+			   : NULL;
+	if (!ix->mod) {
+		if (!ix->dwfl)
+			close(fd);
+		snprintf(err, errlen, "cannot read %s: %s", path, dwfl_errmsg(-1));
+		return false;
+	}
+	dwfl_report_end(ix->dwfl, NULL, NULL);
+	ix->dw = dwfl_module_getdwarf(ix->mod, &ix->bias);
+	if (!ix->dw) {
+		snprintf(err, errlen, "%s has no DWARF debuginfo: %s", path, dwfl_errmsg(-1));
+		return false;
+	}
+	return true;
+}
+
+/* ---- symbols */
+
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void read_symbols(struct dwindex *ix)
+{
+	int n = dwfl_module_getsymtab(ix->mod);
+	size_t cap = 0;
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(ix->mod, i, &sym, &addr, NULL, NULL,
+							   NULL);
+		int type = name ? GELF_ST_TYPE(sym.st_info) : STT_NOTYPE;
+
+		if (!name || !*name)
+			continue;
+		if (type == STT_FUNC || (ix->is_kernel && type == STT_NOTYPE) ||
+		    strncmp(name, "__ksymtab_", 10) == 0)
+			namemap_add(&ix->syms, name, (void *)(uintptr_t)(addr - ix->bias));
+		if (type == STT_FUNC && sym.st_size > 0) {
+			if (ix->n_fsyms == cap) {
+				cap = cap ? 2 * cap : 4096;
+				ix->fsyms = xrealloc(ix->fsyms, cap * sizeof(*ix->fsyms));
+			}
+			ix->fsyms[ix->n_fsyms++] = (struct fsym){ addr - ix->bias,
+				addr - ix->bias + sym.st_size, name };
+		}
+	}
+	qsort(ix->fsyms, ix->n_fsyms, sizeof(*ix->fsyms), fsym_cmp);
+}
+
+/* The function symbol that contains ADDR (the first by address when
+ * aliases do), or NULL. */
+static const struct fsym *fsym_at(const struct dwindex *ix, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = ix->n_fsyms;
+
+	/* the last symbol starting at or before addr ... */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->fsyms[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ... or an alias of it, or an enclosing one just before */
+	for (size_t i = lo; i > 0 && lo - i < 8; i--)
+		if (addr < ix->fsyms[i - 1].hi) {
+			while (i > 1 && ix->fsyms[i - 2].lo == ix->fsyms[i - 1].lo)
+				i--;
+			return &ix->fsyms[i - 1];
+		}
+	return NULL;
+}
+
+/* The DWARF address of symbol NAME (the first of that name), or 0. */
+static Dwarf_Addr symbol_addr(const struct dwindex *ix, const char *name)
+{
+	const struct vec *v = namemap_get(&ix->syms, name);
+
+	return v ? (Dwarf_Addr)(uintptr_t)v->v[0] : 0;
+}
+
+/* ---- what the kernel refuses */
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct addr_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The ELF data holding vmlinux address ADDR, and its section's address. */
+static Elf_Data *data_at(const struct dwindex *ix, Dwarf_Addr addr, GElf_Addr *sec_addr)
+{
+	Dwarf_Addr a = addr + ix->bias, bias;
+	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+		return NULL;
+	*sec_addr = sh.sh_addr;
+	return elf_getdata(scn, NULL);
+}
+
+/* NOKPROBE_SYMBOL(): the addresses vmlinux lists in _kprobe_blacklist,
+ * each the start of a function the kernel refuses whole. */
+static void read_blacklist(struct dwindex *ix)
+{
+	Dwarf_Addr start = symbol_addr(ix, "__start_kprobe_blacklist");
+	Dwarf_Addr stop = symbol_addr(ix, "__stop_kprobe_blacklist");
+	GElf_Addr sec_addr;
+	Elf_Data *data = start && stop > start ? data_at(ix, start, &sec_addr) : NULL;
+	size_t off, count;
+
+	if (!data || !data->d_buf)
+		return;
+	off = start - sec_addr;
+	count = (stop - start) / sizeof(uint64_t);
+	if (off + count * sizeof(uint64_t) > data->d_size)
+		return;
+	ix->blacklist = xmalloc(count * sizeof(*ix->blacklist));
+	for (size_t i = 0; i < count; i++) {
+		uint64_t a;
+		const struct fsym *f;
+
+		memcpy(&a, (const char *)data->d_buf + off + i * sizeof(a), sizeof(a));
+		f = fsym_at(ix, a);
+		ix->blacklist[ix->n_blacklist++] = f ? (struct addr_range){ f->lo, f->hi }
+						     : (struct addr_range){ a, a + 1 };
+	}
+	qsort(ix->blacklist, ix->n_blacklist, sizeof(*ix->blacklist), range_cmp);
+}
+
+/* Whether ADDR is in one of the sorted, disjoint ranges R[0 .. n). */
+static bool in_ranges(const struct addr_range *r, size_t n, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < r[mid].lo)
+			hi = mid;
+		else if (addr >= r[mid].hi)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+static void read_kernel_limits(struct dwindex *ix)
+{
+	static const char *const areas[3][2] = {
+		{ "__kprobes_text_start", "__kprobes_text_end" },
+		{ "__noinstr_text_start", "__noinstr_text_end" },
+		{ "__entry_text_start", "__entry_text_end" },
+	};
+
+	ix->stext = symbol_addr(ix, "_stext");
+	ix->etext = symbol_addr(ix, "_etext");
+	for (int i = 0; i < 3; i++) {
+		ix->refused[i].lo = symbol_addr(ix, areas[i][0]);
+		ix->refused[i].hi = symbol_addr(ix, areas[i][1]);
+	}
+	read_blacklist(ix);
+}
+
+/* Whether the kernel would kprobe a function entered at ADDR. */
+static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
+{
+	if (ix->is_kernel) {
+		if (addr < ix->stext || addr >= ix->etext)
+			return false;
+		for (int i = 0; i < 3; i++)
+			if (addr >= ix->refused[i].lo && addr < ix->refused[i].hi)
+				return false;
+		return !in_ranges(ix->blacklist, ix->n_blacklist, addr);
+	}
+	Dwarf_Addr a = addr + ix->bias, bias;
+	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
+	GElf_Shdr sh;
+	size_t shstrndx;
+	Elf *elf = dwfl_module_getelf(ix->mod, &bias);
+	const char *name;
+
+	if (!scn || !elf || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	return name && (strcmp(name, ".text") == 0 || strncmp(name, ".text.", 6) == 0);
+}
+
+/* ---- the walk */
+
+static void add_func(struct dwindex *ix, Dwarf_Die *die, bool inline_instance)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Addr entry, base, end;
+	Dwarf_Attribute attr;
+	bool flag = false;
+	struct dwfunc *f;
+
+	if (!name)
+		return;
+	if (dwarf_entrypc(die, &entry) != 0 && dwarf_ranges(die, 0, &base, &entry, &end) <= 0)
+		return;		/* no code */
+	if (!probeable(ix, entry))
+		return;
+	if (ix->n == ix->cap) {
+		ix->cap = ix->cap ? 2 * ix->cap : 4096;
+		ix->funcs = xrealloc(ix->funcs, ix->cap * sizeof(*ix->funcs));
+	}
+	f = &ix->funcs[ix->n++];
+	f->name = name;
+	f->die = dwarf_dieoffset(die);
+	f->entry = entry;
+	f->inline_instance = inline_instance;
+	if (dwarf_attr_integrate(die, DW_AT_external, &attr))
+		dwarf_formflag(&attr, &flag);
+	f->external = flag;
+}
+
+/* The functions among DIE's children, and the inline instances in them. */
+static void walk_children(struct dwindex *ix, Dwarf_Die *die)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			if (dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges))
+				add_func(ix, &child, false);
+			walk_children(ix, &child);
+			break;
+		case DW_TAG_inlined_subroutine:
+			add_func(ix, &child, true);
+			walk_children(ix, &child);
+			break;
+		case DW_TAG_lexical_block:
+			walk_children(ix, &child);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct dwfunc *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+static void build_index(struct dwindex *ix)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(ix->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(ix->dw, off + hsize, &cu))
+			walk_children(ix, &cu);
+		off = next;
+	}
+	qsort(ix->funcs, ix->n, sizeof(*ix->funcs), func_cmp);
+}
+
+/* The cache's name for the index: the file's build-id and the module's
+ * name, or "" when it has no build-id. */
+static void cache_key(const struct dwindex *ix, const char *module, char *key, size_t len)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(ix->mod, &bits, &vaddr);
+	size_t at = 0;
+
+	*key = '\0';
+	if (n <= 0 || (size_t)n * 2 + 2 > len)
+		return;
+	for (int i = 0; i < n; i++)
+		at += (size_t)snprintf(key + at, len - at, "%02x", bits[i]);
+	/* module names are file names: no '/' */
+	snprintf(key + at, len - at, "-%s", module ? module : "vmlinux");
+}
+
+struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
+{
+	struct dwindex *ix = xcalloc(1, sizeof(*ix));
+	char key[256];
+
+	ix->is_kernel = module == NULL;
+	if (!open_dwfl(ix, path, module, err, errlen)) {
+		dwindex_free(ix);
+		return NULL;
+	}
+	read_symbols(ix);
+	if (ix->is_kernel)
+		read_kernel_limits(ix);
+	cache_key(ix, module, key, sizeof(key));
+	if (!*key || !dwcache_load(key, path, &ix->funcs, &ix->n, &ix->cached_names)) {
+		build_index(ix);
+		if (*key)
+			dwcache_store(key, path, ix->funcs, ix->n);
+	}
+	return ix;
+}
+
+void dwindex_free(struct dwindex *ix)
+{
+	if (!ix)
+		return;
+	if (ix->dwfl)
+		dwfl_end(ix->dwfl);
+	namemap_free(&ix->syms);
+	free(ix->funcs);
+	free(ix->cached_names);
+	free(ix->blacklist);
+	free(ix->fsyms);
+	free(ix);
+}
+
+/* ---- questions */
+
+size_t dwindex_count(const struct dwindex *ix)
+{
+	return ix->n;
+}
+
+/* The first function named NAME or after it in order. */
+static size_t lower_bound(const struct dwindex *ix, const char *name)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ix->funcs[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dwfunc ***out)
+{
+	struct vec found = { 0 };
+
+	if (!glob_is_pattern(name)) {
+		for (size_t i = lower_bound(ix, name);
+		     i < ix->n && strcmp(ix->funcs[i].name, name) == 0; i++)
+			vec_push(&found, &ix->funcs[i]);
+	} else {
+		bool matched = false;
+
+		for (size_t i = 0; i < ix->n; i++) {
+			/* one glob test per name: the index is sorted */
+			if (i == 0 || strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) != 0)
+				matched = glob_match(name, ix->funcs[i].name);
+			if (matched)
+				vec_push(&found, &ix->funcs[i]);
+		}
+	}
+	*out = (const struct dwfunc **)found.v;
+	return found.n;
+}
+
+const char *dwindex_nearest(const struct dwindex *ix, const char *name)
+{
+	const char *best = NULL;
+	int best_d = 0;
+
+	for (size_t i = 0; i < ix->n; i++) {
+		int d;
+
+		if (i > 0 && strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) == 0)
+			continue;
+		d = sem_edit_distance(name, ix->funcs[i].name);
+		if (!best || d < best_d) {
+			best = ix->funcs[i].name;
+			best_d = d;
+		}
+	}
+	/* as the kprobe family: only a name a few edits away is a suggestion */
+	return best && best_d <= 3 ? best : NULL;
+}
+
+bool dwindex_die(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Die *die, Dwarf_Die *cu)
+{
+	if (!dwarf_offdie(ix->dw, f->die, die))
+		return false;
+	return cu == NULL || dwarf_diecu(die, cu, NULL, NULL) != NULL;
+}
+
+/* FILE as SystemTap prints it: relative to the compile unit's directory. */
+static const char *relative_file(Dwarf_Die *cu, const char *file)
+{
+	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
+	size_t len = dir ? strlen(dir) : 0;
+
+	if (file && len && strncmp(file, dir, len) == 0 && file[len] == '/')
+		file += len + 1;
+	return file;
+}
+
+const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line)
+{
+	Dwarf_Die die, cu;
+	const char *file;
+
+	*line = 0;
+	if (!dwindex_die(ix, f, &die, &cu))
+		return NULL;
+	file = dwarf_decl_file(&die);
+	if (!file)
+		return NULL;
+	dwarf_decl_line(&die, line);
+	return relative_file(&cu, file);
+}
+
+bool dwindex_file_matches(const char *pat, const char *file)
+{
+	if (!file)
+		return false;
+	for (const char *s = file; s; s = strchr(s, '/')) {
+		if (*s == '/')
+			s++;
+		if (glob_match(pat, s))
+			return true;
+	}
+	return false;
+}
+
+/* Keep line L of FILE at ADDR in LINES (by line; the lowest address). */
+static void keep_line(struct vec *lines, int l, Dwarf_Addr addr, const char *file)
+{
+	for (size_t i = 0; i < lines->n; i++) {
+		struct dwline *k = lines->v[i];
+
+		if (k->line == l && strcmp(k->file, file) == 0) {
+			if (addr < k->addr)
+				k->addr = addr;
+			return;
+		}
+	}
+	struct dwline *k = xmalloc(sizeof(*k));
+
+	*k = (struct dwline){ l, addr, file };
+	vec_push(lines, k);
+}
+
+static int dwline_cmp(const void *a, const void *b)
+{
+	const struct dwline *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line - y->line;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const char *file,
+		     int lo, int hi, struct dwline **out)
+{
+	Dwarf_Die die, cu;
+	Dwarf_Lines *table;
+	size_t n_table = 0;
+	struct vec kept = { 0 };
+	const char *decl = NULL;
+	int decl_line;
+
+	*out = NULL;
+	if (!file && !(decl = dwindex_decl_file(ix, f, &decl_line)))
+		return 0;
+	if (!dwindex_die(ix, f, &die, &cu) || dwarf_getsrclines(&cu, &table, &n_table) != 0)
+		return 0;
+	for (size_t i = 0; i < n_table; i++) {
+		Dwarf_Line *ln = dwarf_onesrcline(table, i);
+		Dwarf_Addr addr;
+		bool stmt = false;
+		int l;
+		const char *src;
+
+		if (!ln || dwarf_lineno(ln, &l) != 0 || l < lo || l > hi ||
+		    dwarf_lineaddr(ln, &addr) != 0 || dwarf_linebeginstatement(ln, &stmt) != 0 ||
+		    !stmt || dwarf_haspc(&die, addr) <= 0)
+			continue;
+		src = relative_file(&cu, dwarf_linesrc(ln, NULL, NULL));
+		if (!src || (file ? !dwindex_file_matches(file, src) : strcmp(src, decl) != 0))
+			continue;
+		keep_line(&kept, l, addr, src);
+	}
+	*out = xmalloc((kept.n ? kept.n : 1) * sizeof(**out));
+	for (size_t i = 0; i < kept.n; i++) {
+		(*out)[i] = *(struct dwline *)kept.v[i];
+		free(kept.v[i]);
+	}
+	n_table = kept.n;
+	qsort(*out, n_table, sizeof(**out), dwline_cmp);
+	vec_free(&kept);
+	return n_table;
+}
+
+const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset)
+{
+	const struct fsym *f = fsym_at(ix, addr);
+	const struct vec *same = f ? namemap_get(&ix->syms, f->name) : NULL;
+
+	if (same && same->n == 1) {
+		*offset = addr - f->lo;
+		return f->name;
+	}
+	if (!ix->is_kernel || !ix->stext)
+		return NULL;
+	*offset = addr - ix->stext;
+	return "_stext";
+}
+
+bool dwindex_exported(const struct dwindex *ix, const char *name)
+{
+	char *ksym = xasprintf("__ksymtab_%s", name);
+	bool found = namemap_get(&ix->syms, ksym) != NULL;
+
+	free(ksym);
+	return found;
+}

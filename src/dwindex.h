@@ -1,0 +1,77 @@
+/* The DWARF of one binary probes go into (the kernel's vmlinux or a
+ * kernel module's .ko), opened through libdwfl's offline reporting (which
+ * relocates a module's ET_REL debug sections), with an index of its
+ * functions by name: every subprogram with code, and every inline
+ * instance of an inlined function, with its entry address.
+ *
+ * Functions the kernel will not kprobe are left out of the index (see
+ * dwindex.c for the rules).  The Dwfl stays open until dwindex_free, so
+ * the DIEs the index hands out (and their Dwarf handles) stay valid.
+ */
+#ifndef TAPC_DWINDEX_H
+#define TAPC_DWINDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <elfutils/libdw.h>
+
+struct dwindex;
+
+/* One function of the index. */
+struct dwfunc {
+	const char *name;	/* the DWARF's string */
+	Dwarf_Off die;		/* DW_TAG_subprogram or DW_TAG_inlined_subroutine */
+	Dwarf_Addr entry;	/* its entry pc, as the DWARF gives addresses */
+	bool inline_instance;	/* a DW_TAG_inlined_subroutine */
+	bool external;		/* DW_AT_external */
+};
+
+/* The DWARF of the file PATH (a vmlinux when MODULE is NULL, else the .ko
+ * of module MODULE), indexed; NULL with a message in ERR. */
+struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen);
+void dwindex_free(struct dwindex *ix);
+
+/* The functions named NAME, or matching it when it is a glob, in the
+ * index's order (by name, then address); returns how many, the array
+ * (malloc'd) of pointers into the index in *out. */
+size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dwfunc ***out);
+/* The function name closest to NAME (SystemTap's suggestion), or NULL. */
+const char *dwindex_nearest(const struct dwindex *ix, const char *name);
+
+/* F's DIE and the DIE of its compile unit; false when unreadable. */
+bool dwindex_die(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Die *die, Dwarf_Die *cu);
+/* F's declaration as SystemTap prints it: the file relative to its
+ * compile unit's directory, and the line (0 when unknown). */
+const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line);
+
+/* Whether a source file name matches the glob PAT: all of it, or a tail
+ * of it after a '/' (SystemTap's "vfs_read@read_write.c"). */
+bool dwindex_file_matches(const char *pat, const char *file);
+
+/* One line of F's code: its lowest address, and the file as
+ * dwindex_decl_file gives it. */
+struct dwline {
+	int line;
+	Dwarf_Addr addr;
+	const char *file;
+};
+
+/* The lines of F's code (its address ranges) in the files that FILE
+ * matches (NULL: its declaration's file), from LO to HI, each once at its
+ * lowest statement address, by line; returns how many, the array
+ * (malloc'd) in *out. */
+size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const char *file,
+		     int lo, int hi, struct dwline **out);
+
+/* Where the kernel registers a probe at ADDR (an address of the DWARF):
+ * a symbol whose name is unique, and the offset past it; NULL when no
+ * such symbol contains ADDR (then, in the kernel, "_stext" and an offset
+ * from it, which is what is returned). */
+const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset);
+/* Whether NAME is exported (EXPORT_SYMBOL: a __ksymtab_NAME symbol). */
+bool dwindex_exported(const struct dwindex *ix, const char *name);
+/* How many functions the index holds (for -v and the benchmark). */
+size_t dwindex_count(const struct dwindex *ix);
+
+#endif
