@@ -319,6 +319,20 @@ static bool bad_ctx_use(const struct expr *e)
 
 /* ---- the hooks ------------------------------------------------------------ */
 
+/*
+ * A .return probe reads its function's variables as they were at entry,
+ * as SystemTap does: the probe's pc is the function's entry, where they
+ * are resolved, and the probe's entry half reads them then (tvar
+ * at_entry, resolve.c), for the return handler.
+ */
+static struct dwarf_scope at_entry(const struct dwarf_scope *scope)
+{
+	struct dwarf_scope entry = *scope;
+
+	entry.at_return = false;
+	return entry;
+}
+
 static enum sem_type type_of_ctx(const struct dwarf_scope *scope, const struct ctypes *ct,
 				 const struct dwvars *vars, enum ctx_set set,
 				 const struct expr *e, struct family_error *err,
@@ -333,9 +347,11 @@ static enum sem_type type_of_ctx(const struct dwarf_scope *scope, const struct c
 		return SEM_UNKNOWN;
 	}
 	if (set != CTX_RETURN && scope->at_return) {
-		err->msg = xasprintf("'%s' in a .return probe needs the values at entry "
-				     "(@entry), which tapc cannot save yet", e->name);
-		return SEM_UNKNOWN;
+		struct dwarf_scope entry = at_entry(scope);
+
+		*access = ctx_access(&entry, ct, vars, set, e);
+		(*access)->at_entry = true;
+		return SEM_STRING;
 	}
 	*access = ctx_access(scope, ct, vars, set, e);
 	return SEM_STRING;
@@ -361,9 +377,12 @@ static enum sem_type type_of_var(const struct dwarf_scope *scope, const struct c
 		return SEM_UNKNOWN;
 	}
 	if (scope->at_return) {
-		err->msg = xasprintf("'%s' in a .return probe needs its value at entry "
-				     "(@entry), which tapc cannot save yet", e->name);
-		return SEM_UNKNOWN;
+		struct dwarf_scope entry = at_entry(scope);
+
+		*access = var_access(&entry, ct, v, e, err);
+		if (*access)
+			(*access)->at_entry = true;
+		return *access ? (*access)->type : SEM_UNKNOWN;
 	}
 	*access = var_access(scope, ct, v, e, err);
 	return *access ? (*access)->type : SEM_UNKNOWN;

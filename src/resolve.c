@@ -380,6 +380,29 @@ static bool privileged_pos(struct elab *E, const struct srcpos *pos)
 
 /* Whether the family of the probe being resolved has a target-variable
  * hook for e; if so, its verdict is reported here (true either way). */
+/* A target its family reads at entry (a .return probe's parameter) is
+ * saved by the entry half, as an @entry operand is (unless it is part of
+ * one already). */
+static void entry_target(struct rctx *R, struct expr *e)
+{
+	const struct sem_target *st = sem_target_of(R->dp, e);
+
+	if (!st || !st->access || !st->access->at_entry || R->in_entry)
+		return;
+	if (!R->entry_exprs || !R->locals) {
+		char *w = describe_expr(e);
+
+		sem_error(R->E, &e->pos, w,
+			  "target variables read at entry are allowed only in the probe's body");
+		free(w);
+		return;
+	}
+	for (size_t i = 0; i < R->entry_exprs->n; i++)
+		if (R->entry_exprs->v[i] == e)
+			return;
+	vec_push(R->entry_exprs, e);
+}
+
 static bool res_target(struct rctx *R, struct expr *e, bool write)
 {
 	const struct probe_family *fam = R->dp ? R->dp->family : NULL;
@@ -394,6 +417,8 @@ static bool res_target(struct rctx *R, struct expr *e, bool write)
 		sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w, "%s",
 			  err.msg ? err.msg : "unresolved target-symbol expression");
 		free(w);
+	} else {
+		entry_target(R, e);
 	}
 	free(err.msg);
 	free(err.what);

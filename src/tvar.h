@@ -87,6 +87,10 @@ struct tvar {
 	size_t nargs;
 	struct tvar_step *pretty_steps;	/* TVAR_PRETTY */
 	size_t pretty_nsteps;
+	/* Read when the function is entered, by a .return probe's entry
+	 * half (SystemTap reads a return probe's parameters so): pass 2
+	 * lists the expression with the probe's @entry operands. */
+	bool at_entry;
 	/* What a read fault is reported near: "identifier 'NAME' at POS". */
 	char *name;
 	struct srcpos pos;

@@ -37,6 +37,7 @@
 
 #include "dwindex.h"
 #include "dwscope.h"
+#include "dwtvar.h"
 #include "glob.h"
 #include "kinfo.h"
 #include "probes/family.h"
@@ -439,6 +440,39 @@ static char *kfunc_print_sig(const struct derived_probe *dp)
 			 d->module ? ":" : "", d->symbol, d->offset);
 }
 
+/* $var ... over the function's DWARF (dwtvar.h); an absolute statement
+ * has none. */
+static enum sem_type kfunc_target_type(const struct derived_probe *dp, const struct expr *e,
+				       bool write, struct family_error *err,
+				       struct tvar **access)
+{
+	const struct kfunc_data *d = dp->fp.data;
+
+	if (!d) {
+		err->pos = e->pos;
+		err->msg = xstrdup("target variables are not available at an absolute address");
+		return SEM_UNKNOWN;
+	}
+	return dwtvar_type(&d->scope, e, write, err, access);
+}
+
+static void kfunc_list_targets(const struct derived_probe *dp, struct vec *out)
+{
+	const struct kfunc_data *d = dp->fp.data;
+
+	if (d)
+		dwtvar_list(&d->scope, out);
+}
+
+/* .return probes are kretprobes, which run an entry half for @entry and
+ * for the variables they read at entry. */
+static bool kfunc_saves_entry(const struct derived_probe *dp)
+{
+	const struct kfunc_data *d = dp->fp.data;
+
+	return d && d->scope.at_return;
+}
+
 /* ---- pass 3 ---------------------------------------------------------- */
 
 static void emit_str_field(FILE *out, const char *field, const char *s)
@@ -479,9 +513,9 @@ const struct probe_family probe_family_kfunc = {
 	.rows = kfunc_rows,
 	.n_rows = sizeof(kfunc_rows) / sizeof(kfunc_rows[0]),
 	.expand = kfunc_expand,
-	/* wired to dwtvar_type / dwtvar_list when the DWARF resolver comes */
-	.target_type = NULL,
-	.list_targets = NULL,
+	.target_type = kfunc_target_type,
+	.list_targets = kfunc_list_targets,
+	.saves_entry = kfunc_saves_entry,
 	.print_sig = kfunc_print_sig,
 	.derived_point = kfunc_derived_point,
 	.armable = true,
