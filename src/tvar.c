@@ -111,6 +111,8 @@ static void describe(const struct tvar *tv, struct strbuf *sb)
 	if (tv->cstring)
 		strbuf_adds(sb, " cstring");
 	strbuf_addf(sb, " type=%s", tv->type == SEM_STRING ? "string" : "long");
+	if (tv->at_entry)
+		strbuf_adds(sb, " at_entry");
 	if (tv->text)
 		strbuf_addf(sb, " text=\"%s\"", tv->text);
 	if (tv->pretty_nsteps) {
