@@ -19,7 +19,8 @@
  * the function line 734 is in.  kernel.statement puts a probe at the line
  * itself, in each function (or inline instance) PAT names whose code holds
  * it, at the lowest address where a statement of that line begins; +OFF
- * counts from the function's declaration line.
+ * counts from the function's declaration line; without a line, a
+ * statement probe is at the function's entry, named by its declaration.
  *
  * The point is named as SystemTap resolves it, by the function's
  * declaration: kernel.function("vfs_read@fs/read_write.c:450").  It is
@@ -399,11 +400,6 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 			return fail(err, &fn->arg->pos, xasprintf(
 				"invalid line specification '%s'", strchr(fn->arg->str, '@') + 1));
 		}
-	}
-	if ((pat->variant & DV_STATEMENT) && q.lines == LINES_NONE && !at) {
-		free(func);
-		return fail(err, &fn->arg->pos, xstrdup(
-			"a statement probe needs a source line, as \"FUNCTION@FILE:LINE\""));
 	}
 	q.func = func;
 	n = (pat->variant & DV_MODULE) ? expand_modules(&q, err) : expand_kernel(&q, err);
