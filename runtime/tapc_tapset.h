@@ -61,6 +61,60 @@ void tapset_pexecname(char *out);
 long long tapset_cpu(void);
 void tapset_module_name(char *out);
 
+/* ---- task.stp: a task_struct by address (runtime/linux/tapset_task.c) */
+
+/*
+ * @task is whatever address the script passes: every read is fault-safe
+ * and a bad address raises SystemTap's "read fault [man error::fault] at
+ * 0x... (addr)" in @c (the result is then 0).
+ */
+long long tapset_task_current(void);
+/* The task of process id @pid as the current task sees it, or 0. */
+long long tapset_pid2task(long long pid);
+
+/* tapset_task_field(): which field */
+#define TAPSET_TASK_PARENT	0	/* real_parent's address */
+#define TAPSET_TASK_STATE	1	/* __state */
+#define TAPSET_TASK_TGID	2	/* task_pid(): the thread group id */
+#define TAPSET_TASK_PID		3	/* task_tid(): the thread id */
+#define TAPSET_TASK_PRIO	4	/* prio - MAX_RT_PRIO */
+#define TAPSET_TASK_NICE	5	/* static_prio - MAX_RT_PRIO - 20 */
+#define TAPSET_TASK_CPU		6	/* the CPU it last ran on */
+long long tapset_task_field(struct tap_context *c, long long task,
+			    long long which);
+/* The address of the task's comm[] (nothing is read). */
+long long tapset_task_comm_addr(long long task);
+
+/* tapset_task_cred() and tapset_task_ns_id(): which id */
+#define TAPSET_TASK_UID		10
+#define TAPSET_TASK_EUID	11
+#define TAPSET_TASK_GID		12
+#define TAPSET_TASK_EGID	13
+/* The task's real credentials, in its own user namespace. */
+long long tapset_task_cred(struct tap_context *c, long long task,
+			   long long which);
+/*
+ * task_ns_*(): TAPSET_TASK_TGID, _PID or a credential as seen from the
+ * namespaces of the -x/-c target (the initial ones without a target);
+ * raises "cannot resolve id in namespace" for one they cannot see.
+ */
+long long tapset_task_ns_id(struct tap_context *c, long long task,
+			    long long which);
+/* The size of the task's descriptor table, and its open descriptors. */
+long long tapset_task_max_file_handles(struct tap_context *c, long long task);
+long long tapset_task_open_file_handles(struct tap_context *c, long long task);
+/* The struct file * of descriptor @fd; raises "cannot find file in task". */
+long long tapset_task_fd_lookup(struct tap_context *c, long long task,
+				long long fd);
+/* &task->fs->pwd (0 without an fs); raises "invalid task struct pointer"
+ * for an address that is no task of the task list. */
+long long tapset_task_cwd_path(struct tap_context *c, long long task);
+/* The current task's executable file (struct file *, no reference), or 0. */
+long long tapset_current_exe_file(void);
+/* rlim_cur of resource @limit (RLIMIT_*), -1 for a limit out of range. */
+long long tapset_task_rlimit_cur(struct tap_context *c, long long task,
+				 long long limit);
+
 /* ---- timestamp.stp, ctime.stp ---------------------------------------- */
 
 long long tapset_gettimeofday_ns(void);
