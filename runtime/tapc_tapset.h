@@ -60,6 +60,8 @@ void tapset_execname(char *out);
 void tapset_pexecname(char *out);
 long long tapset_cpu(void);
 void tapset_module_name(char *out);
+/* stp_pid(): the process id of the tapc-run that loaded the module. */
+long long tapset_stp_pid(void);
 
 /* ---- task.stp: a task_struct by address (runtime/linux/tapset_task.c) */
 
@@ -80,6 +82,9 @@ long long tapset_pid2task(long long pid);
 #define TAPSET_TASK_PRIO	4	/* prio - MAX_RT_PRIO */
 #define TAPSET_TASK_NICE	5	/* static_prio - MAX_RT_PRIO - 20 */
 #define TAPSET_TASK_CPU		6	/* the CPU it last ran on */
+#define TAPSET_TASK_UTIME	7	/* user time, ns (the kernel's cputime) */
+#define TAPSET_TASK_STIME	8	/* system time, ns */
+#define TAPSET_TASK_START_TIME	9	/* start_boottime: ns since boot */
 long long tapset_task_field(struct tap_context *c, long long task,
 			    long long which);
 /* The address of the task's comm[] (nothing is read). */
@@ -114,6 +119,24 @@ long long tapset_current_exe_file(void);
 /* rlim_cur of resource @limit (RLIMIT_*), -1 for a limit out of range. */
 long long tapset_task_rlimit_cur(struct tap_context *c, long long task,
 				 long long limit);
+
+/* ---- cmdline.stp, envvar.stp, loadavg.stp (tapset_process.c) ------- */
+
+/*
+ * The current process's arguments @first..@last (every one from @first
+ * when @last < @first; 0 is the program) joined with @delim, cut at
+ * MAXSTRINGLEN; "" for a kernel thread or memory that cannot be read
+ * without faulting.
+ */
+void tapset_cmdline_args(char *out, long long first, long long last,
+			 const char *delim);
+/* env_var(): the value of @name in its environment, or "". */
+void tapset_env_var(char *out, const char *name);
+/* get_loadavg_index(): the integer part of the 1, 5 or 15 minute load
+ * average (index 0, 1, 2); raises "Invalid loadavg index N specified.". */
+long long tapset_loadavg_index(struct tap_context *c, long long index);
+/* sprint_loadavg(): "0.12 0.05 0.01\n", as SystemTap prints it. */
+void tapset_sprint_loadavg(char *out);
 
 /* ---- timestamp.stp, ctime.stp ---------------------------------------- */
 

@@ -62,6 +62,14 @@ static bool readable(struct tap_context *c, const void *p, size_t len)
 	task_read(c, &(dst), TASK_FIELD_ADDR(task, field),		\
 		  sizeof(((struct task_struct *)0)->field))
 
+static long long task_read_u64(struct tap_context *c, struct task_struct *t,
+				unsigned long addr)
+{
+	u64 v;
+
+	return task_read(c, &v, addr, sizeof(v)) ? (long long)v : 0;
+}
+
 long long tapset_task_current(void)
 {
 	return (unsigned long)current;
@@ -113,6 +121,12 @@ long long tapset_task_field(struct tap_context *c, long long task, long long whi
 		if (!TASK_READ(c, t, static_prio, prio))
 			return 0;
 		return prio - MAX_RT_PRIO - 20;
+	case TAPSET_TASK_UTIME:
+		return task_read_u64(c, t, TASK_FIELD_ADDR(t, utime));
+	case TAPSET_TASK_STIME:
+		return task_read_u64(c, t, TASK_FIELD_ADDR(t, stime));
+	case TAPSET_TASK_START_TIME:
+		return task_read_u64(c, t, TASK_FIELD_ADDR(t, start_boottime));
 	case TAPSET_TASK_CPU:
 #ifdef CONFIG_THREAD_INFO_IN_TASK
 		if (!TASK_READ(c, t, thread_info.cpu, cpu))
