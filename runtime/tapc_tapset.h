@@ -138,6 +138,23 @@ long long tapset_loadavg_index(struct tap_context *c, long long index);
 /* sprint_loadavg(): "0.12 0.05 0.01\n", as SystemTap prints it. */
 void tapset_sprint_loadavg(char *out);
 
+/* ---- signal.stp, dev.stp (tapset_signal.c) ------------------------- */
+
+/* signal_str(): "KILL" ... as SystemTap names them, "" out of 1..64. */
+void tapset_signal_str(char *out, long long num);
+/* sa_flags_str(): "SIGINFO|RESTART|RESTORER" ... */
+void tapset_sa_flags_str(char *out, long long flags);
+/* sigset_mask_str(): "2,15" for bits 1 and 14 ... */
+void tapset_sigset_mask_str(char *out, long long mask);
+/* is_sig_blocked(): whether @sig is in @task's blocked set; faults as
+ * the task functions. */
+long long tapset_is_sig_blocked(struct tap_context *c, long long task,
+				long long sig);
+/* get_sa_handler() (@handler) and get_sa_flags() of the struct
+ * k_sigaction at @act; faults as the task functions. */
+long long tapset_sigaction_field(struct tap_context *c, long long act,
+				 long long handler);
+
 /* ---- timestamp.stp, ctime.stp ---------------------------------------- */
 
 long long tapset_gettimeofday_ns(void);
