@@ -173,6 +173,11 @@ long long tapset_hz(void);
  */
 const char *tapset_ctime(char *out, long long secs);
 
+/* tzinfo.stp: the local time zone tapc-run passed at load: seconds west
+ * of UTC, and its name ("" when it passed none). */
+long long tapset_tz_gmtoff(void);
+void tapset_tz_name(char *out);
+
 /* ---- random.stp ------------------------------------------------------ */
 
 /* A random number in [0, @n) for @n as an unsigned long; 0 for @n == 0. */
