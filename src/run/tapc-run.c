@@ -157,7 +157,7 @@ static int caller_credentials(unsigned *creds)
 }
 
 /* Room for tz_params()' text. */
-#define TZ_PARAMS_LEN 64
+#define TZ_PARAMS_LEN 96
 
 /*
  * The local time zone for tz_gmtoff() and tz_name(), as staprun passes
