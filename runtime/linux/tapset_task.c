@@ -8,6 +8,7 @@
  * files) are read the same way before they are followed.
  */
 #include <linux/kernel.h>
+#include <linux/build_bug.h>
 #include <linux/cred.h>
 #include <linux/fdtable.h>
 #include <linux/fs_struct.h>
@@ -57,13 +58,14 @@ static bool readable(struct tap_context *c, const void *p, size_t len)
 #define TASK_FIELD_ADDR(task, field) \
 	((unsigned long)(task) + offsetof(struct task_struct, field))
 
-/* Read field @field of the task at @task into @dst (of its type). */
-#define TASK_READ(c, task, field, dst)					\
-	task_read(c, &(dst), TASK_FIELD_ADDR(task, field),		\
-		  sizeof(((struct task_struct *)0)->field))
+/* Read field @field of the task at @task into @dst, of its size. */
+#define TASK_READ(c, task, field, dst) ({				\
+	BUILD_BUG_ON(sizeof(dst) !=					\
+		     sizeof(((struct task_struct *)0)->field));		\
+	task_read(c, &(dst), TASK_FIELD_ADDR(task, field), sizeof(dst)); \
+})
 
-static long long task_read_u64(struct tap_context *c, struct task_struct *t,
-				unsigned long addr)
+static long long task_read_u64(struct tap_context *c, unsigned long addr)
 {
 	u64 v;
 
@@ -122,11 +124,11 @@ long long tapset_task_field(struct tap_context *c, long long task, long long whi
 			return 0;
 		return prio - MAX_RT_PRIO - 20;
 	case TAPSET_TASK_UTIME:
-		return task_read_u64(c, t, TASK_FIELD_ADDR(t, utime));
+		return task_read_u64(c, TASK_FIELD_ADDR(t, utime));
 	case TAPSET_TASK_STIME:
-		return task_read_u64(c, t, TASK_FIELD_ADDR(t, stime));
+		return task_read_u64(c, TASK_FIELD_ADDR(t, stime));
 	case TAPSET_TASK_START_TIME:
-		return task_read_u64(c, t, TASK_FIELD_ADDR(t, start_boottime));
+		return task_read_u64(c, TASK_FIELD_ADDR(t, start_boottime));
 	case TAPSET_TASK_CPU:
 #ifdef CONFIG_THREAD_INFO_IN_TASK
 		if (!TASK_READ(c, t, thread_info.cpu, cpu))
