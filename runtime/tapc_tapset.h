@@ -48,7 +48,6 @@ void tapset_tokenize(char *out, const char *input, const char *delim);
 
 /* The task the probe runs in (for begin/end probes, a kernel worker). */
 long long tapset_pid(void);
-long long tapset_task_current(void);
 long long tapset_tid(void);
 long long tapset_ppid(void);
 long long tapset_pgrp(void);
@@ -61,6 +60,100 @@ void tapset_execname(char *out);
 void tapset_pexecname(char *out);
 long long tapset_cpu(void);
 void tapset_module_name(char *out);
+/* stp_pid(): the process id of the tapc-run that loaded the module. */
+long long tapset_stp_pid(void);
+
+/* ---- task.stp: a task_struct by address (runtime/linux/tapset_task.c) */
+
+/*
+ * @task is whatever address the script passes: every read is fault-safe
+ * and a bad address raises SystemTap's "read fault [man error::fault] at
+ * 0x... (addr)" in @c (the result is then 0).
+ */
+long long tapset_task_current(void);
+/* The task of process id @pid as the current task sees it, or 0. */
+long long tapset_pid2task(long long pid);
+
+/* tapset_task_field(): which field */
+#define TAPSET_TASK_PARENT	0	/* real_parent's address */
+#define TAPSET_TASK_STATE	1	/* __state */
+#define TAPSET_TASK_TGID	2	/* task_pid(): the thread group id */
+#define TAPSET_TASK_PID		3	/* task_tid(): the thread id */
+#define TAPSET_TASK_PRIO	4	/* prio - MAX_RT_PRIO */
+#define TAPSET_TASK_NICE	5	/* static_prio - MAX_RT_PRIO - 20 */
+#define TAPSET_TASK_CPU		6	/* the CPU it last ran on */
+#define TAPSET_TASK_UTIME	7	/* user time, ns (the kernel's cputime) */
+#define TAPSET_TASK_STIME	8	/* system time, ns */
+#define TAPSET_TASK_START_TIME	9	/* start_boottime: ns since boot */
+long long tapset_task_field(struct tap_context *c, long long task,
+			    long long which);
+/* The address of the task's comm[] (nothing is read). */
+long long tapset_task_comm_addr(long long task);
+
+/* tapset_task_cred() and tapset_task_ns_id(): which id */
+#define TAPSET_TASK_UID		10
+#define TAPSET_TASK_EUID	11
+#define TAPSET_TASK_GID		12
+#define TAPSET_TASK_EGID	13
+/* The task's real credentials, in its own user namespace. */
+long long tapset_task_cred(struct tap_context *c, long long task,
+			   long long which);
+/*
+ * task_ns_*(): TAPSET_TASK_TGID, _PID or a credential as seen from the
+ * namespaces of the -x/-c target (the initial ones without a target);
+ * raises "cannot resolve id in namespace" for one they cannot see.
+ */
+long long tapset_task_ns_id(struct tap_context *c, long long task,
+			    long long which);
+/* The size of the task's descriptor table, and its open descriptors. */
+long long tapset_task_max_file_handles(struct tap_context *c, long long task);
+long long tapset_task_open_file_handles(struct tap_context *c, long long task);
+/* The struct file * of descriptor @fd; raises "cannot find file in task". */
+long long tapset_task_fd_lookup(struct tap_context *c, long long task,
+				long long fd);
+/* &task->fs->pwd (0 without an fs); raises "invalid task struct pointer"
+ * for an address that is no task of the task list. */
+long long tapset_task_cwd_path(struct tap_context *c, long long task);
+/* The current task's executable file (struct file *, no reference), or 0. */
+long long tapset_current_exe_file(void);
+/* rlim_cur of resource @limit (RLIMIT_*), -1 for a limit out of range. */
+long long tapset_task_rlimit_cur(struct tap_context *c, long long task,
+				 long long limit);
+
+/* ---- cmdline.stp, envvar.stp, loadavg.stp (tapset_process.c) ------- */
+
+/*
+ * The current process's arguments @first..@last (every one from @first
+ * when @last < @first; 0 is the program) joined with @delim, cut at
+ * MAXSTRINGLEN; "" for a kernel thread or memory that cannot be read
+ * without faulting.
+ */
+void tapset_cmdline_args(char *out, long long first, long long last,
+			 const char *delim);
+/* env_var(): the value of @name in its environment, or "". */
+void tapset_env_var(char *out, const char *name);
+/* get_loadavg_index(): the integer part of the 1, 5 or 15 minute load
+ * average (index 0, 1, 2); raises "Invalid loadavg index N specified.". */
+long long tapset_loadavg_index(struct tap_context *c, long long index);
+/* sprint_loadavg(): "0.12 0.05 0.01\n", as SystemTap prints it. */
+void tapset_sprint_loadavg(char *out);
+
+/* ---- signal.stp, dev.stp (tapset_signal.c) ------------------------- */
+
+/* signal_str(): "KILL" ... as SystemTap names them, "" out of 1..64. */
+void tapset_signal_str(char *out, long long num);
+/* sa_flags_str(): "SIGINFO|RESTART|RESTORER" ... */
+void tapset_sa_flags_str(char *out, long long flags);
+/* sigset_mask_str(): "2,15" for bits 1 and 14 ... */
+void tapset_sigset_mask_str(char *out, long long mask);
+/* is_sig_blocked(): whether @sig is in @task's blocked set; faults as
+ * the task functions. */
+long long tapset_is_sig_blocked(struct tap_context *c, long long task,
+				long long sig);
+/* get_sa_handler() (@handler) and get_sa_flags() of the struct
+ * k_sigaction at @act; faults as the task functions. */
+long long tapset_sigaction_field(struct tap_context *c, long long act,
+				 long long handler);
 
 /* ---- timestamp.stp, ctime.stp ---------------------------------------- */
 
@@ -79,6 +172,11 @@ long long tapset_hz(void);
  * for a time outside that range (@out is then "").
  */
 const char *tapset_ctime(char *out, long long secs);
+
+/* tzinfo.stp: the local time zone tapc-run passed at load: seconds west
+ * of UTC, and its name ("" when it passed none). */
+long long tapset_tz_gmtoff(void);
+void tapset_tz_name(char *out);
 
 /* ---- random.stp ------------------------------------------------------ */
 

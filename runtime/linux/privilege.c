@@ -24,11 +24,19 @@ const unsigned int tap_privilege __weak = TAP_PR_STAPDEV;
 
 kuid_t tap_uid;
 kgid_t tap_gid;
+/* stp_pid(): the loader (tapc-run, SystemTap's staprun and stapio) */
+static pid_t tap_loader_pid;
 
 void tap_privilege_init(void)
 {
 	tap_uid = current_uid();
 	tap_gid = current_gid();
+	tap_loader_pid = task_tgid_vnr(current);
+}
+
+long long tapset_stp_pid(void)
+{
+	return tap_loader_pid;
 }
 
 bool tap_stapusr(void)

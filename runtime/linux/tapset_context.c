@@ -22,11 +22,6 @@ long long tapset_pid(void)
 	return current->tgid;
 }
 
-long long tapset_task_current(void)
-{
-	return (long)current;
-}
-
 long long tapset_tid(void)
 {
 	return current->pid;

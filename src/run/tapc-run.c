@@ -156,18 +156,47 @@ static int caller_credentials(unsigned *creds)
 	return 0;
 }
 
+/* Room for tz_params()' text. */
+#define TZ_PARAMS_LEN 96
+
+/*
+ * The local time zone for tz_gmtoff() and tz_name(), as staprun passes
+ * it: what localtime(3) says now, appended to @dst (@n bytes) as module
+ * parameters.  A name with characters other than letters, digits, '+'
+ * and '-' (TZ comes from the caller, who may not be root) or longer than
+ * the module's 15 is left out.
+ */
+static void tz_params(char *dst, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	const char *zone;
+	size_t len;
+
+	if (!localtime_r(&t, &tm))
+		return;
+	snprintf(dst, n, " _tap_tz_gmtoff=%ld", -(long)tm.tm_gmtoff);
+	zone = tm.tm_zone ? tm.tm_zone : "";
+	len = strspn(zone, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			   "0123456789+-");
+	if (len > 0 && len < 16 && zone[len] == '\0')
+		snprintf(dst + strlen(dst), n - strlen(dst), " _tap_tz_name=%s",
+			 zone);
+}
+
 /*
  * The module file, opened and checked for a caller with credentials creds
  * (approve.h): its descriptor, with s->name the name the kernel will give
  * it ("name=" of its .modinfo, written by modpost; left alone if the file
  * has none, so that a renamed file still works) and *params its
- * NAME=VALUE parameters (room left for _tap_target); -1 after a message.
+ * NAME=VALUE parameters (room left for _tap_target and the time zone's);
+ * -1 after a message.
  */
 static int open_module(struct session *s, const char *path, unsigned creds,
 		       char **args, int nargs, char **params)
 {
 	struct modimage m;
-	size_t plen = 64;
+	size_t plen = 64 + TZ_PARAMS_LEN;
 	int fd = approve_open(path, creds);
 
 	*params = NULL;
@@ -801,6 +830,7 @@ int main(int argc, char **argv)
 	}
 	if (target)
 		snprintf(params + strlen(params), 64, "_tap_target=%ld", target);
+	tz_params(params + strlen(params), TZ_PARAMS_LEN);
 
 	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,
 	     params);
