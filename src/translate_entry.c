@@ -75,7 +75,14 @@ char *tr_entry_half(struct tr *T, void (*init_locals)(struct tr *T))
 	tr_line(T, "struct %s_frame *l = &((struct tap_locals *)c->locals)->probe.%s;",
 		T->cfunc, T->cfunc);
 	tr_line(T, "(void)l;");
+	/* the entry half shares the return half's frame: clear its locals
+	 * here too, but declare them once, in the return half */
+	size_t frame_len = T->frame.len;
 	init_locals(T);
+	if (T->frame.buf) {
+		T->frame.len = frame_len;
+		T->frame.buf[frame_len] = '\0';
+	}
 	T->in_entry = true;
 	for (size_t k = 0; k < dp->entry_exprs.n; k++) {
 		const struct expr *e = dp->entry_exprs.v[k];

@@ -17,6 +17,13 @@
  *		p = mmap(NULL, 8192, PROT_READ|PROT_WRITE,
  *			 MAP_PRIVATE|MAP_ANONYMOUS, -1, 0); munmap(p, 8192);
  *		unlink("DIR/tapc-file")
+ *   vfiles DIR	vectored I/O with known sizes:
+ *		fd = open("DIR/tapc-vfile", O_RDWR|O_CREAT|O_TRUNC, 0644);
+ *		writev(fd, {"hel", "lo\n"}, 2) (6); lseek(fd, 0, SEEK_SET);
+ *		readv(fd, {32 bytes, 32 bytes}, 2) (6); close(fd);
+ *		unlink("DIR/tapc-vfile")
+ *   fork N	N times: fork a child that exits with status 3 at once,
+ *		then waitpid() for that child
  *   lease-write N	N writes of "45" (the default) to
  *		/proc/sys/fs/lease-break-time, each open, write, close: the
  *		kernel writes its variable lease_break_time once each, and
@@ -33,6 +40,8 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 
 static long number(const char *step, const char *arg)
 {
@@ -91,6 +100,34 @@ static void step_files(const char *dir)
 
 #define LEASE_SYSCTL "/proc/sys/fs/lease-break-time"
 
+static void step_vfiles(const char *dir)
+{
+	char file[4096], in1[32], in2[32];
+	struct iovec out[2] = { { "hel", 3 }, { "lo\n", 3 } };
+	struct iovec in[2] = { { in1, sizeof(in1) }, { in2, sizeof(in2) } };
+	long fd;
+
+	snprintf(file, sizeof(file), "%s/tapc-vfile", dir);
+	fd = syscall(SYS_open, file, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	syscall(SYS_writev, fd, out, 2);
+	syscall(SYS_lseek, fd, 0, SEEK_SET);
+	syscall(SYS_readv, fd, in, 2);
+	syscall(SYS_close, fd);
+	syscall(SYS_unlink, file);
+}
+
+static void step_fork(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t child = fork();
+
+		if (child == 0)
+			_exit(3);
+		if (child > 0)
+			waitpid(child, NULL, 0);
+	}
+}
+
 static void step_lease(long n, int write)
 {
 	char buf[64];
@@ -121,6 +158,10 @@ int main(int argc, char **argv)
 			step_sleep(number(step, arg));
 		} else if (strcmp(step, "files") == 0) {
 			step_files(arg);
+		} else if (strcmp(step, "vfiles") == 0) {
+			step_vfiles(arg);
+		} else if (strcmp(step, "fork") == 0) {
+			step_fork(number(step, arg));
 		} else if (strcmp(step, "lease-write") == 0) {
 			step_lease(number(step, arg), 1);
 		} else if (strcmp(step, "lease-read") == 0) {
