@@ -329,8 +329,7 @@ static bool implicit_value(struct eval *ev, const Dwarf_Op *ops, size_t n)
 	return push_const(ev, v);
 }
 
-/* jiffies_64's link-time address in the ELF the DWARF came with. */
-static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
+bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr)
 {
 	Elf *elf = dwarf_getelf(dbg);
 	Elf_Scn *scn = NULL;
@@ -344,18 +343,24 @@ static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
-			const char *name;
+			const char *sname;
 
-			if (!gelf_getsym(data, (int)i, &sym))
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
 				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && !strcmp(name, "jiffies_64")) {
+			sname = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (sname && !strcmp(sname, name)) {
 				*addr = sym.st_value;
 				return true;
 			}
 		}
 	}
 	return false;
+}
+
+/* jiffies_64's link-time address in the ELF the DWARF came with. */
+static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
+{
+	return dwloc_symbol(dbg, "jiffies_64", addr);
 }
 
 /* The top of the stack as where the walk starts. */

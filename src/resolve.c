@@ -7,6 +7,7 @@
 
 #include "elab_int.h"
 #include "probes/family.h"
+#include "sem_atvar.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 #include "suggest.h"
@@ -436,6 +437,19 @@ static void res_index_exprs(struct rctx *R, struct expr *e)
 	}
 }
 
+/* @var("name@file", "module")...: its indexes and its variable
+ * (sem_atvar.h). */
+static void res_atvar(struct rctx *R, struct expr *e)
+{
+	const struct sem_atvar *sa;
+
+	res_index_exprs(R, e);
+	sa = sem_atvar_of(e);
+	if (sa->type == SEM_UNKNOWN)
+		sem_error(R->E, &sa->err.pos, sa->err.what ? sa->err.what : "operator '@var'",
+			  "%s", sa->err.msg);
+}
+
 /* @cast(ptr, "type", "module")...: its pointer, its indexes and its type
  * (sem_cast.h). */
 static void res_cast(struct rctx *R, struct expr *e)
@@ -517,7 +531,10 @@ static void res_expr(struct rctx *R, struct expr *e)
 		if (res_target(R, e, false))
 			return;
 		/* fall through */
-	case E_VAR: case E_AUTOCAST: {
+	case E_VAR:
+		res_atvar(R, e);
+		return;
+	case E_AUTOCAST: {
 		char *w = describe_expr(e);
 
 		sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
@@ -579,6 +596,8 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 
 	if (e->a && e->a->kind == E_CAST)
 		return sem_cast_of(e->a)->type != SEM_UNKNOWN;
+	if (e->a && e->a->kind == E_VAR)
+		return sem_atvar_of(e->a)->type != SEM_UNKNOWN;
 	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
 		return false;
 	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;

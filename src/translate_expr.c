@@ -12,6 +12,7 @@
 
 #include "probes/family.h"
 #include "regcomp.h"
+#include "sem_atvar.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 #include "translate_int.h"
@@ -1040,6 +1041,8 @@ static char *expr_value(struct tr *T, const struct expr *e)
 		return target_expr(T, e);
 	case E_CAST:
 		return tvar_c(T, sem_cast_of(e)->access);
+	case E_VAR:
+		return tvar_c(T, sem_atvar_of(e)->access);
 	case E_EMBEDDED:
 		return embedded_expr(T, e);
 	default:
