@@ -146,6 +146,7 @@ struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, const struct expr *e
 		named.name = xasprintf("@var(\"%s\")", e->str);
 		tv = tvar_resolve_from(&ct, die_type(&f.var), &o, &named, "@var", err);
 		free(named.name);
+		free(o.modsym);
 	}
 	free(w.name);
 	return tv;

@@ -207,6 +207,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 			       struct family_error *err)
 {
 	struct tvar_origin o;
+	struct tvar *tv;
 	char *msg;
 
 	if (dwloc_variable(scope, (Dwarf_Die *)&v->die, &o, &msg) != 0) {
@@ -214,7 +215,9 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 		err->msg = msg;
 		return NULL;
 	}
-	return tvar_resolve_from(ct, die_type((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
+	tv = tvar_resolve_from(ct, die_type((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
+	free(o.modsym);
+	return tv;
 }
 
 static struct tvar *return_access(const struct dwarf_scope *scope, const struct ctypes *ct,

@@ -42,6 +42,7 @@ void tvar_free(struct tvar *tv)
 	free(tv->pretty_steps);
 	free(tv->text);
 	free(tv->name);
+	free(tv->modsym);
 	free(tv);
 }
 
@@ -65,6 +66,9 @@ static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 		break;
 	case TVAR_BASE_CONST:
 		strbuf_addf(sb, "const:%#" PRIx64, tv->addr);
+		break;
+	case TVAR_BASE_MODSYM:
+		strbuf_addf(sb, "modsym:%s+%#" PRIx64, tv->modsym, tv->addr);
 		break;
 	case TVAR_BASE_EXPR:
 		strbuf_adds(sb, "expr");

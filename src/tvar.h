@@ -36,6 +36,10 @@ enum tvar_base {
 				 * moved to where the kernel runs (KASLR);
 				 * reloc_ref: jiffies_64's link-time address */
 	TVAR_BASE_CONST,	/* the constant addr */
+	TVAR_BASE_MODSYM,	/* a loaded module's symbol modsym ("MOD:NAME")
+				 * plus addr, as the module's symbol table has
+				 * it where it runs (looked up when the script
+				 * starts, as module probes are) */
 };
 
 enum tvar_step_kind {
@@ -71,6 +75,7 @@ struct tvar {
 	unsigned slot;			/* TVAR_BASE_SLOT, TVAR_BASE_REG */
 	uint64_t addr;			/* TVAR_BASE_REG, _STATIC, _CONST */
 	uint64_t reloc_ref;		/* TVAR_BASE_STATIC */
+	char *modsym;			/* TVAR_BASE_MODSYM */
 	struct tvar_step *steps;
 	size_t nsteps;
 	enum tvar_leaf leaf;
@@ -105,7 +110,8 @@ void tvar_free(struct tvar *tv);
 
 /* tv as one line of stable text, for tests and debugging:
  * "base=reg:5+16 steps=[load,+8] leaf=read size=4 signed type=long"
- * (a static base: "static:ADDR@RELOC_REF"). */
+ * (a static base: "static:ADDR@RELOC_REF"; a module's:
+ * "modsym:MOD:NAME+OFFSET"). */
 char *tvar_describe(const struct tvar *tv);
 
 struct tr;
