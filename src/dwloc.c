@@ -365,9 +365,11 @@ static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
 
 /* The address of sym, in the layout libdwfl gives a module's ET_REL
  * sections offline (its section headers carry the addresses it chose,
- * which its DWARF is relocated to). */
+ * which its DWARF is relocated to; an ET_REL symbol's value is relative
+ * to its section); in other files, its value. */
 static bool sym_addr(Elf *elf, const GElf_Sym *sym, uint64_t *addr)
 {
+	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	Elf_Scn *scn;
 
@@ -377,7 +379,8 @@ static bool sym_addr(Elf *elf, const GElf_Sym *sym, uint64_t *addr)
 	scn = elf_getscn(elf, sym->st_shndx);
 	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
 		return false;
-	*addr = sh.sh_addr + sym->st_value;
+	*addr = gelf_getehdr(elf, &eh) && eh.e_type == ET_REL ? sh.sh_addr + sym->st_value :
+								 sym->st_value;
 	return true;
 }
 
