@@ -401,17 +401,20 @@ enum sem_type dwtvar_type(const struct dwarf_scope *scope, const struct expr *e,
 
 	err->pos = e->pos;
 	*access = NULL;
-	if (write) {
-		err->msg = xasprintf("write to target variable '%s' is not supported yet",
-				     e->name);
-		return SEM_UNKNOWN;
-	}
 	vars = scope_vars(scope);
 	if (ctx_var(e->name, &set))
 		t = type_of_ctx(scope, &ct, &vars, set, e, err, access);
 	else
 		t = type_of_var(scope, &ct, &vars, e, err, access);
 	free(vars.v);
+	if (write && *access && !tvar_writable(*access)) {
+		err->msg = xasprintf("cannot write to target variable '%s': %s", e->name,
+				     (*access)->at_entry ? "a .return probe reads it at entry" :
+				     "it is not an integer or pointer held in memory or a register");
+		tvar_free(*access);
+		*access = NULL;
+		return SEM_UNKNOWN;
+	}
 	return t;
 }
 

@@ -281,3 +281,25 @@ char *tvar_c(struct tr *T, const struct tvar *tv)
 	free(what);
 	return v;
 }
+
+char *tvar_store_c(struct tr *T, const struct tvar *tv, const char *val)
+{
+	char *what = xasprintf("identifier '%s'", tv->name);
+	char *where = tr_where_at(what, &tv->pos);
+	struct emit m = { .T = T, .where = where };
+	char *v = tr_ltmp(T);
+
+	tr_line(T, "%s = %s;", v, val);
+	base_c(&m, tv);
+	emit_steps(&m, tv->steps, tv->nsteps);
+	emit_where(&m);
+	if (tv->leaf == TVAR_READ)
+		tr_line(T, "tap_store(c, %s, %d, %s);", m.c, tv->size, v);
+	else
+		tr_line(T, "tap_set_dwarf_reg(c, %u, (unsigned long)%s);", tv->slot, v);
+	tr_check(T);
+	free(m.c);
+	free(where);
+	free(what);
+	return v;
+}

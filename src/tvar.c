@@ -46,6 +46,15 @@ void tvar_free(struct tvar *tv)
 	free(tv);
 }
 
+bool tvar_writable(const struct tvar *tv)
+{
+	if (tv->at_entry || tv->type != SEM_LONG)
+		return false;
+	if (tv->leaf == TVAR_READ)
+		return !tv->bits && tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
+	return tv->leaf == TVAR_VALUE && tv->base == TVAR_BASE_REG && !tv->nsteps && !tv->addr;
+}
+
 static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 {
 	switch (tv->base) {
