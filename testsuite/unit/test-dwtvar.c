@@ -2,11 +2,13 @@
  * DWARF, without a probe family.
  *
  *   test-dwtvar FILE FUNC [--inline] [--return] [--list] [--type NAME]...
- *               [--members NAME]... [--pc-offset N] [--module M] [EXPR]...
+ *               [--members NAME]... [--pc-offset N] [--module M] [--write]
+ *               [EXPR]...
  *
  * builds the scope of FUNC at its entry pc (--inline: of FUNC's first
  * inline instance; --return: as a .return probe; --pc-offset: N bytes
- * further; --module: in module M rather than the kernel), then prints, one line
+ * further; --module: in module M rather than the kernel; --write: the
+ * EXPRs after it as assigned to), then prints, one line
  * each, the -L listing (--list), the C name of each --type looked up by
  * name, the members of each --members (name:TYPE@BIT_OFFSET[/BITS]),
  * and each target expression's type and access path (tvar.h's
@@ -34,6 +36,7 @@
 #include "util.h"
 
 static const char *wanted;
+static bool write_mode;
 static bool want_inline;
 static Dwarf_Die found;
 static bool have_found;
@@ -179,7 +182,7 @@ static void resolve(const struct dwarf_scope *scope, const char *text)
 				     e->module ? e->module : scope->module, e, &err);
 		t = tv ? tv->type : SEM_UNKNOWN;
 	} else {
-		t = dwtvar_type(scope, e, false, &err, &tv);
+		t = dwtvar_type(scope, e, write_mode, &err, &tv);
 	}
 
 	if (tv) {
@@ -284,6 +287,8 @@ int main(int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--return"))
 			scope.at_return = true;
+		else if (!strcmp(argv[i], "--write"))
+			write_mode = true;
 		else if (!strcmp(argv[i], "--list"))
 			list(&scope);
 		else if (!strcmp(argv[i], "--pc-offset") && i + 1 < argc)
