@@ -557,13 +557,13 @@ static void res_expr(struct rctx *R, struct expr *e)
 		for (size_t i = 0; i < e->args.n; i++)
 			res_expr(R, e->args.v[i]);
 		return;
+	case E_VAR:
+		res_atvar(R, e);
+		return;
 	case E_TARGET:
 		if (res_target(R, e, false))
 			return;
 		/* fall through */
-	case E_VAR:
-		res_atvar(R, e);
-		return;
 	case E_AUTOCAST: {
 		char *w = describe_expr(e);
 
