@@ -214,6 +214,10 @@ extern const unsigned long tap_locals_size;
 
 /* -t: nonzero makes the runtime time every hit and print the report. */
 extern const int tap_timing;
+/* "MOD:NAME" of each module symbol module statics are read from
+ * (tap_module_symbol), NULL-terminated. */
+extern const char *const tap_modsyms[];
+extern const unsigned int tap_nmodsyms;
 
 /*
  * tapc --privilege: the level the module was built for, SystemTap's bits

@@ -255,6 +255,9 @@ long long tapset_uaddr(struct tap_context *c);
  */
 unsigned long tap_dwarf_reg(struct tap_context *c, unsigned int regno);
 unsigned long tap_kernel_reloc(unsigned long jiffies_64_link);
+/* Where symbol tap_modsyms[@k] of a module is, as it was looked up when the
+ * script started; raises an error in @c (and is 0) if it was not found. */
+unsigned long tap_module_symbol(struct tap_context *c, unsigned int k);
 /* register("rax"), "eax", "ax", "al" ...: sign-extended, or not (u_register). */
 long long tapset_register(struct tap_context *c, const char *name,
 			  long long sign_extend);
@@ -289,6 +292,11 @@ long long tap_deref_bits(struct tap_context *c, unsigned long addr,
 /* The NUL-terminated string at @addr into @out (MAXSTRINGLEN bytes), or
  * "<unknown>" when it cannot be read; raises nothing (pretty-printing). */
 void tap_deref_cstring(char *out, unsigned long addr);
+/* Guru-mode target variable writes: @size (1, 2, 4, 8) bytes of @val at
+ * @addr, raising SystemTap's "write fault" in @c instead of faulting; and
+ * DWARF register @regno of the probed point's pt_regs set to @val. */
+void tap_store(struct tap_context *c, unsigned long addr, int size, long long val);
+void tap_set_dwarf_reg(struct tap_context *c, unsigned int regno, unsigned long val);
 
 /* ---- kprocess.stp (runtime/linux/process.c) -------------------------- */
 

@@ -534,15 +534,7 @@ const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, 
 
 bool dwindex_file_matches(const char *pat, const char *file)
 {
-	if (!file)
-		return false;
-	for (const char *s = file; s; s = strchr(s, '/')) {
-		if (*s == '/')
-			s++;
-		if (glob_match(pat, s))
-			return true;
-	}
-	return false;
+	return glob_match_path_tail(pat, file);
 }
 
 /* Keep line L of FILE at ADDR in LINES (by line; the lowest address). */
@@ -636,4 +628,9 @@ bool dwindex_exported(const struct dwindex *ix, const char *name)
 
 	free(ksym);
 	return found;
+}
+
+Dwarf *dwindex_dwarf(const struct dwindex *ix)
+{
+	return ix->dw;
 }

@@ -71,6 +71,8 @@ size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const cha
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset);
 /* Whether NAME is exported (EXPORT_SYMBOL: a __ksymtab_NAME symbol). */
 bool dwindex_exported(const struct dwindex *ix, const char *name);
+/* The DWARF itself (its variables and types), valid until dwindex_free. */
+Dwarf *dwindex_dwarf(const struct dwindex *ix);
 /* How many functions the index holds (for -v and the benchmark). */
 size_t dwindex_count(const struct dwindex *ix);
 

@@ -329,8 +329,7 @@ static bool implicit_value(struct eval *ev, const Dwarf_Op *ops, size_t n)
 	return push_const(ev, v);
 }
 
-/* jiffies_64's link-time address in the ELF the DWARF came with. */
-static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
+bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr)
 {
 	Elf *elf = dwarf_getelf(dbg);
 	Elf_Scn *scn = NULL;
@@ -344,18 +343,142 @@ static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
-			const char *name;
+			const char *sname;
 
-			if (!gelf_getsym(data, (int)i, &sym))
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
 				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && !strcmp(name, "jiffies_64")) {
+			sname = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (sname && !strcmp(sname, name)) {
 				*addr = sym.st_value;
 				return true;
 			}
 		}
 	}
 	return false;
+}
+
+/* jiffies_64's link-time address in the ELF the DWARF came with. */
+static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
+{
+	return dwloc_symbol(dbg, "jiffies_64", addr);
+}
+
+/* The address of sym, in the layout libdwfl gives a module's ET_REL
+ * sections offline (its section headers carry the addresses it chose,
+ * which its DWARF is relocated to; an ET_REL symbol's value is relative
+ * to its section); in other files, its value. */
+static bool sym_addr(Elf *elf, const GElf_Sym *sym, uint64_t *addr)
+{
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE ||
+	    GELF_ST_TYPE(sym->st_info) == STT_SECTION || GELF_ST_TYPE(sym->st_info) == STT_FILE)
+		return false;
+	scn = elf_getscn(elf, sym->st_shndx);
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	*addr = gelf_getehdr(elf, &eh) && eh.e_type == ET_REL ? sh.sh_addr + sym->st_value :
+								 sym->st_value;
+	return true;
+}
+
+struct modsym_search {
+	uint64_t addr;		/* the static address wanted */
+	const char *best;	/* the symbol holding it */
+	uint64_t best_addr;
+	int best_rank;
+	int same_name;		/* how many symbols are called best */
+};
+
+/* A symbol holding s->addr: an object's with a size first (the
+ * variable's own), rather than an empty one at the same address (a
+ * lockdep __key when lockdep is off) or a function's. */
+static void consider(struct modsym_search *s, const char *name, const GElf_Sym *sym,
+		     uint64_t at)
+{
+	int rank = (GELF_ST_TYPE(sym->st_info) == STT_OBJECT) * 2 + (sym->st_size > 0);
+
+	if (!*name || s->addr < at || s->addr >= at + (sym->st_size ? sym->st_size : 1))
+		return;
+	if (!s->best || rank > s->best_rank) {
+		s->best = name;
+		s->best_addr = at;
+		s->best_rank = rank;
+	}
+}
+
+/* Each defined symbol of elf's symbol table, through fn. */
+static void each_symbol(Elf *elf, struct modsym_search *s,
+			void (*fn)(struct modsym_search *, Elf *, const char *, const GElf_Sym *))
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (gelf_getsym(data, (int)i, &sym) &&
+			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)))
+				fn(s, elf, name, &sym);
+		}
+	}
+}
+
+static void find_holder(struct modsym_search *s, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	uint64_t at;
+
+	if (sym_addr(elf, sym, &at))
+		consider(s, name, sym, at);
+}
+
+static void count_name(struct modsym_search *s, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	uint64_t at;
+
+	if (!strcmp(name, s->best) && sym_addr(elf, sym, &at))
+		s->same_name++;
+}
+
+/*
+ * A static of a module: its sections are placed where the kernel loads
+ * them, each on its own, so the address is kept as the symbol that holds
+ * it (the variable's own, as a rule) plus an offset; the runtime finds
+ * the symbol in the loaded module's symbol table by "MOD:NAME", which
+ * names one symbol only if the module has one of that name.
+ */
+static int module_origin(struct eval *ev, uint64_t addr, struct tvar_origin *out)
+{
+	Elf *elf = dwarf_getelf(dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu));
+	struct modsym_search s = { .addr = addr };
+
+	if (elf)
+		each_symbol(elf, &s, find_holder);
+	if (!s.best) {
+		ev->msg = xasprintf("no symbol of module '%s' holds static address %#" PRIx64,
+				    ev->scope->module, addr);
+		return -1;
+	}
+	each_symbol(elf, &s, count_name);
+	if (s.same_name != 1) {
+		ev->msg = xasprintf("the static '%s' of module '%s' is one of %d symbols of that "
+				    "name, which the module's symbol table cannot tell apart",
+				    s.best, ev->scope->module, s.same_name);
+		return -1;
+	}
+	out->base = TVAR_BASE_MODSYM;
+	out->modsym = xasprintf("%s:%s", ev->scope->module, s.best);
+	out->addr = addr - s.best_addr;
+	return 0;
 }
 
 /* The top of the stack as where the walk starts. */
@@ -381,10 +504,8 @@ static int to_origin(struct eval *ev, struct tvar_origin *out)
 		return 0;
 	case E_STATIC:
 		if (strcmp(ev->scope->module ? ev->scope->module : "kernel", "kernel")) {
-			ev->msg = xasprintf("static variables of module '%s' cannot be read yet",
-					    ev->scope->module);
 			ev->msg_final = true;
-			return -1;
+			return module_origin(ev, top.val, out);
 		}
 		if (!reloc_ref(dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu),
 			       &out->reloc_ref)) {

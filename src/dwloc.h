@@ -17,6 +17,11 @@
 int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_origin *out,
 		   char **msg);
 
+/* The link-time address of the defined symbol NAME in the ELF symbol
+ * table of the file dbg came from (the kernel's: jiffies_64 is what its
+ * static addresses are relocated against at run time); false if none. */
+bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr);
+
 /* Where a function's return value is at a .return probe (x86-64: rax). */
 void dwloc_return_value(struct tvar_origin *out);
 

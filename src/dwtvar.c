@@ -207,6 +207,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 			       struct family_error *err)
 {
 	struct tvar_origin o;
+	struct tvar *tv;
 	char *msg;
 
 	if (dwloc_variable(scope, (Dwarf_Die *)&v->die, &o, &msg) != 0) {
@@ -214,7 +215,9 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 		err->msg = msg;
 		return NULL;
 	}
-	return tvar_resolve_from(ct, die_type((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
+	tv = tvar_resolve_from(ct, die_type((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
+	free(o.modsym);
+	return tv;
 }
 
 static struct tvar *return_access(const struct dwarf_scope *scope, const struct ctypes *ct,
@@ -398,17 +401,20 @@ enum sem_type dwtvar_type(const struct dwarf_scope *scope, const struct expr *e,
 
 	err->pos = e->pos;
 	*access = NULL;
-	if (write) {
-		err->msg = xasprintf("write to target variable '%s' is not supported yet",
-				     e->name);
-		return SEM_UNKNOWN;
-	}
 	vars = scope_vars(scope);
 	if (ctx_var(e->name, &set))
 		t = type_of_ctx(scope, &ct, &vars, set, e, err, access);
 	else
 		t = type_of_var(scope, &ct, &vars, e, err, access);
 	free(vars.v);
+	if (write && *access && !tvar_writable(*access)) {
+		err->msg = xasprintf("cannot write to target variable '%s': %s", e->name,
+				     (*access)->at_entry ? "a .return probe reads it at entry" :
+				     "it is not an integer or pointer held in memory or a register");
+		tvar_free(*access);
+		*access = NULL;
+		return SEM_UNKNOWN;
+	}
 	return t;
 }
 

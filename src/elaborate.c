@@ -87,7 +87,9 @@ char *describe_expr(const struct expr *e)
 		return xasprintf("operator '%s'", e->name ? e->name : "@");
 	case E_CAST:
 		return xstrdup("operator '@cast'");
-	case E_STAT: case E_HIST: case E_DEFINED: case E_ENTRY: case E_VAR:
+	case E_VAR:
+		return xstrdup("operator '@var'");
+	case E_STAT: case E_HIST: case E_DEFINED: case E_ENTRY:
 		return xstrdup("operator '@'");
 	default:
 		return xstrdup("expression");

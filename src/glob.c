@@ -145,3 +145,16 @@ bool glob_match(const char *pat, const char *name)
 	}
 	return found;
 }
+
+bool glob_match_path_tail(const char *pat, const char *path)
+{
+	if (!path)
+		return false;
+	for (const char *s = path; s; s = strchr(s, '/')) {
+		if (*s == '/')
+			s++;
+		if (glob_match(pat, s))
+			return true;
+	}
+	return false;
+}

@@ -22,6 +22,10 @@ bool glob_match(const char *pat, const char *name);
  * which only such expansions match. */
 bool glob_match_pair(const char *pat, char sep, const char *first, const char *second);
 
+/* Whether pat matches all of the file name path, or a tail of it after
+ * a '/' (SystemTap's "vfs_read@read_write.c", @var("x@fs/file_table.c")). */
+bool glob_match_path_tail(const char *pat, const char *path);
+
 /* Whether pat holds any wildcard, so that it may match other names
  * than itself. */
 bool glob_is_pattern(const char *pat);

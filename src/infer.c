@@ -8,6 +8,7 @@
 #include "probes/family.h"
 #include "format.h"
 #include "regcomp.h"
+#include "sem_atvar.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 
@@ -230,6 +231,8 @@ static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 			     const struct srcpos *want_pos);
 static enum sem_type tcast(struct tctx *T, struct expr *e, enum sem_type want,
 			   const struct srcpos *want_pos);
+static enum sem_type tatvar(struct tctx *T, struct expr *e, enum sem_type want,
+			    const struct srcpos *want_pos);
 static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 			   const struct srcpos *want_pos);
 
@@ -574,6 +577,8 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		return ttarget(T, e, want, want_pos);
 	case E_CAST:
 		return tcast(T, e, want, want_pos);
+	case E_VAR:
+		return tatvar(T, e, want, want_pos);
 	default:
 		return SEM_UNKNOWN;
 	}
@@ -621,6 +626,23 @@ static enum sem_type tcast(struct tctx *T, struct expr *e, enum sem_type want,
 	if (sc->type == SEM_UNKNOWN)
 		return SEM_UNKNOWN;
 	return settle(T, e, sc->type, want, want_pos);
+}
+
+/* @var(...)...: its indexes are longs; its type is its variable's. */
+static enum sem_type tatvar(struct tctx *T, struct expr *e, enum sem_type want,
+			    const struct srcpos *want_pos)
+{
+	const struct sem_atvar *sa = sem_atvar_of(e);
+
+	for (size_t i = 0; i < e->comps.n; i++) {
+		struct tcomp *c = e->comps.v[i];
+
+		if (c->kind == TC_INDEX)
+			texpr(T, c->index, SEM_LONG, NULL);
+	}
+	if (sa->type == SEM_UNKNOWN)
+		return SEM_UNKNOWN;
+	return settle(T, e, sa->type, want, want_pos);
 }
 
 static void tname(struct tctx *T, const void *node, enum sem_type t,

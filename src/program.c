@@ -6,6 +6,7 @@
 
 #include "elab_int.h"
 #include "probes/family.h"
+#include "sem_atvar.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 
@@ -161,6 +162,7 @@ void program_free(struct program *p)
 	if (!p)
 		return;
 	sem_casts_free();
+	sem_atvars_free();
 	for (size_t i = 0; i < p->probes.n; i++) {
 		struct derived_probe *dp = p->probes.v[i];
 

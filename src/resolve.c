@@ -7,6 +7,7 @@
 
 #include "elab_int.h"
 #include "probes/family.h"
+#include "sem_atvar.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 #include "suggest.h"
@@ -32,6 +33,8 @@ static void res_expr(struct rctx *R, struct expr *e);
 static void res_stmt(struct rctx *R, struct stmt *s);
 static bool res_target(struct rctx *R, struct expr *e, bool write);
 static void res_index_exprs(struct rctx *R, struct expr *e);
+static void res_atvar(struct rctx *R, struct expr *e);
+static bool privileged_pos(struct elab *E, const struct srcpos *pos);
 
 static void set_arity(struct elab *E, struct vardecl *v, int arity,
 		      const struct srcpos *pos)
@@ -210,6 +213,25 @@ static void res_indexed(struct rctx *R, struct expr *e, bool read, bool write)
 	}
 }
 
+/* A store into kernel memory or registers ($var = ..., @var(...) = ...,
+ * the DWARF families'; a family that writes its own targets, procfs's
+ * $value, has a target_assign_c hook) needs guru mode, as in SystemTap,
+ * and is a plain '=' (pass 3 stores the value assigned). */
+static void check_target_write(struct rctx *R, struct expr *e, bool read)
+{
+	const struct probe_family *fam = R->dp ? R->dp->family : NULL;
+	char *w;
+
+	if (e->kind == E_TARGET && fam && fam->target_assign_c)
+		return;
+	w = describe_expr(e);
+	if (!privileged_pos(R->E, &e->pos))
+		sem_error(R->E, &e->pos, w, "write to target variable not permitted; need stap -g");
+	else if (read)
+		sem_error(R->E, &e->pos, w, "a target variable is only assigned with '='");
+	free(w);
+}
+
 static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 {
 	struct vardecl *v;
@@ -226,6 +248,15 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 	case E_TARGET:
 		if (!res_target(R, e, true))
 			res_expr(R, e);
+		else
+			check_target_write(R, e, read);
+		break;
+	case E_VAR:
+		res_atvar(R, e);
+		check_target_write(R, e, read);
+		if (sem_atvar_of(e)->access && !tvar_writable(sem_atvar_of(e)->access))
+			sem_error(R->E, &e->pos, "operator '@var'",
+				  "cannot write to this @var: it is not an integer or pointer");
 		break;
 	case E_CAST:
 		/* (SystemTap writes them in guru mode; not tapc yet) */
@@ -436,6 +467,19 @@ static void res_index_exprs(struct rctx *R, struct expr *e)
 	}
 }
 
+/* @var("name@file", "module")...: its indexes and its variable
+ * (sem_atvar.h). */
+static void res_atvar(struct rctx *R, struct expr *e)
+{
+	const struct sem_atvar *sa;
+
+	res_index_exprs(R, e);
+	sa = sem_atvar_of(e);
+	if (sa->type == SEM_UNKNOWN)
+		sem_error(R->E, &sa->err.pos, sa->err.what ? sa->err.what : "operator '@var'",
+			  "%s", sa->err.msg);
+}
+
 /* @cast(ptr, "type", "module")...: its pointer, its indexes and its type
  * (sem_cast.h). */
 static void res_cast(struct rctx *R, struct expr *e)
@@ -513,11 +557,14 @@ static void res_expr(struct rctx *R, struct expr *e)
 		for (size_t i = 0; i < e->args.n; i++)
 			res_expr(R, e->args.v[i]);
 		return;
+	case E_VAR:
+		res_atvar(R, e);
+		return;
 	case E_TARGET:
 		if (res_target(R, e, false))
 			return;
 		/* fall through */
-	case E_VAR: case E_AUTOCAST: {
+	case E_AUTOCAST: {
 		char *w = describe_expr(e);
 
 		sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
@@ -579,6 +626,8 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 
 	if (e->a && e->a->kind == E_CAST)
 		return sem_cast_of(e->a)->type != SEM_UNKNOWN;
+	if (e->a && e->a->kind == E_VAR)
+		return sem_atvar_of(e->a)->type != SEM_UNKNOWN;
 	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
 		return false;
 	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;

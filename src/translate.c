@@ -957,6 +957,16 @@ static void emit_operator_helpers(FILE *out, const struct body_out *fns, size_t 
 		fputc('\n', out);
 }
 
+/* The module symbols module statics are read from (translate_tvar.c),
+ * which the runtime looks up when the script starts. */
+static void emit_modsyms(const struct tr *T, FILE *out)
+{
+	fputs("const char *const tap_modsyms[] = {", out);
+	for (size_t i = 0; i < T->modsyms.n; i++)
+		fprintf(out, " \"%s\",", (const char *)T->modsyms.v[i]);
+	fprintf(out, " NULL };\nconst unsigned int tap_nmodsyms = %zu;\n", T->modsyms.n);
+}
+
 static void emit_kernel_decls(FILE *out)
 {
 	fputs("int snprintf(char *buf, unsigned long size, const char *fmt, ...)\n"
@@ -1200,6 +1210,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 			fputs(probes[i].code, main_c);
 	emit_global_table(&T, main_c);
 	fprintf(main_c, "const int tap_timing = %d;\n", o->timing ? 1 : 0);
+	emit_modsyms(&T, main_c);
 	emit_privilege(&T, main_c);
 	if (!nruns && !display)
 		fputs("/* no probe runs: the table holds only a placeholder */\n", main_c);
@@ -1237,6 +1248,9 @@ bool translate(const struct program *p, const struct translate_options *o,
 	strbuf_free(&T.frame);
 	strbuf_free(&T.chunks);
 	strbuf_free(&T.decls);
+	for (size_t i = 0; i < T.modsyms.n; i++)
+		free(T.modsyms.v[i]);
+	free(T.modsyms.v);
 	strbuf_free(&shared);
 	return !T.failed;
 }

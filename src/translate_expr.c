@@ -12,6 +12,7 @@
 
 #include "probes/family.h"
 #include "regcomp.h"
+#include "sem_atvar.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 #include "translate_int.h"
@@ -650,6 +651,7 @@ static char *ternary(struct tr *T, const struct expr *e)
 }
 
 static char *target_assign(struct tr *T, const struct expr *e);
+static char *access_assign(struct tr *T, const struct tvar *tv, const struct expr *e);
 
 static char *assign(struct tr *T, const struct expr *e)
 {
@@ -659,6 +661,8 @@ static char *assign(struct tr *T, const struct expr *e)
 
 	if (lv->kind == E_TARGET)
 		return target_assign(T, e);
+	if (lv->kind == E_VAR)
+		return access_assign(T, sem_atvar_of(lv)->access, e);
 	/* The value of an unread local's assignment is its right side
 	 * (tr_expr_void() drops a pure one where nothing reads it). */
 	if (e->op != TK_AGG && elided_target(T, lv))
@@ -1040,6 +1044,8 @@ static char *expr_value(struct tr *T, const struct expr *e)
 		return target_expr(T, e);
 	case E_CAST:
 		return tvar_c(T, sem_cast_of(e)->access);
+	case E_VAR:
+		return tvar_c(T, sem_atvar_of(e)->access);
 	case E_EMBEDDED:
 		return embedded_expr(T, e);
 	default:
@@ -1084,12 +1090,27 @@ static char *target_expr(struct tr *T, const struct expr *e)
 	return fam->target_c(T, T->dp, e);
 }
 
-/* $name = ..., $name .= ...: the probe's family writes the C. */
+/* $var = ..., @var(...) = ... (guru mode, pass 2 checked): a store where
+ * the access path reads from. */
+static char *access_assign(struct tr *T, const struct tvar *tv, const struct expr *e)
+{
+	char *val = tr_expr(T, e->b);
+	char *r = tvar_store_c(T, tv, val);
+
+	free(val);
+	return r;
+}
+
+/* $name = ..., $name .= ...: the probe's family writes the C, or the
+ * store goes where the target's access path reads from. */
 static char *target_assign(struct tr *T, const struct expr *e)
 {
 	const struct probe_family *fam = T->dp ? T->dp->family : NULL;
+	const struct sem_target *st = sem_target_of(T->dp, e->a);
 	char *val, *r;
 
+	if ((!fam || !fam->target_assign_c) && st && st->access)
+		return access_assign(T, st->access, e);
 	if (!fam || !fam->target_assign_c) {
 		tr_error(T, &e->a->pos, "assignment to a target variable not supported "
 			 "in this probe context");

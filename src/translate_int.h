@@ -40,6 +40,9 @@ struct tr {
 
 	struct strbuf decls;		/* file-scope data: regexes */
 	int nregex;
+	struct vec modsyms;		/* "MOD:NAME" of module statics'
+					 * bases (char *), each once: the
+					 * runtime's tap_modsyms[] */
 
 	/* The body being generated. */
 	const char *cfunc;		/* its C function, and frame member */

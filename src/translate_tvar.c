@@ -110,6 +110,16 @@ static char *base_expr_c(struct emit *m, const struct expr *e)
 	return c;
 }
 
+/* The index of modsym in the runtime's tap_modsyms[], added once. */
+static unsigned modsym_index(struct tr *T, const char *modsym)
+{
+	for (size_t i = 0; i < T->modsyms.n; i++)
+		if (!strcmp(T->modsyms.v[i], modsym))
+			return (unsigned)i;
+	vec_push(&T->modsyms, xstrdup(modsym));
+	return (unsigned)(T->modsyms.n - 1);
+}
+
 /* The base's value (an unsigned long) as m's C. */
 static void base_c(struct emit *m, const struct tvar *tv)
 {
@@ -138,6 +148,16 @@ static void base_c(struct emit *m, const struct tvar *tv)
 		break;
 	case TVAR_BASE_CONST:
 		set_c(m, xasprintf("%#" PRIx64 "UL", tv->addr));
+		break;
+	case TVAR_BASE_MODSYM:
+		/* raises an error when the module was not loaded */
+		t = tr_ltmp(m->T);
+		emit_where(m);
+		tr_line(m->T, "%s = (long long)(tap_module_symbol(c, %u) + %#" PRIx64 "UL);", t,
+			modsym_index(m->T, tv->modsym), tv->addr);
+		tr_check(m->T);
+		set_c(m, xasprintf("(unsigned long)%s", t));
+		free(t);
 		break;
 	case TVAR_BASE_NONE: case TVAR_BASE_PARENT:
 		break;
@@ -256,6 +276,28 @@ char *tvar_c(struct tr *T, const struct tvar *tv)
 	struct emit m = { .T = T, .where = where };
 	char *v = leaf_c(&m, tv);
 
+	free(m.c);
+	free(where);
+	free(what);
+	return v;
+}
+
+char *tvar_store_c(struct tr *T, const struct tvar *tv, const char *val)
+{
+	char *what = xasprintf("identifier '%s'", tv->name);
+	char *where = tr_where_at(what, &tv->pos);
+	struct emit m = { .T = T, .where = where };
+	char *v = tr_ltmp(T);
+
+	tr_line(T, "%s = %s;", v, val);
+	base_c(&m, tv);
+	emit_steps(&m, tv->steps, tv->nsteps);
+	emit_where(&m);
+	if (tv->leaf == TVAR_READ)
+		tr_line(T, "tap_store(c, %s, %d, %s);", m.c, tv->size, v);
+	else
+		tr_line(T, "tap_set_dwarf_reg(c, %u, (unsigned long)%s);", tv->slot, v);
+	tr_check(T);
 	free(m.c);
 	free(where);
 	free(what);

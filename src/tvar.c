@@ -42,7 +42,17 @@ void tvar_free(struct tvar *tv)
 	free(tv->pretty_steps);
 	free(tv->text);
 	free(tv->name);
+	free(tv->modsym);
 	free(tv);
+}
+
+bool tvar_writable(const struct tvar *tv)
+{
+	if (tv->at_entry || tv->type != SEM_LONG)
+		return false;
+	if (tv->leaf == TVAR_READ)
+		return !tv->bits && tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
+	return tv->leaf == TVAR_VALUE && tv->base == TVAR_BASE_REG && !tv->nsteps && !tv->addr;
 }
 
 static const char *base_text(const struct tvar *tv, struct strbuf *sb)
@@ -65,6 +75,9 @@ static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 		break;
 	case TVAR_BASE_CONST:
 		strbuf_addf(sb, "const:%#" PRIx64, tv->addr);
+		break;
+	case TVAR_BASE_MODSYM:
+		strbuf_addf(sb, "modsym:%s+%#" PRIx64, tv->modsym, tv->addr);
 		break;
 	case TVAR_BASE_EXPR:
 		strbuf_adds(sb, "expr");

@@ -36,6 +36,10 @@ enum tvar_base {
 				 * moved to where the kernel runs (KASLR);
 				 * reloc_ref: jiffies_64's link-time address */
 	TVAR_BASE_CONST,	/* the constant addr */
+	TVAR_BASE_MODSYM,	/* a loaded module's symbol modsym ("MOD:NAME")
+				 * plus addr, as the module's symbol table has
+				 * it where it runs (looked up when the script
+				 * starts, as module probes are) */
 };
 
 enum tvar_step_kind {
@@ -71,6 +75,7 @@ struct tvar {
 	unsigned slot;			/* TVAR_BASE_SLOT, TVAR_BASE_REG */
 	uint64_t addr;			/* TVAR_BASE_REG, _STATIC, _CONST */
 	uint64_t reloc_ref;		/* TVAR_BASE_STATIC */
+	char *modsym;			/* TVAR_BASE_MODSYM */
 	struct tvar_step *steps;
 	size_t nsteps;
 	enum tvar_leaf leaf;
@@ -105,7 +110,8 @@ void tvar_free(struct tvar *tv);
 
 /* tv as one line of stable text, for tests and debugging:
  * "base=reg:5+16 steps=[load,+8] leaf=read size=4 signed type=long"
- * (a static base: "static:ADDR@RELOC_REF"). */
+ * (a static base: "static:ADDR@RELOC_REF"; a module's:
+ * "modsym:MOD:NAME+OFFSET"). */
 char *tvar_describe(const struct tvar *tv);
 
 struct tr;
@@ -114,5 +120,14 @@ struct tr;
  * const char * for a string, with the statements it needs emitted
  * through T (see translate_int.h).  Cannot fail. */
 char *tvar_c(struct tr *T, const struct tvar *tv);
+
+/* Whether a guru-mode assignment can store into tv: a whole integer or
+ * pointer in memory (no bit field), or a register's value, not one read
+ * at entry. */
+bool tvar_writable(const struct tvar *tv);
+/* Pass 3: store val (a long expression, evaluated once) where tv reads
+ * from (tvar_writable): fault-safe in memory, or into the probed point's
+ * pt_regs; the C of the value stored. */
+char *tvar_store_c(struct tr *T, const struct tvar *tv, const char *val);
 
 #endif

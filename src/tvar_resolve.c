@@ -616,6 +616,7 @@ struct tvar *tvar_resolve_from(const struct ctypes *ct, ctype_id base_type,
 
 	tv->addr = o->addr;
 	tv->reloc_ref = o->reloc_ref;
+	tv->modsym = o->modsym ? xstrdup(o->modsym) : NULL;
 	ok = walk(&w, tv);
 
 	free(w.steps);

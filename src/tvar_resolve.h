@@ -47,6 +47,8 @@ struct tvar_origin {
 	enum tvar_base base;
 	unsigned slot;
 	uint64_t addr, reloc_ref;	/* as in struct tvar */
+	char *modsym;			/* as in struct tvar: malloc'd, the
+					 * caller's to free (it is copied) */
 	bool in_mem;
 };
 

@@ -512,9 +512,14 @@ static int __init tap_init(void)
 	int ret;
 
 	tap_privilege_init();
-	ret = tap_locks_init();
+	ret = tap_modsyms_init();
 	if (ret)
+		return tap_init_failed("looking up module symbols", ret);
+	ret = tap_locks_init();
+	if (ret) {
+		tap_modsyms_exit();
 		return tap_init_failed("allocating the global locks", ret);
+	}
 	ret = tap_check_probes();
 	if (ret) {
 		tap_init_failed("checking the probe table", ret);
@@ -562,6 +567,7 @@ err_cpus:
 	tap_free_cpus();
 err_locks:
 	tap_locks_exit();
+	tap_modsyms_exit();
 	return ret;
 }
 
@@ -579,6 +585,7 @@ static void __exit tap_exit_module(void)
 	tap_globals_exit();
 	tap_free_cpus();
 	tap_locks_exit();
+	tap_modsyms_exit();
 }
 
 module_init(tap_init);

@@ -160,6 +160,8 @@ struct tracepoint *tap_tracepoint_find(const char *name);
  */
 void *tap_kernel_function(const char *name, int *err);
 unsigned long tap_kernel_symbol(const char *name);
+int tap_modsyms_init(void);
+void tap_modsyms_exit(void);
 
 /* control.c (tap_run_event() is in tapc_runtime.h) */
 void tap_count_skipped(void);

@@ -93,3 +93,9 @@ void tap_deref_cstring(char *out, unsigned long addr)
 	}
 	out[len] = '\0';
 }
+
+void tap_store(struct tap_context *c, unsigned long addr, int size, long long val)
+{
+	if (tapset_kernel_write((long long)addr, size, val))
+		tap_errorf(c, "write fault [man error::fault] at 0x%016lx (addr)", addr);
+}

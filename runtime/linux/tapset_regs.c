@@ -323,6 +323,19 @@ unsigned long tap_dwarf_reg(struct tap_context *c, unsigned int regno)
 	return *(const unsigned long *)((const char *)c->regs + tap_dwarf_regs[regno]);
 }
 
+void tap_set_dwarf_reg(struct tap_context *c, unsigned int regno, unsigned long val)
+{
+	if (!c->regs || c->user_regs) {
+		tap_error(c, "cannot access CPU registers in this context");
+		return;
+	}
+	if (regno >= ARRAY_SIZE(tap_dwarf_regs)) {
+		tap_errorf(c, "Unknown register: %u", regno);
+		return;
+	}
+	*(unsigned long *)((char *)c->regs + tap_dwarf_regs[regno]) = val;
+}
+
 /*
  * jiffies_64 is exported and moves with the rest of the kernel image
  * under KASLR: its run-time address less its link-time one is the

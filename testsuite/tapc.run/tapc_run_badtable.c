@@ -37,3 +37,5 @@ const struct tap_global tap_globals[] = {
 const unsigned int tap_nglobals = 2;
 const unsigned long tap_locals_size;
 const int tap_timing;
+const char *const tap_modsyms[] = { NULL };
+const unsigned int tap_nmodsyms = 0;

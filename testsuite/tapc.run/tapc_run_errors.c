@@ -120,3 +120,5 @@ const struct tap_global tap_globals[1];
 const unsigned int tap_nglobals;
 const unsigned long tap_locals_size = 100;
 const int tap_timing;
+const char *const tap_modsyms[] = { NULL };
+const unsigned int tap_nmodsyms = 0;

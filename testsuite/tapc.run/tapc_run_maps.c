@@ -197,3 +197,5 @@ const struct tap_global tap_globals[] = {
 const unsigned int tap_nglobals = sizeof(tap_globals) / sizeof(tap_globals[0]);
 const unsigned long tap_locals_size = 640 + 2 * MAXSTRINGLEN;
 const int tap_timing;
+const char *const tap_modsyms[] = { NULL };
+const unsigned int tap_nmodsyms = 0;

@@ -2,16 +2,20 @@
  * DWARF, without a probe family.
  *
  *   test-dwtvar FILE FUNC [--inline] [--return] [--list] [--type NAME]...
- *               [--members NAME]... [--pc-offset N] [--module M] [EXPR]...
+ *               [--members NAME]... [--pc-offset N] [--module M] [--write]
+ *               [EXPR]...
  *
  * builds the scope of FUNC at its entry pc (--inline: of FUNC's first
  * inline instance; --return: as a .return probe; --pc-offset: N bytes
- * further; --module: in module M rather than the kernel), then prints, one line
+ * further; --module: in module M rather than the kernel; --write: the
+ * EXPRs after it as assigned to), then prints, one line
  * each, the -L listing (--list), the C name of each --type looked up by
  * name, the members of each --members (name:TYPE@BIT_OFFSET[/BITS]),
  * and each target expression's type and access path (tvar.h's
- * text) or its error.  An EXPR is "[&]$name" or "$$name" followed by
- * "->member", "[N]" and a final "$" or "$$".
+ * text) or its error.  An EXPR is "[&]$name", "$$name" or
+ * "[&]@var(NAME[@FILE][,MODULE])" (resolved as an @var in the file, of
+ * the --module given before it) followed by "->member", "[N]" and a
+ * final "$" or "$$".
  */
 #include <dwarf.h>
 #include <fcntl.h>
@@ -24,6 +28,7 @@
 
 #include "ast.h"
 #include "ctypes.h"
+#include "dwatvar.h"
 #include "dwscope.h"
 #include "dwtvar.h"
 #include "tvar.h"
@@ -31,6 +36,7 @@
 #include "util.h"
 
 static const char *wanted;
+static bool write_mode;
 static bool want_inline;
 static Dwarf_Die found;
 static bool have_found;
@@ -117,11 +123,26 @@ static struct expr *parse_target(const char *s)
 		e->addressof = true;
 		p++;
 	}
-	/* "$" or "$$", the name, then any "$"/"$$" is a suffix */
-	n = p[1] == '$' ? 2 : 1;
-	n += strspn(p + n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-	e->name = xstrndup(p, n);
-	p += n;
+	if (!strncmp(p, "@var(", 5)) {
+		/* "NAME[@FILE][,MODULE])" */
+		e->kind = E_VAR;
+		p += 5;
+		n = strcspn(p, ",)");
+		e->str = xstrndup(p, n);
+		p += n;
+		if (*p == ',') {
+			n = strcspn(++p, ")");
+			e->module = xstrndup(p, n);
+			p += n;
+		}
+		p += *p == ')';
+	} else {
+		/* "$" or "$$", the name, then any "$"/"$$" is a suffix */
+		n = p[1] == '$' ? 2 : 1;
+		n += strspn(p + n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		e->name = xstrndup(p, n);
+		p += n;
+	}
 	while (*p) {
 		struct tcomp *tc;
 
@@ -154,7 +175,15 @@ static void resolve(const struct dwarf_scope *scope, const char *text)
 	struct expr *e = parse_target(text);
 	struct family_error err = { 0 };
 	struct tvar *tv = NULL;
-	enum sem_type t = dwtvar_type(scope, e, false, &err, &tv);
+	enum sem_type t;
+
+	if (e->kind == E_VAR) {
+		tv = dwatvar_resolve(dwarf_cu_getdwarf(((Dwarf_Die *)&scope->cu)->cu),
+				     e->module ? e->module : scope->module, e, &err);
+		t = tv ? tv->type : SEM_UNKNOWN;
+	} else {
+		t = dwtvar_type(scope, e, write_mode, &err, &tv);
+	}
 
 	if (tv) {
 		char *d = tvar_describe(tv);
@@ -258,6 +287,8 @@ int main(int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--return"))
 			scope.at_return = true;
+		else if (!strcmp(argv[i], "--write"))
+			write_mode = true;
 		else if (!strcmp(argv[i], "--list"))
 			list(&scope);
 		else if (!strcmp(argv[i], "--pc-offset") && i + 1 < argc)

@@ -1,0 +1,68 @@
+/* @var expressions resolved once (see sem_atvar.h). */
+#include "sem_atvar.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwatvar.h"
+#include "dwindex.h"
+#include "kinfo.h"
+#include "lookup.h"
+#include "util.h"
+
+static struct {
+	struct sem_atvar **v;
+	size_t n;
+	struct ptrindex index;		/* expression -> v[i] */
+} atvars;
+
+static void resolve(const struct expr *e, struct sem_atvar *sa)
+{
+	const char *module = e->module ? e->module : "kernel";
+	bool kernel = !strcmp(module, "kernel");
+	const char *why = NULL;
+	const struct dwindex *ix = kernel ? kinfo_dwarf(&why) : kinfo_module_dwarf(module, &why);
+
+	sa->type = SEM_UNKNOWN;
+	if (!ix) {
+		sa->err.pos = e->pos;
+		sa->err.msg = xasprintf("unable to find global '%.*s' in %s: %s",
+					(int)strcspn(e->str, "@"), e->str, module,
+					why ? why : "no debuginfo");
+	} else {
+		sa->access = dwatvar_resolve(dwindex_dwarf(ix), module, e, &sa->err);
+	}
+	if (sa->access)
+		sa->type = sa->access->type;
+	else if (!sa->err.what)
+		sa->err.what = xstrdup("operator '@var'");
+}
+
+const struct sem_atvar *sem_atvar_of(const struct expr *e)
+{
+	int i = ptrindex_get(&atvars.index, e);
+	struct sem_atvar *sa;
+
+	if (i >= 0)
+		return atvars.v[i];
+	sa = xcalloc(1, sizeof(*sa));
+	resolve(e, sa);
+	atvars.v = xrealloc(atvars.v, (atvars.n + 1) * sizeof(*atvars.v));
+	atvars.v[atvars.n] = sa;
+	ptrindex_set(&atvars.index, e, (int)atvars.n);
+	atvars.n++;
+	return sa;
+}
+
+void sem_atvars_free(void)
+{
+	for (size_t i = 0; i < atvars.n; i++) {
+		free(atvars.v[i]->err.msg);
+		free(atvars.v[i]->err.what);
+		tvar_free(atvars.v[i]->access);
+		free(atvars.v[i]);
+	}
+	free(atvars.v);
+	ptrindex_free(&atvars.index);
+	memset(&atvars, 0, sizeof(atvars));
+}
