@@ -78,16 +78,6 @@ static bool find(Dwarf *dw, const struct wanted *w, struct found *f)
 	return f->have_decl;
 }
 
-static ctype_id die_type(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Die t;
-
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
-		return 0;
-	return dwarf_dieoffset(&t);
-}
-
 /* Where a variable only declared is: its symbol, relocated as the
  * kernel's statics are.  A module's symbols are section-relative in its
  * .ko, so only the kernel's are read so. */
@@ -144,7 +134,7 @@ struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, const struct expr *e
 		err->msg = msg;
 	} else {
 		named.name = xasprintf("@var(\"%s\")", e->str);
-		tv = tvar_resolve_from(&ct, die_type(&f.var), &o, &named, "@var", err);
+		tv = tvar_resolve_from(&ct, dwloc_type_of(&f.var), &o, &named, "@var", err);
 		free(named.name);
 		free(o.modsym);
 	}

@@ -329,12 +329,13 @@ static bool implicit_value(struct eval *ev, const Dwarf_Op *ops, size_t n)
 	return push_const(ev, v);
 }
 
-bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr)
+/* Each symbol of elf's symbol table, with its name, through fn. */
+static void each_symbol(Elf *elf, void *ctx,
+			void (*fn)(void *ctx, Elf *, const char *, const GElf_Sym *))
 {
-	Elf *elf = dwarf_getelf(dbg);
 	Elf_Scn *scn = NULL;
 
-	while (elf && (scn = elf_nextscn(elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
 
@@ -343,18 +344,42 @@ bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr)
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
-			const char *sname;
+			const char *name;
 
-			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
-				continue;
-			sname = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (sname && !strcmp(sname, name)) {
-				*addr = sym.st_value;
-				return true;
-			}
+			if (gelf_getsym(data, (int)i, &sym) &&
+			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)))
+				fn(ctx, elf, name, &sym);
 		}
 	}
-	return false;
+}
+
+struct named_symbol {
+	const char *name;
+	uint64_t addr;
+	bool found;
+};
+
+static void match_name(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	struct named_symbol *n = ctx;
+
+	(void)elf;
+	if (!n->found && sym->st_shndx != SHN_UNDEF && !strcmp(name, n->name)) {
+		n->addr = sym->st_value;
+		n->found = true;
+	}
+}
+
+bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	struct named_symbol n = { .name = name };
+
+	if (elf)
+		each_symbol(elf, &n, match_name);
+	if (n.found)
+		*addr = n.addr;
+	return n.found;
 }
 
 /* jiffies_64's link-time address in the ELF the DWARF came with. */
@@ -409,40 +434,18 @@ static void consider(struct modsym_search *s, const char *name, const GElf_Sym *
 	}
 }
 
-/* Each defined symbol of elf's symbol table, through fn. */
-static void each_symbol(Elf *elf, struct modsym_search *s,
-			void (*fn)(struct modsym_search *, Elf *, const char *, const GElf_Sym *))
+static void find_holder(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
 {
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
-		    !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (gelf_getsym(data, (int)i, &sym) &&
-			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)))
-				fn(s, elf, name, &sym);
-		}
-	}
-}
-
-static void find_holder(struct modsym_search *s, Elf *elf, const char *name, const GElf_Sym *sym)
-{
+	struct modsym_search *s = ctx;
 	uint64_t at;
 
 	if (sym_addr(elf, sym, &at))
 		consider(s, name, sym, at);
 }
 
-static void count_name(struct modsym_search *s, Elf *elf, const char *name, const GElf_Sym *sym)
+static void count_name(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
 {
+	struct modsym_search *s = ctx;
 	uint64_t at;
 
 	if (!strcmp(name, s->best) && sym_addr(elf, sym, &at))
@@ -587,4 +590,14 @@ void dwloc_return_value(struct tvar_origin *out)
 	memset(out, 0, sizeof(*out));
 	out->base = TVAR_BASE_REG;
 	out->slot = 0;		/* rax */
+}
+
+ctype_id dwloc_type_of(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
+		return 0;
+	return dwarf_dieoffset(&t);
 }

@@ -22,6 +22,11 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
  * static addresses are relocated against at run time); false if none. */
 bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr);
 
+/* The type of a variable, parameter or function DIE (its DW_AT_type,
+ * through abstract origins and specifications) as a ctype_id of
+ * ctypes_dwarf(), 0 for none or void. */
+ctype_id dwloc_type_of(Dwarf_Die *die);
+
 /* Where a function's return value is at a .return probe (x86-64: rax). */
 void dwloc_return_value(struct tvar_origin *out);
 

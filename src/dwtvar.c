@@ -122,16 +122,6 @@ static struct ctypes scope_types(const struct dwarf_scope *scope)
 	return ctypes_dwarf(dwarf_cu_getdwarf(scope->cu.cu));
 }
 
-static ctype_id die_type(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Die t;
-
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
-		return 0;
-	return dwarf_dieoffset(&t);
-}
-
 static const char *module_of(const struct dwarf_scope *scope)
 {
 	return scope->module ? scope->module : "kernel";
@@ -215,7 +205,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 		err->msg = msg;
 		return NULL;
 	}
-	tv = tvar_resolve_from(ct, die_type((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
+	tv = tvar_resolve_from(ct, dwloc_type_of((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
 	free(o.modsym);
 	return tv;
 }
@@ -223,7 +213,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 static struct tvar *return_access(const struct dwarf_scope *scope, const struct ctypes *ct,
 				  const struct expr *e, struct family_error *err)
 {
-	ctype_id type = die_type((Dwarf_Die *)&scope->func);
+	ctype_id type = dwloc_type_of((Dwarf_Die *)&scope->func);
 	struct tvar_origin o;
 
 	if (!type) {
@@ -262,7 +252,7 @@ static void ctx_item(const struct dwarf_scope *scope, const struct ctypes *ct,
 	struct expr named = *e;
 	struct family_error err = { 0 };
 	bool pretty = e->comps.n > 0;
-	ctype_id type = v ? die_type((Dwarf_Die *)&v->die) : die_type((Dwarf_Die *)&scope->func);
+	ctype_id type = v ? dwloc_type_of((Dwarf_Die *)&v->die) : dwloc_type_of((Dwarf_Die *)&scope->func);
 	struct tvar *arg = NULL;
 
 	named.name = xasprintf("$%s", v ? name : "return");
@@ -425,7 +415,7 @@ void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
 
 	for (size_t i = 0; i < vars.n; i++) {
 		const struct dwvar *v = &vars.v[i];
-		ctype_id type = die_type((Dwarf_Die *)&v->die);
+		ctype_id type = dwloc_type_of((Dwarf_Die *)&v->die);
 		char *tn;
 
 		if (v->depth < 0 || find_var(&vars, v->name) != v || !type)
@@ -434,8 +424,8 @@ void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
 		vec_push(out, xasprintf("$%s:%s", v->name, tn));
 		free(tn);
 	}
-	if (scope->at_return && die_type((Dwarf_Die *)&scope->func)) {
-		char *tn = tvar_type_name(&ct, die_type((Dwarf_Die *)&scope->func));
+	if (scope->at_return && dwloc_type_of((Dwarf_Die *)&scope->func)) {
+		char *tn = tvar_type_name(&ct, dwloc_type_of((Dwarf_Die *)&scope->func));
 
 		vec_push(out, xasprintf("$return:%s", tn));
 		free(tn);

@@ -121,6 +121,21 @@ struct probe_family {
 				 const struct expr *e, const char *val);
 };
 
+/* Component i of pp (a point that matched one of the family's patterns,
+ * so it has that many). */
+static inline const struct pp_comp *family_comp(const struct probe_point *pp, int i)
+{
+	return pp->comps.v[i];
+}
+
+/* For expand hooks: fill *err (msg malloc'd) and return -1. */
+static inline int family_fail(struct family_error *err, const struct srcpos *pos, char *msg)
+{
+	err->pos = *pos;
+	err->msg = msg;
+	return -1;
+}
+
 /* Every family, NULL-terminated, in the order pass 2 tries their
  * patterns (which is the order of the probes a point derives). */
 extern const struct probe_family *const probe_families[];

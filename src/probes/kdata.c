@@ -62,20 +62,15 @@ static const struct pattern_row kdata_rows[] = {
 /* fp.num[] of a point. */
 enum { KD_NUM_ADDR, KD_NUM_LENGTH };
 
-static const struct pp_comp *comp(const struct probe_point *pp, int i)
-{
-	return pp->comps.v[i];
-}
-
 static int kdata_expand(const struct point_pattern *pat, const struct probe_point *pp,
 			struct vec *out, struct family_error *err)
 {
-	const struct pp_comp *data = comp(pp, 1);
+	const struct pp_comp *data = family_comp(pp, 1);
 	struct family_point *fp;
 	int64_t length = KDATA_DEFAULT_LENGTH;
 
 	if (pat->variant & KD_LENGTH) {
-		const struct pp_comp *len = comp(pp, 2);
+		const struct pp_comp *len = family_comp(pp, 2);
 
 		length = len->arg->num;
 		if (length < 1 || length > KDATA_MAX_LENGTH) {

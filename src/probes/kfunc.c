@@ -105,18 +105,6 @@ struct kfunc_query {
 	size_t funcs_seen;		/* functions that matched but for lines */
 };
 
-static const struct pp_comp *comp(const struct probe_point *pp, int i)
-{
-	return pp->comps.v[i];
-}
-
-static int fail(struct family_error *err, const struct srcpos *pos, char *msg)
-{
-	err->pos = *pos;
-	err->msg = msg;
-	return -1;
-}
-
 /* Whether the variant keeps function F. */
 static bool variant_keeps(const struct dwindex *ix, const struct kfunc_query *q,
 			  const struct dwfunc *f)
@@ -255,13 +243,13 @@ static size_t expand_in(struct kfunc_query *q, const struct dwindex *ix, const c
 static int no_match(const struct kfunc_query *q, const struct dwindex *ix,
 		    struct family_error *err)
 {
-	const struct pp_comp *fn = comp(q->pp, 1);
+	const struct pp_comp *fn = family_comp(q->pp, 1);
 	const char *near = ix && !glob_is_pattern(q->func) ? dwindex_nearest(ix, q->func) : NULL;
 
 	if (q->pp->optional)
 		return 0;
 	if (q->funcs_seen > 0 && q->lines != LINES_NONE)
-		return fail(err, &fn->arg->pos, q->lines == LINES_RELATIVE
+		return family_fail(err, &fn->arg->pos, q->lines == LINES_RELATIVE
 			    ? xasprintf("no line records for %s+%d [man error::dwarf]",
 					q->file, q->lo)
 			    : q->lo == q->hi
@@ -269,8 +257,8 @@ static int no_match(const struct kfunc_query *q, const struct dwindex *ix,
 			    : xasprintf("no line records for %s:%d-%d [man error::dwarf]", q->file,
 					q->lo, q->hi));
 	if (near && strcmp(near, q->func) != 0)
-		return fail(err, &fn->arg->pos, xasprintf("no match (similar function: %s)", near));
-	return fail(err, &fn->arg->pos, xstrdup("no match"));
+		return family_fail(err, &fn->arg->pos, xasprintf("no match (similar function: %s)", near));
+	return family_fail(err, &fn->arg->pos, xstrdup("no match"));
 }
 
 static int expand_kernel(struct kfunc_query *q, struct family_error *err)
@@ -279,7 +267,7 @@ static int expand_kernel(struct kfunc_query *q, struct family_error *err)
 	const struct dwindex *ix = kinfo_dwarf(&why);
 
 	if (!ix)
-		return fail(err, &comp(q->pp, 0)->pos, xstrdup(why ? why : "no kernel debuginfo"));
+		return family_fail(err, &family_comp(q->pp, 0)->pos, xstrdup(why ? why : "no kernel debuginfo"));
 	if (expand_in(q, ix, NULL) > 0)
 		return (int)q->out->n;
 	return no_match(q, ix, err);
@@ -289,7 +277,7 @@ static int expand_kernel(struct kfunc_query *q, struct family_error *err)
  * DWARF installed. */
 static int expand_modules(struct kfunc_query *q, struct family_error *err)
 {
-	const struct pp_comp *mc = comp(q->pp, 0);
+	const struct pp_comp *mc = family_comp(q->pp, 0);
 	const char *pat = mc->arg->str, *why = NULL;
 	const char *const *names;
 	const struct dwindex *last = NULL;
@@ -298,7 +286,7 @@ static int expand_modules(struct kfunc_query *q, struct family_error *err)
 		const struct dwindex *ix = kinfo_module_dwarf(pat, &why);
 
 		if (!ix)
-			return fail(err, &mc->arg->pos, xstrdup(why));
+			return family_fail(err, &mc->arg->pos, xstrdup(why));
 		if (expand_in(q, ix, pat) > 0)
 			return (int)q->out->n;
 		return no_match(q, ix, err);
@@ -323,10 +311,10 @@ static int expand_absolute(const struct probe_point *pp, struct vec *out,
 	struct family_point *fp;
 
 	if (!pp->pos.file || !pp->pos.file->privileged)
-		return fail(err, &comp(pp, 0)->pos, xstrdup(
+		return family_fail(err, &family_comp(pp, 0)->pos, xstrdup(
 			"absolute statement probe in unprivileged script; need stap -g"));
 	fp = xcalloc(1, sizeof(*fp));
-	fp->num[0] = comp(pp, 1)->arg->num;
+	fp->num[0] = family_comp(pp, 1)->arg->num;
 	fp->target_comp = -1;
 	vec_push(out, fp);
 	return 1;
@@ -375,7 +363,7 @@ static bool parse_lines(struct kfunc_query *q, int variant)
 static int kfunc_expand(const struct point_pattern *pat, const struct probe_point *pp,
 			struct vec *out, struct family_error *err)
 {
-	const struct pp_comp *fn = comp(pp, 1);
+	const struct pp_comp *fn = family_comp(pp, 1);
 	struct kfunc_query q = { .pp = pp, .variant = pat->variant, .maxactive = -1, .out = out };
 	char *at, *func;
 	int n;
@@ -383,11 +371,11 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 	if (pat->variant & DV_ABSOLUTE)
 		return expand_absolute(pp, out, err);
 	if (pat->variant & DV_MAXACTIVE) {
-		const struct pp_comp *ma = comp(pp, pat->n - 1);
+		const struct pp_comp *ma = family_comp(pp, pat->n - 1);
 
 		q.maxactive = ma->arg->num;
 		if (q.maxactive < 0 || q.maxactive > KFUNC_MAXACTIVE_MAX)
-			return fail(err, &ma->arg->pos, xasprintf(
+			return family_fail(err, &ma->arg->pos, xasprintf(
 				"maxactive value out of range [0,%d]", KFUNC_MAXACTIVE_MAX));
 	}
 	func = xstrdup(fn->arg->str);
@@ -397,7 +385,7 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 		q.file = at + 1;
 		if (!parse_lines(&q, pat->variant)) {
 			free(func);
-			return fail(err, &fn->arg->pos, xasprintf(
+			return family_fail(err, &fn->arg->pos, xasprintf(
 				"invalid line specification '%s'", strchr(fn->arg->str, '@') + 1));
 		}
 	}
@@ -413,7 +401,7 @@ static struct probe_point *kfunc_derived_point(const struct derived_probe *dp)
 	struct probe_point *named;
 	struct pp_comp *mc;
 
-	if (!dp->fp.module || !glob_is_pattern(comp(dp->loc, 0)->arg->str))
+	if (!dp->fp.module || !glob_is_pattern(family_comp(dp->loc, 0)->arg->str))
 		return NULL;
 	named = probe_point_dup(dp->loc);
 	mc = named->comps.v[0];

@@ -53,18 +53,6 @@ static const struct pattern_row kprobe_rows[] = {
 /* SystemTap keeps maxactive in an unsigned short. */
 #define KPROBE_MAXACTIVE_MAX 65535
 
-static const struct pp_comp *comp(const struct probe_point *pp, int i)
-{
-	return pp->comps.v[i];
-}
-
-static int fail(struct family_error *err, const struct srcpos *pos, char *msg)
-{
-	err->pos = *pos;
-	err->msg = msg;
-	return -1;
-}
-
 static void push_point(struct vec *out, const char *name, const char *module,
 		       int variant, int64_t arg, int target_comp)
 {
@@ -139,12 +127,12 @@ static size_t match_functions(const struct ksyms *ks, const char *name, int vari
 static int expand_function(const struct probe_point *pp, int variant, int64_t maxactive,
 			   struct vec *out, struct family_error *err)
 {
-	const struct pp_comp *fn = comp(pp, 1);
+	const struct pp_comp *fn = family_comp(pp, 1);
 	const char *why = NULL, *near;
 	const struct ksyms *ks = kinfo_ksyms(&why);
 
 	if (!ks)
-		return fail(err, &fn->arg->pos,
+		return family_fail(err, &fn->arg->pos,
 			    xasprintf("no match (the kernel's symbols are unavailable: %s)",
 				      why ? why : "unknown reason"));
 	if (match_functions(ks, fn->arg->str, variant, maxactive, out) > 0)
@@ -154,9 +142,9 @@ static int expand_function(const struct probe_point *pp, int variant, int64_t ma
 		return 0;
 	near = glob_is_pattern(fn->arg->str) ? NULL : ksyms_nearest(ks, fn->arg->str);
 	if (near)
-		return fail(err, &fn->arg->pos,
+		return family_fail(err, &fn->arg->pos,
 			    xasprintf("no match (similar function: %s)", near));
-	return fail(err, &fn->arg->pos, xstrdup("no match"));
+	return family_fail(err, &fn->arg->pos, xstrdup("no match"));
 }
 
 static int kprobe_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -166,25 +154,25 @@ static int kprobe_expand(const struct point_pattern *pat, const struct probe_poi
 	int64_t maxactive = -1;
 
 	if (v & KV_STATEMENT) {
-		const struct pp_comp *st = comp(pp, 1);
+		const struct pp_comp *st = family_comp(pp, 1);
 
 		if (!pp->pos.file || !pp->pos.file->privileged)
-			return fail(err, &comp(pp, 0)->pos, xstrdup(
+			return family_fail(err, &family_comp(pp, 0)->pos, xstrdup(
 				"absolute statement probe in unprivileged script; need stap -g"));
 		push_point(out, NULL, NULL, v, st->arg->num, -1);
 		return 1;
 	}
 	if (v & KV_MAXACTIVE) {
-		const struct pp_comp *ma = comp(pp, pat->n - 1);
+		const struct pp_comp *ma = family_comp(pp, pat->n - 1);
 
 		maxactive = ma->arg->num;
 		if (maxactive < 0 || maxactive > KPROBE_MAXACTIVE_MAX)
-			return fail(err, &ma->arg->pos, xasprintf(
+			return family_fail(err, &ma->arg->pos, xasprintf(
 				"maxactive value out of range [0,%d]", KPROBE_MAXACTIVE_MAX));
 	}
 	if (v & KV_MODULE) {
 		/* checked when the module is there: at run time */
-		push_point(out, comp(pp, 2)->arg->str, comp(pp, 1)->arg->str, v,
+		push_point(out, family_comp(pp, 2)->arg->str, family_comp(pp, 1)->arg->str, v,
 			   maxactive, 2);
 		return 1;
 	}
