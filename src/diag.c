@@ -74,6 +74,14 @@ void diag_init(struct diag *d)
 	d->max_errors = DIAG_MAX_ERRORS;
 }
 
+void diag_restart(struct diag *d)
+{
+	d->errors = 0;
+	d->warnings = 0;
+	memset(d->seen, 0, sizeof(d->seen));
+	d->nseen = 0;
+}
+
 /* The line table of f, built on first use: each message and each
  * operator position of pass 3 would otherwise scan the file from its
  * start, which made thousands of them quadratic. */
@@ -185,17 +193,83 @@ static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 	diag_show_line(d, pos);
 }
 
+static unsigned long long text_hash(unsigned long long h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Whether the same error (place, kind, text) was shown before; if not,
+ * it is remembered (while there is room). */
+static bool seen_before(struct diag *d, const struct srcpos *pos, const char *kind,
+			const char *text)
+{
+	char where[64] = "";
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	if (pos && pos->file) {
+		h = text_hash(h, pos->file->name);
+		snprintf(where, sizeof(where), ":%d:%d:", pos->line, pos->col);
+	}
+	h = text_hash(text_hash(text_hash(h, where), kind), text);
+	h += !h;
+	for (i = h % DIAG_SEEN; d->seen[i]; i = (i + 1) % DIAG_SEEN)
+		if (d->seen[i] == h)
+			return true;
+	if (d->nseen < DIAG_SEEN / 2) {
+		d->seen[i] = h;
+		d->nseen++;
+	}
+	return false;
+}
+
+static char *format_text(const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+	char *text;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (n < 0)
+		n = 0;
+	text = xmalloc((size_t)n + 1);
+	vsnprintf(text, (size_t)n + 1, fmt, ap);
+	return text;
+}
+
+static void show_error(struct diag *d, const struct srcpos *pos, const char *kind,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(d, pos, kind, fmt, ap);
+	va_end(ap);
+}
+
 void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
 		 const char *fmt, va_list ap)
 {
+	char *text = format_text(fmt, ap);
+
+	if (seen_before(d, pos, kind, text)) {
+		free(text);
+		return;
+	}
 	d->errors++;
 	if (d->max_errors && d->errors > d->max_errors) {
 		if (d->errors == d->max_errors + 1)
 			fprintf(d->stream, "tapc: too many errors (more than "
 				"%d); the rest are not shown\n", d->max_errors);
+		free(text);
 		return;
 	}
-	report(d, pos, kind, fmt, ap);
+	show_error(d, pos, kind, "%s", text);
+	free(text);
 }
 
 void diag_error(struct diag *d, const struct srcpos *pos, const char *kind,

@@ -38,6 +38,8 @@ struct srcpos {
 
 /* Errors shown before the rest are only counted (diag_init's default). */
 #define DIAG_MAX_ERRORS 50
+/* How many distinct errors are remembered so that one is shown once. */
+#define DIAG_SEEN 512
 
 struct diag {
 	int errors;
@@ -46,6 +48,11 @@ struct diag {
 	bool warnings_are_errors;	/* -W */
 	int max_errors;		/* stop reporting after this many; 0 = no limit */
 	void *stream;		/* FILE *; stderr by default */
+	/* Hashes of the errors shown (an open-addressed set, 0 = empty):
+	 * as SystemTap, an error is reported once, however many probes a
+	 * wildcard derives from the body that has it. */
+	unsigned long long seen[DIAG_SEEN];
+	int nseen;
 };
 
 /* The most srcfile_read() reads of a script or tapset file: far above any
@@ -65,6 +72,9 @@ const char *srcfile_line(const struct srcfile *f, int line);
 struct srcpos srcfile_pos(const struct srcfile *f, size_t off);
 
 void diag_init(struct diag *d);
+/* Start counting (and remembering shown errors) afresh, for a second
+ * attempt whose messages replace the first one's. */
+void diag_restart(struct diag *d);
 
 /* Report at pos (pos may be NULL for a message without a location).
  * kind is e.g. "parse error", "semantic error". */

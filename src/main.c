@@ -70,8 +70,7 @@ static struct program *elaborate_lazily(struct session *s, const struct elab_opt
 	fclose(mem);
 	s->diag.stream = saved;
 	if (!prog && session_load_library_rest(s) == 0) {
-		s->diag.errors = 0;
-		s->diag.warnings = 0;
+		diag_restart(&s->diag);
 		free(held);
 		return elaborate(s->user, s->n_user, s->library, s->n_library, eo, &s->diag);
 	}
