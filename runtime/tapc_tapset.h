@@ -58,6 +58,8 @@ long long tapset_gid(void);
 long long tapset_egid(void);
 void tapset_execname(char *out);
 void tapset_pexecname(char *out);
+/* ppfunc(): the function named in probe point @pp, or "" (@out: MAXSTRINGLEN). */
+void tapset_ppfunc(const char *pp, char *out);
 long long tapset_cpu(void);
 void tapset_module_name(char *out);
 /* stp_pid(): the process id of the tapc-run that loaded the module. */

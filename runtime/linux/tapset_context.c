@@ -80,6 +80,32 @@ void tapset_pexecname(char *out)
 	rcu_read_unlock();
 }
 
+/*
+ * ppfunc(): the function a probe point names, as SystemTap parses it out
+ * of pp(): the quoted name of its .function("...") or .statement("..."),
+ * up to an '@FILE', else "".
+ */
+void tapset_ppfunc(const char *pp, char *out)
+{
+	static const char *const comps[] = { "function(\"", "statement(\"" };
+	const char *name = NULL;
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(comps) && !name; i++) {
+		name = strstr(pp, comps[i]);
+		if (name)
+			name += strlen(comps[i]);
+	}
+	out[0] = '\0';
+	if (!name)
+		return;
+	len = strcspn(name, "@\"");
+	if (len > MAXSTRINGLEN - 1)
+		len = MAXSTRINGLEN - 1;
+	memcpy(out, name, len);
+	out[len] = '\0';
+}
+
 long long tapset_cpu(void)
 {
 	return raw_smp_processor_id();
