@@ -238,7 +238,9 @@ void family_point_free(const struct probe_family *fam, struct family_point *fp)
 }
 
 /* The concrete point of a family: pp's components as the pattern names
- * them, with the family's match in place of a glob. */
+ * them, with the family's match in place of a glob: its target in
+ * component target_comp, its module in a module("...") component
+ * (module("9p*") names each probe by the module it is in). */
 static struct probe_point *family_loc(const struct point_pattern *p,
 				      const struct probe_point *pp,
 				      const struct family_point *fp)
@@ -249,10 +251,13 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 		const struct pp_comp *c = pp->comps.v[i];
 		struct expr *arg = expr_dup(c->arg);
 
-		if (i == fp->target_comp && fp->target && arg && arg->kind == E_STR) {
+		const char *match = i == fp->target_comp ? fp->target
+				    : !strcmp(p->c[i].name, "module") ? fp->module : NULL;
+
+		if (match && arg && arg->kind == E_STR) {
 			free(arg->str);
-			arg->str = xstrdup(fp->target);
-			arg->len = strlen(fp->target);
+			arg->str = xstrdup(match);
+			arg->len = strlen(match);
 		}
 		vec_push(&loc->comps, pp_comp_new(xstrdup(p->c[i].name), arg, &c->pos));
 	}

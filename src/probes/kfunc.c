@@ -395,24 +395,6 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 	return n;
 }
 
-/* module("9p*") names each probe by the module it is in. */
-static struct probe_point *kfunc_derived_point(const struct derived_probe *dp)
-{
-	struct probe_point *named;
-	struct pp_comp *mc;
-
-	if (!dp->fp.module || !glob_is_pattern(family_comp(dp->loc, 0)->arg->str))
-		return NULL;
-	named = probe_point_dup(dp->loc);
-	mc = named->comps.v[0];
-	free(mc->arg->str);
-	mc->arg->str = xstrdup(dp->fp.module);
-	mc->arg->len = strlen(dp->fp.module);
-	expr_free(named->cond);
-	named->cond = NULL;
-	return named;
-}
-
 /* -p2: where the probe goes, as SystemTap's "pc=" comment. */
 static char *kfunc_print_sig(const struct derived_probe *dp)
 {
@@ -501,7 +483,6 @@ const struct probe_family probe_family_kfunc = {
 	.list_targets = kfunc_list_targets,
 	.saves_entry = kfunc_saves_entry,
 	.print_sig = kfunc_print_sig,
-	.derived_point = kfunc_derived_point,
 	.armable = true,
 	.emit_entry = kfunc_emit,
 };
