@@ -31,7 +31,7 @@ struct rctx {
 
 static void res_expr(struct rctx *R, struct expr *e);
 static void res_stmt(struct rctx *R, struct stmt *s);
-static bool res_target(struct rctx *R, struct expr *e, bool write);
+static bool res_target(struct rctx *R, struct expr *e, bool write, bool *resolved);
 static void res_index_exprs(struct rctx *R, struct expr *e);
 static void res_atvar(struct rctx *R, struct expr *e);
 static bool privileged_pos(struct elab *E, const struct srcpos *pos);
@@ -245,12 +245,15 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 	case E_INDEX:
 		res_indexed(R, e, read, true);
 		break;
-	case E_TARGET:
-		if (!res_target(R, e, true))
+	case E_TARGET: {
+		bool resolved = false;
+
+		if (!res_target(R, e, true, &resolved))
 			res_expr(R, e);
-		else
+		else if (resolved)	/* else its family's refusal said why */
 			check_target_write(R, e, read);
 		break;
+	}
 	case E_VAR:
 		res_atvar(R, e);
 		check_target_write(R, e, read);
@@ -434,7 +437,9 @@ static void entry_target(struct rctx *R, struct expr *e)
 	vec_push(R->entry_exprs, e);
 }
 
-static bool res_target(struct rctx *R, struct expr *e, bool write)
+/* A target expression of the probe's family: false when the family has
+ * none; *resolved (if given) says whether it resolved. */
+static bool res_target(struct rctx *R, struct expr *e, bool write, bool *resolved)
 {
 	const struct probe_family *fam = R->dp ? R->dp->family : NULL;
 	struct family_error err = { 0 };
@@ -450,6 +455,8 @@ static bool res_target(struct rctx *R, struct expr *e, bool write)
 		free(w);
 	} else {
 		entry_target(R, e);
+		if (resolved)
+			*resolved = true;
 	}
 	free(err.msg);
 	free(err.what);
@@ -561,7 +568,7 @@ static void res_expr(struct rctx *R, struct expr *e)
 		res_atvar(R, e);
 		return;
 	case E_TARGET:
-		if (res_target(R, e, false))
+		if (res_target(R, e, false, NULL))
 			return;
 		/* fall through */
 	case E_AUTOCAST: {
