@@ -73,6 +73,9 @@ static const struct pattern_row kfunc_rows[] = {
 			 PAT_C("absolute", PA_NONE) } },
 };
 
+/* The highest line number a line specification may name. */
+#define KFUNC_LINE_MAX 100000000
+
 /* SystemTap keeps maxactive in an unsigned short. */
 #define KFUNC_MAXACTIVE_MAX 65535
 
@@ -326,14 +329,14 @@ static bool line_number(const char **s, int *n)
 	char *end;
 	long v = strtol(*s, &end, 10);
 
-	if (end == *s || v < 0 || v > 100000000 || !(**s >= '0' && **s <= '9'))
+	if (end == *s || v < 0 || v > KFUNC_LINE_MAX || !(**s >= '0' && **s <= '9'))
 		return false;
 	*n = (int)v;
 	*s = end;
 	return true;
 }
 
-/* The lines after the file of q->file ("FILE:N", ":N-M", "+OFF"), cut
+/* The lines after the file of q->file ("FILE:N", ":N-M", ":*", "+OFF"), cut
  * off it; false when malformed (or +OFF for a function). */
 static bool parse_lines(struct kfunc_query *q, int variant)
 {
@@ -346,6 +349,11 @@ static bool parse_lines(struct kfunc_query *q, int variant)
 		q->lines = LINES_RELATIVE;
 		if (!(variant & DV_STATEMENT) || !line_number(&s, &q->lo))
 			return false;
+	} else if (!strcmp(s, "*")) {	/* every line, as SystemTap's ":*" */
+		q->lines = LINES_RANGE;
+		q->lo = 1;
+		q->hi = KFUNC_LINE_MAX;
+		s++;
 	} else {
 		q->lines = LINES_RANGE;
 		if (!line_number(&s, &q->lo))
