@@ -1131,6 +1131,16 @@ static void test_split(void)
 	btf_free(base);
 }
 
+/* An empty file at path (a failure to make it is reported). */
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL, "create %s", path);
+	if (f)
+		fclose(f);
+}
+
 /* Module files are found by name under a modules tree, '-' and '_'
  * alike, compressed or not, never through a symlink. */
 static void test_modbtf_find(void)
@@ -1138,16 +1148,20 @@ static void test_modbtf_find(void)
 	char dir[] = "/tmp/test-btf-modules.XXXXXX", *p;
 	char path[256];
 
-	if (!mkdtemp(dir))
+	/* mkdtemp makes a new directory only we can use, never one another
+	 * user prepared; failing to is a failure, not a skip */
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp %s", dir);
 		return;
+	}
 	snprintf(path, sizeof(path), "%s/kernel", dir);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/kernel/fs", dir);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/kernel/fs/foo-bar.ko.xz", dir);
-	fclose(fopen(path, "w"));
+	touch(path);
 	snprintf(path, sizeof(path), "%s/kernel/fs/foo.ko.bak", dir);
-	fclose(fopen(path, "w"));
+	touch(path);
 	snprintf(path, sizeof(path), "%s/build", dir);
 	CHECK(symlink("/lib/modules", path) == 0, "symlink");
 	p = modbtf_find(dir, "foo_bar");
