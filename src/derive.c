@@ -201,17 +201,6 @@ static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
 	D->deferred_msg = msg;
 }
 
-/* What -l prints for dp (see struct derive). */
-static char *list_name(const struct derive *D, const struct derived_probe *dp)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (D->list_name)
-		return xstrdup(D->list_name);
-	pp_comps_text(&sb, dp->loc, 0, dp->loc->comps.n);
-	return strbuf_detach(&sb);
-}
-
 /* Give dp (its family and loc set) the user's body and condition, and add it
  * to the program. */
 static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
@@ -219,8 +208,9 @@ static void add_probe(struct elab *E, const struct derive *D, struct derived_pro
 		      const struct chain_link *chain)
 {
 	for (const struct chain_link *l = chain; l; l = l->next)
-		vec_push(&dp->chain, xstrdup(l->text));
-	dp->list_name = list_name(D, dp);
+		vec_push(&dp->chain, (void *)program_text(E->P, l->text));
+	/* what -l prints (see struct derive); NULL: the text of dp->loc */
+	dp->list_name = D->list_name ? xstrdup(D->list_name) : NULL;
 	dp->body = stmt_dup(body);
 	dp->cond = expr_dup(pp->cond);
 	dp->origin = D->origin;
@@ -267,12 +257,14 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 	return loc;
 }
 
-/* Give dp the point its family names it by (see derived_point), after
- * add_probe() took -l's name from the matched one. */
+/* Give dp the point its family names it by (see derived_point); -l
+ * keeps the name of the matched one. */
 static void rename_point(struct derived_probe *dp, struct probe_point *named)
 {
 	if (!named)
 		return;
+	if (!dp->list_name)
+		dp->list_name = derived_list_name(dp);
 	named->optional = dp->loc->optional;
 	named->sufficient = dp->loc->sufficient;
 	named->cond = dp->loc->cond;

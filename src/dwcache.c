@@ -2,7 +2,8 @@
  *
  * The file, in the host's byte order (a cache is never shared between
  * machines): a header, the functions as fixed-size records in the
- * index's order, then their names, each ending in '\0'.
+ * index's order, then the strings (function names and declaration files,
+ * each once, each ending in '\0').
  */
 #include "dwcache.h"
 
@@ -15,25 +16,30 @@
 
 #include "atomicfile.h"
 #include "cachedir.h"
+#include "lookup.h"
 #include "util.h"
 
 /* Changed whenever what the index holds or leaves out changes. */
-#define DWCACHE_MAGIC "tapc-dwidx-2"
+#define DWCACHE_MAGIC "tapc-dwidx-3"
 
 struct dwcache_header {
 	char magic[16];
 	uint64_t size;		/* the debuginfo file's */
 	int64_t mtime_ns;
 	uint64_t count;		/* records */
-	uint64_t strings;	/* bytes of names */
+	uint64_t strings;	/* bytes of strings */
 };
 
 struct dwcache_rec {
 	uint64_t die;
 	uint64_t entry;
-	uint32_t name;		/* offset in the names */
+	uint32_t name;		/* offset in the strings */
 	uint32_t flags;		/* DWC_* */
+	uint32_t decl_file;	/* offset in the strings, or NO_FILE */
+	int32_t decl_line;
 };
+
+#define NO_FILE UINT32_MAX
 
 enum { DWC_INLINE = 1, DWC_EXTERNAL = 2 };
 
@@ -86,102 +92,135 @@ static char *read_all(int fd, size_t *len)
 	return buf;
 }
 
-/* The functions of BUF (LEN bytes) if it is a whole, consistent entry
- * for the file stamped WANT. */
-static bool decode(char *buf, size_t len, const struct dwcache_header *want,
-		   struct dwfunc **funcs, size_t *n, char **strings)
+/* The string at offset OFF of STRINGS (SIZE bytes, the last a '\0'), or
+ * NULL past the end. */
+static const char *string_at(const char *strings, uint64_t size, uint32_t off)
 {
-	struct dwcache_header h;
-	const char *recs = buf + sizeof(h), *names;
+	return off < size ? strings + off : NULL;
+}
+
+bool dwcache_decode(const char *buf, size_t len, const char *path, struct dwfunc **funcs,
+		    size_t *n)
+{
+	struct dwcache_header h, want;
+	const char *recs = buf + sizeof(h), *strings;
 	size_t rec_bytes;
 
-	if (len < sizeof(h))
+	if (len < sizeof(h) || !file_stamp(path, &want))
 		return false;
 	memcpy(&h, buf, sizeof(h));
-	if (memcmp(h.magic, want->magic, sizeof(h.magic)) != 0 || h.size != want->size ||
-	    h.mtime_ns != want->mtime_ns || h.count > len / sizeof(struct dwcache_rec))
+	if (memcmp(h.magic, want.magic, sizeof(h.magic)) != 0 || h.size != want.size ||
+	    h.mtime_ns != want.mtime_ns || h.count > len / sizeof(struct dwcache_rec))
 		return false;
 	rec_bytes = h.count * sizeof(struct dwcache_rec);
 	if (sizeof(h) + rec_bytes + h.strings != len || h.strings == 0)
 		return false;
-	names = recs + rec_bytes;
-	if (names[h.strings - 1] != '\0')
+	strings = recs + rec_bytes;
+	if (strings[h.strings - 1] != '\0')
 		return false;
 	*funcs = xmalloc((h.count ? h.count : 1) * sizeof(**funcs));
 	for (size_t i = 0; i < h.count; i++) {
 		struct dwcache_rec r;
+		const char *name, *file = NULL;
 
 		memcpy(&r, recs + i * sizeof(r), sizeof(r));
-		if (r.name >= h.strings) {
+		name = string_at(strings, h.strings, r.name);
+		if (r.decl_file != NO_FILE)
+			file = string_at(strings, h.strings, r.decl_file);
+		if (!name || (r.decl_file != NO_FILE && !file)) {
 			free(*funcs);
 			return false;
 		}
-		(*funcs)[i] = (struct dwfunc){ .name = names + r.name, .die = r.die,
-					       .entry = r.entry,
+		(*funcs)[i] = (struct dwfunc){ .name = name, .die = r.die, .entry = r.entry,
 					       .inline_instance = r.flags & DWC_INLINE,
-					       .external = r.flags & DWC_EXTERNAL };
+					       .external = r.flags & DWC_EXTERNAL,
+					       .decl_file = file, .decl_line = r.decl_line };
 	}
 	*n = h.count;
-	*strings = buf;
 	return true;
 }
 
-bool dwcache_load(const char *key, const char *path, struct dwfunc **funcs, size_t *n,
-		  char **strings)
+char *dwcache_load(const char *key, size_t *len)
 {
-	struct dwcache_header want;
 	char why[512];
 	char *file = cache_path(key, false), *buf = NULL;
 	int fd = file ? cache_open(file, why, sizeof(why)) : -1;
-	size_t len = 0;
-	bool ok = false;
 
-	if (fd >= 0 && file_stamp(path, &want) && (buf = read_all(fd, &len)))
-		ok = decode(buf, len, &want, funcs, n, strings);
-	if (!ok)
-		free(buf);
-	if (fd >= 0)
+	if (fd >= 0) {
+		buf = read_all(fd, len);
 		close(fd);
+	}
 	free(file);
-	return ok;
+	return buf;
 }
 
-void dwcache_store(const char *key, const char *path, const struct dwfunc *funcs, size_t n)
+/* The strings of the index: each name and file once. */
+struct strtab {
+	struct strbuf bytes;
+	struct namemap offsets;		/* string -> its offset + 1 */
+};
+
+static uint32_t strtab_add(struct strtab *t, const char *s)
+{
+	const struct vec *v = namemap_get(&t->offsets, s);
+	size_t off = t->bytes.len;
+
+	if (v)
+		return (uint32_t)((uintptr_t)v->v[0] - 1);
+	strbuf_addn(&t->bytes, s, strlen(s) + 1);
+	namemap_add(&t->offsets, s, (void *)(uintptr_t)(off + 1));
+	return (uint32_t)off;
+}
+
+char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n, size_t *len)
 {
 	struct dwcache_header h;
-	struct atomic_file af;
-	char *file;
-	struct strbuf names = { 0 };
-	uint32_t *offs = xmalloc((n ? n : 1) * sizeof(*offs));
-	bool ok = true;
+	struct strtab strs = { 0 };
+	struct strbuf out = { 0 };
 
-	/* names in the index's order: one copy of each run of equal names */
+	if (!file_stamp(path, &h))
+		return NULL;
+	strbuf_addn(&strs.bytes, "", 1);
+	/* the strings first: the records need their offsets */
 	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || strcmp(funcs[i].name, funcs[i - 1].name) != 0) {
-			offs[i] = (uint32_t)names.len;
-			strbuf_addn(&names, funcs[i].name, strlen(funcs[i].name) + 1);
-		} else {
-			offs[i] = offs[i - 1];
-		}
+		strtab_add(&strs, funcs[i].name);
+		if (funcs[i].decl_file)
+			strtab_add(&strs, funcs[i].decl_file);
 	}
-	if (!names.len)
-		strbuf_addn(&names, "", 1);
-	file = file_stamp(path, &h) && names.len < UINT32_MAX ? cache_path(key, true) : NULL;
-	if (file && atomic_open(&af, file)) {
-		h.count = n;
-		h.strings = names.len;
-		ok = fwrite(&h, sizeof(h), 1, af.f) == 1;
-		for (size_t i = 0; ok && i < n; i++) {
-			struct dwcache_rec r = { funcs[i].die, funcs[i].entry, offs[i],
-				(funcs[i].inline_instance ? DWC_INLINE : 0) |
-				(funcs[i].external ? DWC_EXTERNAL : 0) };
+	if (strs.bytes.len >= NO_FILE) {
+		namemap_free(&strs.offsets);
+		strbuf_free(&strs.bytes);
+		return NULL;
+	}
+	h.count = n;
+	h.strings = strs.bytes.len;
+	strbuf_addn(&out, (const char *)&h, sizeof(h));
+	for (size_t i = 0; i < n; i++) {
+		struct dwcache_rec r = {
+			.die = funcs[i].die, .entry = funcs[i].entry,
+			.name = strtab_add(&strs, funcs[i].name),
+			.flags = (funcs[i].inline_instance ? DWC_INLINE : 0) |
+				 (funcs[i].external ? DWC_EXTERNAL : 0),
+			.decl_file = funcs[i].decl_file ? strtab_add(&strs, funcs[i].decl_file)
+							: NO_FILE,
+			.decl_line = funcs[i].decl_line,
+		};
 
-			ok = fwrite(&r, sizeof(r), 1, af.f) == 1;
-		}
-		ok = ok && fwrite(names.buf, 1, names.len, af.f) == names.len;
-		atomic_close(&af, ok);
+		strbuf_addn(&out, (const char *)&r, sizeof(r));
 	}
+	strbuf_addn(&out, strs.bytes.buf, strs.bytes.len);
+	namemap_free(&strs.offsets);
+	strbuf_free(&strs.bytes);
+	*len = out.len;
+	return out.buf;
+}
+
+void dwcache_store(const char *key, const char *buf, size_t len)
+{
+	struct atomic_file af;
+	char *file = cache_path(key, true);
+
+	if (file && atomic_open(&af, file))
+		atomic_close(&af, fwrite(buf, 1, len, af.f) == len);
 	free(file);
-	free(offs);
-	strbuf_free(&names);
 }

@@ -16,12 +16,20 @@
 
 #include "dwindex.h"
 
-/* The functions of the index kept under KEY for the debuginfo file PATH:
- * *funcs (malloc'd) with names in *strings (malloc'd, to be freed after
- * them), *n of them; false when there is no usable entry. */
-bool dwcache_load(const char *key, const char *path, struct dwfunc **funcs, size_t *n,
-		  char **strings);
-/* Keep the N functions of PATH's index under KEY; failing is no error. */
-void dwcache_store(const char *key, const char *path, const struct dwfunc *funcs, size_t n);
+/* The index of the debuginfo file PATH as the bytes of a cache file
+ * (stamped with PATH's size and time), in *len: malloc'd, NULL when PATH
+ * cannot be stat'ed or the names do not fit.  FUNCS[0 .. n) in the
+ * index's order. */
+char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n, size_t *len);
+/* The functions of BUF (LEN bytes, as dwcache_encode made them) if it is
+ * whole, consistent and stamped for PATH as it is now: *funcs (malloc'd),
+ * *n of them, their strings pointing into BUF (keep it while they are
+ * used); false otherwise. */
+bool dwcache_decode(const char *buf, size_t len, const char *path, struct dwfunc **funcs,
+		    size_t *n);
+/* The cache file kept under KEY, whole (malloc'd, *len bytes), or NULL. */
+char *dwcache_load(const char *key, size_t *len);
+/* Keep BUF (LEN bytes) under KEY; failing is no error. */
+void dwcache_store(const char *key, const char *buf, size_t len);
 
 #endif

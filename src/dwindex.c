@@ -56,7 +56,8 @@ struct dwindex {
 
 	struct dwfunc *funcs;	/* sorted by name, then address */
 	size_t n, cap;
-	char *cached_names;	/* the names, when read from the cache */
+	char *strings;		/* the index's bytes, which its names and
+				 * files point into (dwcache.h) */
 
 	struct namemap syms;	/* function symbol name -> its addresses */
 	struct fsym *fsyms;	/* function symbols by address */
@@ -299,7 +300,19 @@ static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 
 /* ---- the walk */
 
-static void add_func(struct dwindex *ix, Dwarf_Die *die, bool inline_instance)
+/* FILE as SystemTap prints it: relative to the compile unit's directory. */
+static const char *relative_file(Dwarf_Die *cu, const char *file)
+{
+	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
+	size_t len = dir ? strlen(dir) : 0;
+
+	if (file && len && strncmp(file, dir, len) == 0 && file[len] == '/')
+		file += len + 1;
+	return file;
+}
+
+
+static void add_func(struct dwindex *ix, Dwarf_Die *cu, Dwarf_Die *die, bool inline_instance)
 {
 	const char *name = dwarf_diename(die);
 	Dwarf_Addr entry, base, end;
@@ -325,10 +338,14 @@ static void add_func(struct dwindex *ix, Dwarf_Die *die, bool inline_instance)
 	if (dwarf_attr_integrate(die, DW_AT_external, &attr))
 		dwarf_formflag(&attr, &flag);
 	f->external = flag;
+	f->decl_file = relative_file(cu, dwarf_decl_file(die));
+	f->decl_line = 0;
+	if (f->decl_file)
+		dwarf_decl_line(die, &f->decl_line);
 }
 
 /* The functions among DIE's children, and the inline instances in them. */
-static void walk_children(struct dwindex *ix, Dwarf_Die *die)
+static void walk_children(struct dwindex *ix, Dwarf_Die *cu, Dwarf_Die *die)
 {
 	Dwarf_Die child;
 
@@ -338,15 +355,15 @@ static void walk_children(struct dwindex *ix, Dwarf_Die *die)
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_subprogram:
 			if (dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges))
-				add_func(ix, &child, false);
-			walk_children(ix, &child);
+				add_func(ix, cu, &child, false);
+			walk_children(ix, cu, &child);
 			break;
 		case DW_TAG_inlined_subroutine:
-			add_func(ix, &child, true);
-			walk_children(ix, &child);
+			add_func(ix, cu, &child, true);
+			walk_children(ix, cu, &child);
 			break;
 		case DW_TAG_lexical_block:
-			walk_children(ix, &child);
+			walk_children(ix, cu, &child);
 			break;
 		default:
 			break;
@@ -373,7 +390,7 @@ static void build_index(struct dwindex *ix)
 		Dwarf_Die cu;
 
 		if (dwarf_offdie(ix->dw, off + hsize, &cu))
-			walk_children(ix, &cu);
+			walk_children(ix, &cu, &cu);
 		off = next;
 	}
 	qsort(ix->funcs, ix->n, sizeof(*ix->funcs), func_cmp);
@@ -397,25 +414,67 @@ static void cache_key(const struct dwindex *ix, const char *module, char *key, s
 	snprintf(key + at, len - at, "-%s", module ? module : "vmlinux");
 }
 
+/* IX's DWARF and symbols, opened (false with a message in ERR). */
+static bool open_all(struct dwindex *ix, const char *path, const char *module, char *err,
+		     size_t errlen)
+{
+	ix->is_kernel = module == NULL;
+	if (!open_dwfl(ix, path, module, err, errlen))
+		return false;
+	read_symbols(ix);
+	if (ix->is_kernel)
+		read_kernel_limits(ix);
+	return true;
+}
+
+/* The index of PATH, built by walking its DWARF, as the bytes of a cache
+ * file (*len of them), or NULL with a message in ERR.  The walk has a
+ * Dwfl of its own, dropped after: the declaration files load the line
+ * table of every compile unit, which the session must not keep. */
+static char *build_encoded(const char *path, const char *module, size_t *len, char *err,
+			   size_t errlen)
+{
+	struct dwindex *walk = xcalloc(1, sizeof(*walk));
+	char *buf = NULL;
+
+	if (open_all(walk, path, module, err, errlen)) {
+		build_index(walk);
+		buf = dwcache_encode(path, walk->funcs, walk->n, len);
+		if (!buf)
+			snprintf(err, errlen, "cannot index %s: %m", path);
+	}
+	dwindex_free(walk);
+	return buf;
+}
+
 struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
 {
 	struct dwindex *ix = xcalloc(1, sizeof(*ix));
 	char key[256];
+	char *buf = NULL;
+	size_t len = 0;
 
-	ix->is_kernel = module == NULL;
-	if (!open_dwfl(ix, path, module, err, errlen)) {
+	if (!open_all(ix, path, module, err, errlen)) {
 		dwindex_free(ix);
 		return NULL;
 	}
-	read_symbols(ix);
-	if (ix->is_kernel)
-		read_kernel_limits(ix);
 	cache_key(ix, module, key, sizeof(key));
-	if (!*key || !dwcache_load(key, path, &ix->funcs, &ix->n, &ix->cached_names)) {
-		build_index(ix);
-		if (*key)
-			dwcache_store(key, path, ix->funcs, ix->n);
+	if (*key)
+		buf = dwcache_load(key, &len);
+	if (!buf || !dwcache_decode(buf, len, path, &ix->funcs, &ix->n)) {
+		free(buf);
+		buf = build_encoded(path, module, &len, err, errlen);
+		if (buf && *key)
+			dwcache_store(key, buf, len);
+		if (!buf || !dwcache_decode(buf, len, path, &ix->funcs, &ix->n)) {
+			if (buf)
+				snprintf(err, errlen, "%s changed while it was indexed", path);
+			free(buf);
+			dwindex_free(ix);
+			return NULL;
+		}
 	}
+	ix->strings = buf;
 	return ix;
 }
 
@@ -427,7 +486,7 @@ void dwindex_free(struct dwindex *ix)
 		dwfl_end(ix->dwfl);
 	namemap_free(&ix->syms);
 	free(ix->funcs);
-	free(ix->cached_names);
+	free(ix->strings);
 	free(ix->blacklist);
 	free(ix->fsyms);
 	free(ix);
@@ -499,37 +558,18 @@ const char *dwindex_nearest(const struct dwindex *ix, const char *name)
 	return best && best_d <= 3 ? best : NULL;
 }
 
-bool dwindex_die(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Die *die, Dwarf_Die *cu)
+bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_Die *cu)
 {
-	if (!dwarf_offdie(ix->dw, f->die, die))
+	if (!dwarf_offdie(ix->dw, off, die))
 		return false;
 	return cu == NULL || dwarf_diecu(die, cu, NULL, NULL) != NULL;
 }
 
-/* FILE as SystemTap prints it: relative to the compile unit's directory. */
-static const char *relative_file(Dwarf_Die *cu, const char *file)
-{
-	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
-	size_t len = dir ? strlen(dir) : 0;
-
-	if (file && len && strncmp(file, dir, len) == 0 && file[len] == '/')
-		file += len + 1;
-	return file;
-}
-
 const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line)
 {
-	Dwarf_Die die, cu;
-	const char *file;
-
-	*line = 0;
-	if (!dwindex_die(ix, f, &die, &cu))
-		return NULL;
-	file = dwarf_decl_file(&die);
-	if (!file)
-		return NULL;
-	dwarf_decl_line(&die, line);
-	return relative_file(&cu, file);
+	(void)ix;
+	*line = f->decl_line;
+	return f->decl_file;
 }
 
 bool dwindex_file_matches(const char *pat, const char *file)
@@ -577,7 +617,7 @@ size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const cha
 	*out = NULL;
 	if (!file && !(decl = dwindex_decl_file(ix, f, &decl_line)))
 		return 0;
-	if (!dwindex_die(ix, f, &die, &cu) || dwarf_getsrclines(&cu, &table, &n_table) != 0)
+	if (!dwindex_die(ix, f->die, &die, &cu) || dwarf_getsrclines(&cu, &table, &n_table) != 0)
 		return 0;
 	for (size_t i = 0; i < n_table; i++) {
 		Dwarf_Line *ln = dwarf_onesrcline(table, i);

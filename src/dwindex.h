@@ -20,11 +20,17 @@ struct dwindex;
 
 /* One function of the index. */
 struct dwfunc {
-	const char *name;	/* the DWARF's string */
+	const char *name;	/* valid while the index is */
 	Dwarf_Off die;		/* DW_TAG_subprogram or DW_TAG_inlined_subroutine */
 	Dwarf_Addr entry;	/* its entry pc, as the DWARF gives addresses */
 	bool inline_instance;	/* a DW_TAG_inlined_subroutine */
 	bool external;		/* DW_AT_external */
+	/* Its declaration, as dwindex_decl_file gives it: kept in the index
+	 * because reading it from the DWARF loads the line table of the
+	 * function's compile unit, which for kernel.function("*") means
+	 * every line table of the vmlinux (hundreds of MB). */
+	const char *decl_file;	/* NULL when unknown */
+	int decl_line;		/* 0 when unknown */
 };
 
 /* The DWARF of the file PATH (a vmlinux when MODULE is NULL, else the .ko
@@ -39,8 +45,9 @@ size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dw
 /* The function name closest to NAME (SystemTap's suggestion), or NULL. */
 const char *dwindex_nearest(const struct dwindex *ix, const char *name);
 
-/* F's DIE and the DIE of its compile unit; false when unreadable. */
-bool dwindex_die(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Die *die, Dwarf_Die *cu);
+/* The DIE at offset OFF (a struct dwfunc's die) and the DIE of its
+ * compile unit; false when unreadable. */
+bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_Die *cu);
 /* F's declaration as SystemTap prints it: the file relative to its
  * compile unit's directory, and the line (0 when unknown). */
 const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line);

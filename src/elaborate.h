@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "ast.h"
+#include "lookup.h"
 #include "diag.h"
 #include "privilege.h"
 #include "types.h"
@@ -207,7 +208,8 @@ int sem_static_cond(const struct derived_probe *dp, const struct expr *e);
 struct derived_probe {
 	const struct probe_family *family;
 	struct probe_point *loc;	/* owned: the concrete point */
-	struct vec chain;		/* char *, owned: how loc was derived,
+	struct vec chain;		/* const char *, the program's (see
+					 * program_text): how loc was derived,
 					 * innermost step first: each alias as
 					 * "a = begin", then the user's probe
 					 * points ("a"); -p2 prints it as
@@ -215,15 +217,19 @@ struct derived_probe {
 					 * "a = begin from: a" */
 	struct stmt *body;		/* owned: the whole handler */
 	struct expr *cond;		/* owned: combined condition, or NULL */
-	char *list_name;		/* owned: what -l prints for it */
+	/* owned: what -l prints for it, or NULL for the text of loc (most
+	 * often the same: kept only when different) */
+	char *list_name;
 	struct vec locals;		/* struct vardecl * */
 	const struct probe *origin;	/* the user's (or tapset's) probe */
 	bool runs;			/* false: checked, never run (never) */
+	bool targets_resolved;		/* sem_targets_resolve ran */
 	int variant;			/* the pattern's variant */
 	struct family_point fp;		/* owned strings */
 	struct sem_body uses;
 	struct sem_targets *targets;	/* owned: its target expressions,
-					 * resolved (sem_target.h) */
+					 * resolved (sem_target.h); NULL when
+					 * it has none */
 	/* The values its entry half saves when the function is entered, for
 	 * the .return handler to read (struct expr *, the operands of its
 	 * @entry(...)s, in order of appearance); empty for most probes. */
@@ -253,6 +259,8 @@ struct program {
 	struct vec all_vars;		/* every vardecl, for freeing */
 	struct vec all_fns;		/* every sem_function, for freeing */
 	struct ptrmap refs;
+	struct namemap texts;		/* program_text's strings, by text */
+	struct vec all_texts;		/* the same, for freeing */
 };
 
 /* Elaborate the scripts. Errors and warnings go through d; the result is
@@ -271,6 +279,11 @@ void sem_report(struct diag *d, const struct srcpos *pos, const char *what,
 /* The derivation chain of dp, its steps joined by sep (" <- " for -p2,
  * " from: " for -t); malloc'd. */
 char *derivation_text(const struct derived_probe *dp, const char *sep);
+/* The program's copy of TEXT, one for all equal texts: the steps of the
+ * derivation chains, which thousands of probes of one glob share. */
+const char *program_text(struct program *p, const char *text);
+/* What -l prints for dp (malloc'd): its list_name, else its point. */
+char *derived_list_name(const struct derived_probe *dp);
 
 /* -p2 output, in stap -p2's layout. */
 void program_print(FILE *out, const struct program *p);

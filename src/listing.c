@@ -13,12 +13,15 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int probe_cmp(const void *a, const void *b)
-{
-	const struct derived_probe *x = *(const struct derived_probe *const *)a;
-	const struct derived_probe *y = *(const struct derived_probe *const *)b;
+/* A probe and the name -l prints for it. */
+struct listed {
+	const struct derived_probe *dp;
+	char *name;
+};
 
-	return strcmp(x->list_name, y->list_name);
+static int listed_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
 }
 
 /* Sort the strings of v, drop duplicates, print each after a space, and
@@ -52,24 +55,28 @@ static void collect_vars(const struct derived_probe *dp, struct vec *locals,
 void listing_print(FILE *out, const struct program *p, bool with_vars)
 {
 	size_t n = p->probes.n;
-	const struct derived_probe **dps = xcalloc(n + 1, sizeof(*dps));
+	struct listed *dps = xcalloc(n + 1, sizeof(*dps));
 
-	for (size_t i = 0; i < n; i++)
-		dps[i] = p->probes.v[i];
+	for (size_t i = 0; i < n; i++) {
+		dps[i].dp = p->probes.v[i];
+		dps[i].name = derived_list_name(dps[i].dp);
+	}
 	if (n > 1)
-		qsort(dps, n, sizeof(*dps), probe_cmp);
+		qsort(dps, n, sizeof(*dps), listed_cmp);
 	for (size_t i = 0; i < n;) {
 		struct vec locals = { 0 }, targets = { 0 };
 		size_t j = i;
 
-		fputs(dps[i]->list_name, out);
-		for (; j < n && strcmp(dps[j]->list_name, dps[i]->list_name) == 0; j++)
+		fputs(dps[i].name, out);
+		for (; j < n && strcmp(dps[j].name, dps[i].name) == 0; j++)
 			if (with_vars)
-				collect_vars(dps[j], &locals, &targets);
+				collect_vars(dps[j].dp, &locals, &targets);
 		print_set(out, &locals);
 		print_set(out, &targets);
 		fputc('\n', out);
 		i = j;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(dps[i].name);
 	free(dps);
 }

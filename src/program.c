@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "elab_int.h"
+#include "pptext.h"
 #include "probes/family.h"
 #include "sem_atvar.h"
 #include "sem_cast.h"
@@ -138,6 +139,29 @@ char *derivation_text(const struct derived_probe *dp, const char *sep)
 	return strbuf_detach(&sb);
 }
 
+const char *program_text(struct program *p, const char *text)
+{
+	const struct vec *have = namemap_get(&p->texts, text);
+	char *copy;
+
+	if (have)
+		return have->v[0];
+	copy = xstrdup(text);
+	namemap_add(&p->texts, copy, copy);
+	vec_push(&p->all_texts, copy);
+	return copy;
+}
+
+char *derived_list_name(const struct derived_probe *dp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (dp->list_name)
+		return xstrdup(dp->list_name);
+	pp_comps_text(&sb, dp->loc, 0, dp->loc->comps.n);
+	return strbuf_detach(&sb);
+}
+
 const struct vardecl *program_global(const struct program *p, const char *name)
 {
 	for (size_t i = 0; i < p->all_vars.n; i++) {
@@ -172,8 +196,6 @@ void program_free(struct program *p)
 		free(dp->fp.module);
 		family_free_data(dp->family, dp->fp.data);
 		vec_free(&dp->entry_exprs);
-		for (size_t j = 0; j < dp->chain.n; j++)
-			free(dp->chain.v[j]);
 		vec_free(&dp->chain);
 		stmt_free(dp->body);
 		expr_free(dp->cond);
@@ -207,5 +229,9 @@ void program_free(struct program *p)
 	vec_free(&p->all_fns);
 	vec_free(&p->all_vars);
 	ptrmap_free(&p->refs);
+	namemap_free(&p->texts);
+	for (size_t i = 0; i < p->all_texts.n; i++)
+		free(p->all_texts.v[i]);
+	vec_free(&p->all_texts);
 	free(p);
 }

@@ -10,10 +10,17 @@
 static void resolve_one(void *ctx, const struct expr *e)
 {
 	struct derived_probe *dp = ctx;
-	struct sem_targets *t = dp->targets;
+	struct sem_targets *t;
 	struct sem_target *st;
 
-	if (e->kind != E_TARGET || ptrindex_get(&t->index, e) >= 0)
+	if (e->kind != E_TARGET)
+		return;
+	/* allocated at the first: kernel.function("*") has 300,000 probes,
+	 * most often without target expressions */
+	if (!dp->targets)
+		dp->targets = xcalloc(1, sizeof(*dp->targets));
+	t = dp->targets;
+	if (ptrindex_get(&t->index, e) >= 0)
 		return;
 	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
 	st = &t->v[t->n];
@@ -31,9 +38,9 @@ void sem_targets_resolve(struct derived_probe *dp)
 {
 	struct ast_visitor v = { .ctx = dp, .expr = resolve_one };
 
-	if (dp->targets || !dp->family || !dp->family->target_type)
+	if (dp->targets_resolved || !dp->family || !dp->family->target_type)
 		return;
-	dp->targets = xcalloc(1, sizeof(*dp->targets));
+	dp->targets_resolved = true;
 	ast_walk_stmt(dp->body, &v);
 	ast_walk_expr(dp->cond, &v);
 }

@@ -29,8 +29,11 @@
  * name is unique in the kernel or module, else (in the kernel) "_stext"
  * and the offset from it.
  *
- * Each probe's payload (fp.data) starts with its struct dwarf_scope
- * (dwscope.h), what the DWARF target-variable resolver reads.
+ * Each probe's payload (fp.data) holds its struct dwarf_scope
+ * (dwscope.h), what the DWARF target-variable resolver reads.  Its DIEs
+ * are looked up when a target variable first needs them: looking up a
+ * DIE loads its compile unit, and kernel.function("*") without $vars
+ * would load every compile unit of the vmlinux for nothing.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -81,7 +84,10 @@ static const struct pattern_row kfunc_rows[] = {
 
 /* A probe's payload: one block, the strings at its end. */
 struct kfunc_data {
-	struct dwarf_scope scope;	/* first: the resolver's view */
+	struct dwarf_scope scope;	/* the resolver's view (kfunc_scope) */
+	const struct dwindex *ix;	/* the function's index ... */
+	Dwarf_Off die;			/* ... and DIE, for the scope's DIEs */
+	bool have_dies;			/* scope.func and scope.cu are read */
 	const char *symbol;		/* registered at symbol + offset */
 	unsigned long offset;
 	const char *module;		/* NULL: the kernel */
@@ -142,7 +148,8 @@ static struct kfunc_data *make_data(const struct dwindex *ix, const struct dwfun
 	struct kfunc_data *d = xcalloc(1, sizeof(*d) + strlen(sym) + strlen(scope_mod) + 2);
 	char *at = d->text;
 
-	dwindex_die(ix, f, &d->scope.func, &d->scope.cu);
+	d->ix = ix;
+	d->die = f->die;
 	d->scope.pc = f->entry;
 	d->scope.at_return = at_return;
 	d->symbol = stash(&at, sym);
@@ -414,28 +421,40 @@ static char *kfunc_print_sig(const struct derived_probe *dp)
 			 d->module ? ":" : "", d->symbol, d->offset);
 }
 
+/* D's scope with its DIEs read (the first time it is asked for), or NULL
+ * when the DWARF cannot give them. */
+static const struct dwarf_scope *kfunc_scope(struct kfunc_data *d)
+{
+	if (!d->have_dies && dwindex_die(d->ix, d->die, &d->scope.func, &d->scope.cu))
+		d->have_dies = true;
+	return d->have_dies ? &d->scope : NULL;
+}
+
 /* $var ... over the function's DWARF (dwtvar.h); an absolute statement
  * has none. */
 static enum sem_type kfunc_target_type(const struct derived_probe *dp, const struct expr *e,
 				       bool write, struct family_error *err,
 				       struct tvar **access)
 {
-	const struct kfunc_data *d = dp->fp.data;
+	struct kfunc_data *d = dp->fp.data;
+	const struct dwarf_scope *scope = d ? kfunc_scope(d) : NULL;
 
-	if (!d) {
+	if (!scope) {
 		err->pos = e->pos;
-		err->msg = xstrdup("target variables are not available at an absolute address");
+		err->msg = xstrdup(d ? "the function's debuginfo cannot be read"
+				     : "target variables are not available at an absolute address");
 		return SEM_UNKNOWN;
 	}
-	return dwtvar_type(&d->scope, e, write, err, access);
+	return dwtvar_type(scope, e, write, err, access);
 }
 
 static void kfunc_list_targets(const struct derived_probe *dp, struct vec *out)
 {
-	const struct kfunc_data *d = dp->fp.data;
+	struct kfunc_data *d = dp->fp.data;
+	const struct dwarf_scope *scope = d ? kfunc_scope(d) : NULL;
 
-	if (d)
-		dwtvar_list(&d->scope, out);
+	if (scope)
+		dwtvar_list(scope, out);
 }
 
 /* .return probes are kretprobes, which run an entry half for @entry and
