@@ -30,6 +30,14 @@
  *		nothing else touches it while no file lease is broken
  *   lease-read N	N reads of that file, each open, one read, close:
  *		one read of lease_break_time each
+ *   tcp N	a TCP exchange over 127.0.0.1 (the loopback device is
+ *		brought up first): a listening socket on a free port, a
+ *		client connects, send()s N bytes (N <= 4096) in one call, the
+ *		server accepts and recv()s them into a 4096-byte buffer until
+ *		it has all, both close
+ *   udp N	a UDP datagram of N bytes (N <= 4096) from one socket on
+ *		127.0.0.1 to another, sent with sendto() and received with
+ *		recvfrom() into a 4096-byte buffer
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -38,6 +46,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -147,6 +160,108 @@ static void step_lease(long n, int write)
 	}
 }
 
+/* The loopback device up (a fresh guest has it down); exits on failure. */
+static void loopback_up(void)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	strcpy(ifr.ifr_name, "lo");
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) != 0) {
+		perror("tapc-workload: lo");
+		exit(1);
+	}
+	if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) != 0) {
+			perror("tapc-workload: bringing lo up");
+			exit(1);
+		}
+	}
+	close(fd);
+}
+
+/* A socket of TYPE bound to 127.0.0.1 on a free port; its address in *sin. */
+static int bound_socket(int type, struct sockaddr_in *sin)
+{
+	socklen_t len = sizeof(*sin);
+	int fd = socket(AF_INET, type, 0);
+
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)sin, sizeof(*sin)) != 0 ||
+	    getsockname(fd, (struct sockaddr *)sin, &len) != 0) {
+		perror("tapc-workload: socket");
+		exit(1);
+	}
+	return fd;
+}
+
+static size_t net_size(const char *step, long n)
+{
+	if (n < 1 || n > 4096) {
+		fprintf(stderr, "tapc-workload: %s wants 1 to 4096 bytes\n", step);
+		exit(2);
+	}
+	return (size_t)n;
+}
+
+static void step_tcp(long n)
+{
+	static char out[4096], in[4096];
+	size_t size = net_size("tcp", n), got = 0;
+	struct sockaddr_in addr;
+	int server, client, conn;
+
+	loopback_up();
+	server = bound_socket(SOCK_STREAM, &addr);
+	client = socket(AF_INET, SOCK_STREAM, 0);
+	if (listen(server, 1) != 0 || client < 0 ||
+	    connect(client, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
+	    (conn = accept(server, NULL, NULL)) < 0) {
+		perror("tapc-workload: tcp");
+		exit(1);
+	}
+	memset(out, 'x', size);
+	if (send(client, out, size, 0) != (ssize_t)size) {
+		perror("tapc-workload: send");
+		exit(1);
+	}
+	while (got < size) {
+		ssize_t r = recv(conn, in, sizeof(in), 0);
+
+		if (r <= 0) {
+			perror("tapc-workload: recv");
+			exit(1);
+		}
+		got += (size_t)r;
+	}
+	close(client);
+	close(conn);
+	close(server);
+}
+
+static void step_udp(long n)
+{
+	static char out[4096], in[4096];
+	size_t size = net_size("udp", n);
+	struct sockaddr_in to, from;
+	int receiver, sender;
+
+	loopback_up();
+	receiver = bound_socket(SOCK_DGRAM, &to);
+	sender = bound_socket(SOCK_DGRAM, &from);
+	memset(out, 'y', size);
+	if (sendto(sender, out, size, 0, (struct sockaddr *)&to, sizeof(to)) != (ssize_t)size ||
+	    recvfrom(receiver, in, sizeof(in), 0, NULL, NULL) != (ssize_t)size) {
+		perror("tapc-workload: udp");
+		exit(1);
+	}
+	close(sender);
+	close(receiver);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -166,6 +281,10 @@ int main(int argc, char **argv)
 			step_lease(number(step, arg), 1);
 		} else if (strcmp(step, "lease-read") == 0) {
 			step_lease(number(step, arg), 0);
+		} else if (strcmp(step, "tcp") == 0) {
+			step_tcp(number(step, arg));
+		} else if (strcmp(step, "udp") == 0) {
+			step_udp(number(step, arg));
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
