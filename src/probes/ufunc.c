@@ -55,6 +55,20 @@ static const struct ubin *ubin_get(const char *path, char *err, size_t errlen)
 	return b;
 }
 
+const struct dwindex *ufunc_dwarf(const char *path, const char **why)
+{
+	static char msg[512];
+	const struct ubin *b = ubin_get(path, msg, sizeof(msg));
+
+	if (!b) {
+		*why = msg;
+		return NULL;
+	}
+	if (!b->dw)
+		*why = b->dw_why;
+	return b->dw;
+}
+
 static char *stash(char **at, const char *s)
 {
 	char *copy = *at;

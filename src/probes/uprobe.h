@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dwindex.h"
 #include "dwscope.h"
 #include "elaborate.h"
 
@@ -55,6 +56,10 @@ struct ufunc_query {
 	struct vec *out;
 	const struct uelf *elf;		/* the binary's ELF (ufunc.c's) */
 };
+
+/* The DWARF of the user binary PATH (kept for the run), or NULL with a
+ * message in *why (@cast(..., "PATH")). */
+const struct dwindex *ufunc_dwarf(const char *path, const char **why);
 
 /* Push the probes of the query onto q->out; how many, or -1 with *err. */
 int ufunc_expand(struct ufunc_query *q, struct family_error *err);
