@@ -516,6 +516,14 @@ void dwindex_free(struct dwindex *ix)
 
 /* ---- questions */
 
+const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->funcs[i].entry == entry && !ix->funcs[i].inline_instance)
+			return &ix->funcs[i];
+	return NULL;
+}
+
 size_t dwindex_count(const struct dwindex *ix)
 {
 	return ix->n;

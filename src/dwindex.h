@@ -49,6 +49,9 @@ Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f
  * index's order (by name, then address); returns how many, the array
  * (malloc'd) of pointers into the index in *out. */
 size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dwfunc ***out);
+/* The out-of-line function entered at ENTRY, or NULL (a scan: for the
+ * few symbols the DWARF knows under another name). */
+const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry);
 /* The function name closest to NAME (SystemTap's suggestion), or NULL. */
 const char *dwindex_nearest(const struct dwindex *ix, const char *name);
 

@@ -227,6 +227,39 @@ static enum dwmatch_keep variant_keep(int variant)
 	return DWM_ALL;
 }
 
+/*
+ * Functions the DWARF knows under another name: libc's malloc is
+ * __libc_malloc's alias, a symbol only.  As SystemTap does, the symbol
+ * table names them, and the DWARF function at the same address gives the
+ * probe its place and variables.
+ */
+static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
+{
+	const struct usym **found;
+	size_t n = uelf_functions(b->elf, m->func, &found), pushed = 0;
+	struct ufunc_query *q = m->ctx;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dwfunc *f = dwindex_at(b->dw, found[i]->addr);
+		int line;
+		const char *file;
+
+		if (has_probe_at(q, 0, found[i]->addr))
+			continue;
+		if (!f) {
+			push_probe(q, xstrdup(found[i]->name), found[i]->addr);
+			pushed++;
+			continue;
+		}
+		file = dwindex_decl_file(b->dw, f, &line);
+		push_dwarf(m, b->dw, f, line > 0 ? xasprintf("%s@%s:%d", found[i]->name, file, line)
+						 : xstrdup(found[i]->name), f->entry);
+		pushed++;
+	}
+	free(found);
+	return pushed;
+}
+
 static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct family_error *err)
 {
 	struct dwmatch m = { .pp = q->pp, .comp = q->func_comp, .keep = variant_keep(q->variant),
@@ -238,7 +271,12 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 		return -1;
 	}
 	ubin_current = b;
-	n = dwmatch_in(&m, b->dw) > 0 ? (int)q->out->n : dwmatch_fail(&m, b->dw, err);
+	if (dwmatch_in(&m, b->dw) > 0 ||
+	    (!m.file && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE &&
+	     expand_aliases(&m, b) > 0))
+		n = (int)q->out->n;
+	else
+		n = dwmatch_fail(&m, b->dw, err);
 	ubin_current = NULL;
 	dwmatch_done(&m);
 	return n;
