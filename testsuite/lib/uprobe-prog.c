@@ -8,7 +8,7 @@
  *				inlined, fact(5) (recursive), sum_point(&p1),
  *				greet("tapc"), uplib_mul(6, 7) once each
  *   uprobe-prog spin N		add(i, 1) N times (a hot function)
- *   uprobe-prog alloc N	malloc(100 + i) and free, N times
+ *   uprobe-prog alloc N	malloc(7000 + i) and free, N times
  *
  * It prints nothing: the tests' output is the script's.
  */
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 			sink += add(i, 1);
 	} else if (argc > 1 && strcmp(argv[1], "alloc") == 0) {
 		for (int i = 0; i < n; i++) {
-			char *p = malloc(100 + (size_t)i);
+			char *p = malloc(7000 + (size_t)i);
 
 			sink += p != NULL;
 			free(p);
