@@ -60,7 +60,7 @@ static bool module_types(const char *module, size_t len, struct ctypes *ct, bool
 	const struct btf *btf;
 
 	*user = false;
-	if (memchr(module, '/', len))
+	if (!names_kernel(module, len) && len && module[0] != '<' && memchr(module, '/', len))
 		return user_types(module, len, ct, user, why);
 	if (names_kernel(module, len)) {
 		btf = kinfo_btf(why);
