@@ -87,8 +87,19 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static bool open_dwfl(struct dwindex *ix, const char *path, const char *module, char *err,
-		      size_t errlen)
+/* A user binary's DWARF may be in a file of its own: by build-id under
+ * /usr/lib/debug/.build-id/, or by .gnu_debuglink beside it or under
+ * /usr/lib/debug (libdwfl's standard search). */
+static char *user_debuginfo_path;
+static const Dwfl_Callbacks user_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &user_debuginfo_path,
+};
+
+static bool open_dwfl(struct dwindex *ix, const Dwfl_Callbacks *cb, const char *path,
+		      const char *module, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -96,7 +107,7 @@ static bool open_dwfl(struct dwindex *ix, const char *path, const char *module, 
 		snprintf(err, errlen, "cannot open %s: %m", path);
 		return false;
 	}
-	ix->dwfl = dwfl_begin(&offline_callbacks);
+	ix->dwfl = dwfl_begin(cb);
 	/* dwfl owns fd from here on */
 	ix->mod = ix->dwfl ? dwfl_report_offline(ix->dwfl, module ? module : "kernel", path, fd)
 			   : NULL;
@@ -414,12 +425,13 @@ static void cache_key(const struct dwindex *ix, const char *module, char *key, s
 	snprintf(key + at, len - at, "-%s", module ? module : "vmlinux");
 }
 
-/* IX's DWARF and symbols, opened (false with a message in ERR). */
-static bool open_all(struct dwindex *ix, const char *path, const char *module, char *err,
-		     size_t errlen)
+/* IX's DWARF and symbols, opened through CB (false with a message in
+ * ERR). */
+static bool open_all(struct dwindex *ix, const Dwfl_Callbacks *cb, const char *path,
+		     const char *module, bool is_kernel, char *err, size_t errlen)
 {
-	ix->is_kernel = module == NULL;
-	if (!open_dwfl(ix, path, module, err, errlen))
+	ix->is_kernel = is_kernel;
+	if (!open_dwfl(ix, cb, path, module, err, errlen))
 		return false;
 	read_symbols(ix);
 	if (ix->is_kernel)
@@ -431,13 +443,13 @@ static bool open_all(struct dwindex *ix, const char *path, const char *module, c
  * file (*len of them), or NULL with a message in ERR.  The walk has a
  * Dwfl of its own, dropped after: the declaration files load the line
  * table of every compile unit, which the session must not keep. */
-static char *build_encoded(const char *path, const char *module, size_t *len, char *err,
-			   size_t errlen)
+static char *build_encoded(const Dwfl_Callbacks *cb, const char *path, const char *module,
+			   bool is_kernel, size_t *len, char *err, size_t errlen)
 {
 	struct dwindex *walk = xcalloc(1, sizeof(*walk));
 	char *buf = NULL;
 
-	if (open_all(walk, path, module, err, errlen)) {
+	if (open_all(walk, cb, path, module, is_kernel, err, errlen)) {
 		build_index(walk);
 		buf = dwcache_encode(path, walk->funcs, walk->n, len);
 		if (!buf)
@@ -447,23 +459,24 @@ static char *build_encoded(const char *path, const char *module, size_t *len, ch
 	return buf;
 }
 
-struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
+static struct dwindex *open_index(const Dwfl_Callbacks *cb, const char *path,
+				  const char *module, bool is_kernel, char *err, size_t errlen)
 {
 	struct dwindex *ix = xcalloc(1, sizeof(*ix));
 	char key[256];
 	char *buf = NULL;
 	size_t len = 0;
 
-	if (!open_all(ix, path, module, err, errlen)) {
+	if (!open_all(ix, cb, path, module, is_kernel, err, errlen)) {
 		dwindex_free(ix);
 		return NULL;
 	}
-	cache_key(ix, module, key, sizeof(key));
+	cache_key(ix, is_kernel ? NULL : module, key, sizeof(key));
 	if (*key)
 		buf = dwcache_load(key, &len);
 	if (!buf || !dwcache_decode(buf, len, path, &ix->funcs, &ix->n)) {
 		free(buf);
-		buf = build_encoded(path, module, &len, err, errlen);
+		buf = build_encoded(cb, path, module, is_kernel, &len, err, errlen);
 		if (buf && *key)
 			dwcache_store(key, buf, len);
 		if (!buf || !dwcache_decode(buf, len, path, &ix->funcs, &ix->n)) {
@@ -476,6 +489,75 @@ struct dwindex *dwindex_open(const char *path, const char *module, char *err, si
 	}
 	ix->strings = buf;
 	return ix;
+}
+
+struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
+{
+	return open_index(&offline_callbacks, path, module, module == NULL, err, errlen);
+}
+
+/* "@user" is no kernel module's name: the cache keeps a user binary's
+ * index apart from a module's of the same build-id. */
+struct dwindex *dwindex_open_user(const char *path, char *err, size_t errlen)
+{
+	return open_index(&user_callbacks, path, "@user", false, err, errlen);
+}
+
+Elf *dwindex_elf(const struct dwindex *ix)
+{
+	Dwarf_Addr bias;
+
+	return dwfl_module_getelf(ix->mod, &bias);
+}
+
+/*
+ * Whether the compile unit was built with optimisation: GCC records its
+ * options in DW_AT_producer ("GNU C17 12.2.0 -mtune=generic -g -O2").  Its
+ * unoptimised code keeps parameters in stack slots that the prologue
+ * fills, and its DWARF describes them only after it.
+ */
+static bool cu_optimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
+	const char *o, *last = NULL;
+
+	for (o = producer; o && (o = strstr(o, " -O")); o += 3)
+		last = o + 3;
+	return last && *last != '0' && *last != ' ' && *last != '\0';
+}
+
+Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f)
+{
+	Dwarf_Die die, cu;
+	Dwarf_Lines *table;
+	size_t n = 0;
+	Dwarf_Addr best = 0;
+	int entry_line = -1;
+
+	if (f->inline_instance || !dwindex_die(ix, f->die, &die, &cu) || cu_optimized(&cu) ||
+	    dwarf_getsrclines(&cu, &table, &n) != 0)
+		return f->entry;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *ln = dwarf_onesrcline(table, i);
+		Dwarf_Addr addr;
+		bool stmt = false, end = false;
+		int l;
+
+		if (!ln || dwarf_lineaddr(ln, &addr) != 0 || dwarf_lineno(ln, &l) != 0 ||
+		    dwarf_linebeginstatement(ln, &stmt) != 0 || dwarf_lineendsequence(ln, &end) != 0)
+			continue;
+		if (addr == f->entry && entry_line < 0)
+			entry_line = l;
+		/* the first statement of another line past the entry, in
+		 * the function */
+		if (!stmt || end || addr <= f->entry || l == entry_line || entry_line < 0 ||
+		    dwarf_haspc(&die, addr) <= 0)
+			continue;
+		if (!best || addr < best)
+			best = addr;
+	}
+	return best ? best : f->entry;
 }
 
 void dwindex_free(struct dwindex *ix)
@@ -493,6 +575,14 @@ void dwindex_free(struct dwindex *ix)
 }
 
 /* ---- questions */
+
+const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->funcs[i].entry == entry && !ix->funcs[i].inline_instance)
+			return &ix->funcs[i];
+	return NULL;
+}
 
 size_t dwindex_count(const struct dwindex *ix)
 {

@@ -31,6 +31,15 @@ void tvar_add_arg(struct tvar *tv, struct tvar *arg)
 	tv->args[tv->nargs++] = arg;
 }
 
+void tvar_set_user(struct tvar *tv)
+{
+	if (!tv)
+		return;
+	tv->user = true;
+	for (size_t i = 0; i < tv->nargs; i++)
+		tvar_set_user(tv->args[i]);
+}
+
 void tvar_free(struct tvar *tv)
 {
 	if (!tv)
