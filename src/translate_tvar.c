@@ -14,6 +14,7 @@ struct emit {
 	struct tr *T;
 	char *c;
 	const char *where;
+	const struct tvar *tv;	/* whose memory the reads are in (user) */
 };
 
 static void set_c(struct emit *m, char *c)
@@ -27,13 +28,27 @@ static void emit_where(struct emit *m)
 	tr_line(m->T, "TAP_STMT(c, %s);", m->where);
 }
 
+/* The C of a read of size bytes at addr: kernel memory, or the probed
+ * process's (tv->user). */
+static void emit_read(struct emit *m, const char *dst, const char *addr, int size,
+		      bool is_signed)
+{
+	const struct tvar *tv = m->tv;
+
+	emit_where(m);
+	if (tv && tv->user)
+		tr_line(m->T, "%s = tap_deref_user(c, %s, %d, %d, %d);", dst, addr, size,
+			is_signed, tv->fault_zero);
+	else
+		tr_line(m->T, "%s = tap_deref(c, %s, %d, %d);", dst, addr, size, is_signed);
+	tr_check(m->T);
+}
+
 static void emit_load(struct emit *m)
 {
 	char *t = tr_ltmp(m->T);
 
-	emit_where(m);
-	tr_line(m->T, "%s = tap_deref(c, %s, 8, 0);", t, m->c);
-	tr_check(m->T);
+	emit_read(m, t, m->c, 8, false);
 	set_c(m, xasprintf("(unsigned long)%s", t));
 	free(t);
 }
@@ -50,6 +65,15 @@ static void emit_steps(struct emit *m, const struct tvar_step *steps, size_t n)
 			break;
 		case TVAR_ADD:
 			set_c(m, xasprintf("(%s + %" PRIu64 "UL)", m->c, s->bytes));
+			break;
+		case TVAR_ADD_REG:
+			idx = tr_ltmp(m->T);
+			emit_where(m);
+			tr_line(m->T, "%s = (long long)tap_dwarf_reg(c, %u);", idx, s->reg);
+			tr_check(m->T);
+			set_c(m, xasprintf("(%s + (unsigned long)%s * %" PRIu64 "UL)", m->c, idx,
+					   s->bytes));
+			free(idx);
 			break;
 		case TVAR_INDEX:
 			idx = tr_expr(m->T, s->index);
@@ -82,13 +106,14 @@ static char *read_c(struct emit *m, const struct tvar *tv)
 {
 	char *t = tr_ltmp(m->T);
 
-	emit_where(m);
-	if (tv->bits)
+	if (tv->bits) {
+		emit_where(m);
 		tr_line(m->T, "%s = tap_deref_bits(c, %s, %u, %u, %d);", t, m->c, tv->bitpos,
 			tv->bits, tv->is_signed);
-	else
-		tr_line(m->T, "%s = tap_deref(c, %s, %d, %d);", t, m->c, tv->size, tv->is_signed);
-	tr_check(m->T);
+		tr_check(m->T);
+	} else {
+		emit_read(m, t, m->c, tv->size, tv->is_signed);
+	}
 	return t;
 }
 
@@ -173,7 +198,7 @@ static char *sprintf_c(struct emit *m, const struct tvar *tv, bool pretty)
 
 	for (size_t i = 0; i < tv->nargs; i++) {
 		const struct tvar *arg = tv->args[i];
-		struct emit am = { .T = m->T, .where = m->where };
+		struct emit am = { .T = m->T, .where = m->where, .tv = m->tv };
 		char *v;
 
 		if (arg->base == TVAR_BASE_PARENT) {
@@ -273,7 +298,7 @@ char *tvar_c(struct tr *T, const struct tvar *tv)
 	char *what = xasprintf(tv->base == TVAR_BASE_EXPR ? "operator '%s'" : "identifier '%s'",
 			       tv->name);
 	char *where = tr_where_at(what, &tv->pos);
-	struct emit m = { .T = T, .where = where };
+	struct emit m = { .T = T, .where = where, .tv = tv };
 	char *v = leaf_c(&m, tv);
 
 	free(m.c);

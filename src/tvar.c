@@ -48,7 +48,7 @@ void tvar_free(struct tvar *tv)
 
 bool tvar_writable(const struct tvar *tv)
 {
-	if (tv->at_entry || tv->type != SEM_LONG)
+	if (tv->at_entry || tv->type != SEM_LONG || tv->user)
 		return false;
 	if (tv->leaf == TVAR_READ)
 		return !tv->bits && tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
@@ -98,6 +98,8 @@ static void steps_text(const struct tvar_step *steps, size_t n, struct strbuf *s
 			strbuf_adds(sb, "load");
 		else if (s->kind == TVAR_ADD)
 			strbuf_addf(sb, "+%" PRIu64, s->bytes);
+		else if (s->kind == TVAR_ADD_REG)
+			strbuf_addf(sb, "+reg:%u*%" PRIu64, s->reg, s->bytes);
 		else
 			strbuf_addf(sb, "%sindex*%" PRIu64, s->load_first ? "load," : "", s->bytes);
 	}
@@ -123,6 +125,8 @@ static void describe(const struct tvar *tv, struct strbuf *sb)
 		strbuf_addf(sb, " bits=%u@%u", tv->bits, tv->bitpos);
 	if (tv->cstring)
 		strbuf_adds(sb, " cstring");
+	if (tv->user)
+		strbuf_adds(sb, tv->fault_zero ? " user(fault=0)" : " user");
 	strbuf_addf(sb, " type=%s", tv->type == SEM_STRING ? "string" : "long");
 	if (tv->at_entry)
 		strbuf_adds(sb, " at_entry");

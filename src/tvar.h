@@ -48,6 +48,9 @@ enum tvar_step_kind {
 	TVAR_INDEX,		/* plus index * bytes; load first: the index is
 				 * evaluated, then the pointer at the address is
 				 * read (TVAR_LOAD's), then added to */
+	TVAR_ADD_REG,		/* plus DWARF register reg of the probed
+				 * point's pt_regs times bytes (an SDT
+				 * argument's index register) */
 };
 
 struct tvar_step {
@@ -55,6 +58,7 @@ struct tvar_step {
 	uint64_t bytes;			/* TVAR_ADD: offset; TVAR_INDEX: element size */
 	const struct expr *index;	/* TVAR_INDEX: a long expression */
 	bool load_first;		/* TVAR_INDEX */
+	unsigned reg;			/* TVAR_ADD_REG */
 };
 
 enum tvar_leaf {
@@ -96,6 +100,12 @@ struct tvar {
 	 * half (SystemTap reads a return probe's parameters so): pass 2
 	 * lists the expression with the probe's @entry operands. */
 	bool at_entry;
+	/* The walk's memory is the probed process's (a user-space probe's):
+	 * every read is a fault-safe copy from user space; fault_zero: a
+	 * read that faults gives 0 without an error, as SystemTap's
+	 * user_int32() ... that its SDT arguments are read with. */
+	bool user;
+	bool fault_zero;
 	/* What a read fault is reported near: "identifier 'NAME' at POS". */
 	char *name;
 	struct srcpos pos;
