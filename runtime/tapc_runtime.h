@@ -86,7 +86,8 @@ enum tap_probe_kind {
 	TAP_PROBE_PROCESS = 9,	/* process.begin/end, kprocess.* */
 	TAP_PROBE_PROCFS = 10,	/* procfs("NAME").read/.write */
 	TAP_PROBE_HWBKPT = 11,	/* kernel.data(...): a hardware watchpoint */
-	TAP_PROBE_KIND_MAX = TAP_PROBE_HWBKPT,
+	TAP_PROBE_UPROBE = 12,	/* an instruction of a user binary: a uprobe */
+	TAP_PROBE_KIND_MAX = TAP_PROBE_UPROBE,
 };
 
 /* struct tap_probe.flags (TAP_PF_RETURN ...) and the other numbers the
@@ -144,10 +145,14 @@ union tap_probe_data {
 					 * the symbol */
 		int len;		/* bytes watched, 1 to 8 */
 	} hwbkpt;
-	struct {			/* user-space probes (not yet built) */
-		unsigned long inode;		/* the file's inode */
-		unsigned long long offset;	/* the probe's offset in it */
-		unsigned long long semaphore;	/* SDT semaphore's offset, or 0 */
+	struct {			/* TAP_PROBE_UPROBE (runtime/linux/uprobes.c) */
+		unsigned long long offset;	/* the instruction's offset in
+						 * the file .target names */
+		unsigned long long ref_ctr;	/* file offset of a semaphore the
+						 * kernel counts the probe in
+						 * (SDT), or 0 */
+		int maxactive;		/* .return: calls whose entry values
+					 * are kept at once; -1: the default */
 	} uprobe;
 };
 
@@ -473,18 +478,20 @@ void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
 
 /*
  * tap_run_entry() - run the entry half of .return probe @p (its ->entry)
- * at the function's entry, filling @saved (->entry_size bytes).  Return:
+ * at the function's entry (@regs a user space's if @user_regs), filling @saved (->entry_size bytes).  Return:
  * 0 when it ran without error, else nonzero: the values are not there, and
  * the family must not run the return half for this call (it is counted
  * as skipped, or its error reported, as for any hit).
  */
-int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, void *saved);
+int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
+		  void *saved);
 
 /*
  * tap_run_return() - as tap_run_event() for .return probe @p, whose
  * handler reads the values tap_run_entry() saved in @saved.
  */
-void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, void *saved);
+void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
+		    void *saved);
 
 /* tap_print() - append a NUL-terminated string to the hit's output. */
 void tap_print(struct tap_context *c, const char *s);

@@ -14,6 +14,7 @@
 #include "remote.h"
 #include "tapindex.h"
 #include "tapsets.h"
+#include "upath.h"
 #include "util.h"
 #include "version.h"
 
@@ -33,6 +34,7 @@ bool session_init(struct session *s, struct tapc_options *o)
 {
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
+	upath_set_target(o->command, o->target_pid);
 	diag_init(&s->diag);
 	s->diag.suppress_warnings = o->suppress_warnings;
 	s->diag.warnings_are_errors = o->warnings_as_errors;

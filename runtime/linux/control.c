@@ -197,18 +197,20 @@ void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
 	tap_run_hit(p, p->handler, regs, user_regs, event, NULL);
 }
 
-int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, void *saved)
+int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
+		  void *saved)
 {
 	if (atomic_read(&tap_state) != TAP_RUNNING)
 		return -1;
-	return tap_run_hit(p, p->entry, regs, 0, NULL, saved) ? 0 : -1;
+	return tap_run_hit(p, p->entry, regs, user_regs, NULL, saved) ? 0 : -1;
 }
 
-void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, void *saved)
+void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
+		    void *saved)
 {
 	if (atomic_read(&tap_state) != TAP_RUNNING)
 		return;
-	tap_run_hit(p, p->handler, regs, 0, NULL, saved);
+	tap_run_hit(p, p->handler, regs, user_regs, NULL, saved);
 }
 
 /* Run the probes of @kind by sequence number, ties in table order. */

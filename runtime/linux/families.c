@@ -12,6 +12,7 @@ extern const struct tap_family tap_family_process;
 extern const struct tap_family tap_family_trace;
 extern const struct tap_family tap_family_procfs;
 extern const struct tap_family tap_family_hwbkpt;
+extern const struct tap_family tap_family_uprobe;
 
 const struct tap_family *const tap_families[] = {
 	&tap_family_kprobe,
@@ -21,5 +22,6 @@ const struct tap_family *const tap_families[] = {
 	&tap_family_trace,
 	&tap_family_procfs,
 	&tap_family_hwbkpt,
+	&tap_family_uprobe,
 	NULL
 };

@@ -17,7 +17,8 @@
 	F(syscall)	/* the system call tapset's __syscall(NR) ... */ \
 	F(trace)	/* kernel.trace("NAME") */ \
 	F(procfs)	/* procfs("PATH").read/.write */ \
-	F(kdata)	/* kernel.data(ADDR|"SYM")[.length(N)].write/.rw */
+	F(kdata)	/* kernel.data(ADDR|"SYM")[.length(N)].write/.rw */ \
+	F(uprobe)	/* process("PATH").function/.statement/.plt ... */
 
 #define DECLARE_FAMILY(name) extern const struct probe_family probe_family_##name;
 #define LIST_FAMILY(name) &probe_family_##name,

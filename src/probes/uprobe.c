@@ -1,0 +1,205 @@
+/* User-space function probes over the kernel's uprobes, as SystemTap has
+ * them:
+ *
+ *   process("PATH").function("PAT[@FILE[:N]]")[.call | .exported | .inline
+ *						| .return[.maxactive(N)]]
+ *   process("PATH").statement("PAT@FILE:N")
+ *   process("PATH").plt("NAME")[.return]
+ *   process("PATH").library("LIB").function(...) ... .plt(...)
+ *   process(PID)... and process... (-c CMD or -x PID: the target's program)
+ *
+ * PATH is resolved as SystemTap resolves it (upath.h): absolute, or found
+ * on $PATH, with links resolved; LIB in the program's run path and the
+ * library directories.  Functions are found in the binary's ELF symbol
+ * table (ufunc.c names the probes and places them); each probe is a
+ * uprobe at a file offset of the binary (runtime/linux/uprobes.c,
+ * TAP_PROBE_UPROBE), which the payload carries from pass 2 to pass 3.
+ *
+ * A process(PID) probe, and one on the -c/-x target's program, runs
+ * only in that process (arg[0]: the pid, or -1 for target()).
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glob.h"
+#include "probes/family.h"
+#include "probes/uprobe.h"
+#include "translate_int.h"
+#include "uelf.h"
+#include "upath.h"
+#include "util.h"
+
+static const struct pattern_row uprobe_rows[] = {
+	{ 0, { PAT_C("process", PA_OPTSTRNUM),
+	       PAT_OPT("library", PA_STR, UV_LIBRARY),
+	       PAT_C("function", PA_STR),
+	       PAT_OPT("call", PA_NONE, UV_CALL),
+	       PAT_OR("exported", PA_NONE, UV_EXPORTED),
+	       PAT_OR("inline", PA_NONE, UV_INLINE),
+	       PAT_OR("return", PA_NONE, UV_RETURN),
+	       { "maxactive", PA_NUM, PC_OPTIONAL, UV_MAXACTIVE, UV_RETURN } } },
+	{ UV_STATEMENT, { PAT_C("process", PA_OPTSTRNUM),
+			  PAT_OPT("library", PA_STR, UV_LIBRARY),
+			  PAT_C("statement", PA_STR) } },
+	{ UV_PLT, { PAT_C("process", PA_OPTSTRNUM),
+		    PAT_OPT("library", PA_STR, UV_LIBRARY),
+		    PAT_C("plt", PA_OPTSTR),
+		    PAT_OPT("return", PA_NONE, UV_RETURN) } },
+};
+
+/* SystemTap keeps maxactive in an unsigned short. */
+#define UPROBE_MAXACTIVE_MAX 65535
+
+/* The component named NAME of pp (matched by pattern pat), or NULL. */
+static const struct pp_comp *comp_named(const struct point_pattern *pat,
+					const struct probe_point *pp, const char *name, int *index)
+{
+	for (int i = 0; i < pat->n; i++)
+		if (strcmp(pat->c[i].name, name) == 0) {
+			if (index)
+				*index = i;
+			return family_comp(pp, i);
+		}
+	return NULL;
+}
+
+/* The program process(...) names, and the process its probes are
+ * limited to; NULL with *err filled. */
+static char *resolve_program(const struct probe_point *pp, long long *pid,
+			     struct family_error *err)
+{
+	const struct pp_comp *c0 = family_comp(pp, 0);
+	char *why = NULL, *path;
+
+	*pid = 0;
+	if (!c0->arg) {
+		*pid = -1;
+		path = upath_target_program(0, &why);
+	} else if (c0->arg->kind == E_NUM) {
+		if (c0->arg->num <= 0 || c0->arg->num > INT_MAX) {
+			family_fail(err, &c0->arg->pos,
+				    xasprintf("invalid process id %" PRId64, c0->arg->num));
+			return NULL;
+		}
+		*pid = c0->arg->num;
+		path = upath_target_program(*pid, &why);
+	} else {
+		path = upath_program(c0->arg->str, &why);
+	}
+	if (!path)
+		family_fail(err, c0->arg ? &c0->arg->pos : &c0->pos, why);
+	return path;
+}
+
+static int uprobe_expand(const struct point_pattern *pat, const struct probe_point *pp,
+			 struct vec *out, struct family_error *err)
+{
+	struct ufunc_query q = { .pp = pp, .variant = pat->variant, .maxactive = -1, .out = out };
+	const struct pp_comp *lib = comp_named(pat, pp, "library", NULL);
+	char *why = NULL;
+	int n;
+
+	if (pat->variant & UV_MAXACTIVE) {
+		const struct pp_comp *ma = family_comp(pp, pat->n - 1);
+
+		q.maxactive = ma->arg->num;
+		if (q.maxactive < 0 || q.maxactive > UPROBE_MAXACTIVE_MAX)
+			return family_fail(err, &ma->arg->pos, xasprintf(
+				"maxactive value out of range [0,%d]", UPROBE_MAXACTIVE_MAX));
+	}
+	q.func_comp = comp_named(pat, pp, (pat->variant & UV_PLT) ? "plt"
+					  : (pat->variant & UV_STATEMENT) ? "statement"
+					  : "function", &q.func_index);
+	q.program = resolve_program(pp, &q.pid, err);
+	if (!q.program)
+		return -1;
+	if (lib) {
+		q.library = upath_library(q.program, lib->arg->str, &why);
+		if (!q.library) {
+			free(q.program);
+			return family_fail(err, &lib->arg->pos, why);
+		}
+	}
+	n = ufunc_expand(&q, err);
+	free(q.program);
+	free(q.library);
+	return n;
+}
+
+/* pp() and -p2: the point with the files resolved and the function as
+ * SystemTap names it (its declaration's file and line with DWARF). */
+static struct probe_point *uprobe_derived_point(const struct derived_probe *dp)
+{
+	const struct uprobe_data *d = dp->fp.data;
+	struct probe_point *named = probe_point_new(&dp->loc->pos);
+
+	for (size_t i = 0; i < dp->loc->comps.n; i++) {
+		const struct pp_comp *c = dp->loc->comps.v[i];
+		struct expr *arg = expr_dup(c->arg);
+		const char *text = NULL;
+
+		if (strcmp(c->name, "process") == 0 && (!arg || arg->kind == E_STR))
+			text = d->program;
+		else if (strcmp(c->name, "library") == 0)
+			text = d->library;
+		if (text) {
+			if (!arg)
+				arg = expr_new(E_STR, &c->pos);
+			free(arg->str);
+			arg->str = xstrdup(text);
+			arg->len = strlen(text);
+		}
+		vec_push(&named->comps, pp_comp_new(xstrdup(c->name), arg, &c->pos));
+	}
+	return named;
+}
+
+/* -p2: where the probe goes, the file and its offset. */
+static char *uprobe_print_sig(const struct derived_probe *dp)
+{
+	const struct uprobe_data *d = dp->fp.data;
+
+	return xasprintf(" /* pc=.absolute+0x%" PRIx64 " */", d->offset);
+}
+
+/* .return probes run an entry half for @entry and the parameters. */
+static bool uprobe_saves_entry(const struct derived_probe *dp)
+{
+	return dp->fp.flags != 0;
+}
+
+/* Only the user's own processes: SystemTap lets stapusr probe those. */
+static bool uprobe_unprivileged(const struct point_pattern *pat)
+{
+	(void)pat;
+	return true;
+}
+
+/* ---- pass 3 ---------------------------------------------------------- */
+
+static void uprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
+{
+	const struct uprobe_data *d = dp->fp.data;
+	char *lit = tr_cstr(d->file, strlen(d->file));
+
+	(void)index;
+	fprintf(out, ".kind = TAP_PROBE_UPROBE, .target = %s, .module = NULL, .flags = %s, "
+		".arg = { %lldLL, 0 }, .u.uprobe = { .offset = %" PRIu64 "ULL, .ref_ctr = 0, "
+		".maxactive = %d }, ", lit, dp->fp.flags ? "TAP_PF_RETURN" : "0", d->pid,
+		d->offset, (int)dp->fp.num[0]);
+	free(lit);
+}
+
+const struct probe_family probe_family_uprobe = {
+	.name = "process.function",
+	.rows = uprobe_rows,
+	.n_rows = sizeof(uprobe_rows) / sizeof(uprobe_rows[0]),
+	.expand = uprobe_expand,
+	.derived_point = uprobe_derived_point,
+	.print_sig = uprobe_print_sig,
+	.saves_entry = uprobe_saves_entry,
+	.unprivileged = uprobe_unprivileged,
+	.emit_entry = uprobe_emit,
+};

@@ -1,0 +1,55 @@
+/* What the uprobe family's files share: its variants, its payload and
+ * the query one probe point makes (src/probes/uprobe.c reads the point,
+ * src/probes/ufunc.c finds the functions and places the probes). */
+#ifndef TAPC_PROBES_UPROBE_H
+#define TAPC_PROBES_UPROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dwscope.h"
+#include "elaborate.h"
+
+/* Variant bits of the patterns. */
+enum {
+	UV_LIBRARY = 1,		/* .library("LIB") */
+	UV_CALL = 2,		/* .call */
+	UV_EXPORTED = 4,	/* .exported */
+	UV_INLINE = 8,		/* .inline */
+	UV_RETURN = 16,		/* .return */
+	UV_MAXACTIVE = 32,	/* .return.maxactive(N) */
+	UV_STATEMENT = 64,	/* .statement("F@FILE:N") */
+	UV_PLT = 128,		/* .plt("NAME") */
+};
+
+/* A probe's payload: one block, the strings at its end. */
+struct uprobe_data {
+	struct dwarf_scope scope;	/* first: the DWARF resolver's view,
+					 * when has_dwarf */
+	bool has_dwarf;
+	const char *program;		/* process("...") as resolved */
+	const char *library;		/* .library("...") as resolved, or NULL */
+	const char *file;		/* the binary probed: library or program */
+	uint64_t addr;			/* the probe's link-time address */
+	uint64_t offset;		/* and its offset in file */
+	long long pid;			/* the process it is limited to, 0: any,
+					 * -1: target() */
+	char text[];
+};
+
+/* One point's expansion. */
+struct ufunc_query {
+	const struct probe_point *pp;
+	int variant;
+	const struct pp_comp *func_comp;	/* function(), statement(), plt() */
+	int func_index;			/* its index in the point */
+	char *program, *library;	/* resolved */
+	long long pid;
+	int64_t maxactive;
+	struct vec *out;
+};
+
+/* Push the probes of the query onto q->out; how many, or -1 with *err. */
+int ufunc_expand(struct ufunc_query *q, struct family_error *err);
+
+#endif
