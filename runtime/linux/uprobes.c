@@ -53,6 +53,7 @@ struct tap_uslot {
 struct tap_up {
 	const struct tap_probe *probe;
 	struct inode *inode;		/* a reference while set */
+	struct path path;		/* held as long: see tap_up_inode() */
 	struct uprobe_consumer uc;
 	bool ret;
 	bool registered;
@@ -225,26 +226,35 @@ static void tap_up_release(struct tap_up *u)
 		kfree(u->slots[0].data);
 	kfree(u->slots);
 	u->slots = NULL;
-	if (u->inode)
+	if (u->inode) {
 		iput(u->inode);
+		path_put(&u->path);
+	}
 	u->inode = NULL;
 }
 
-/* The inode of @path (a regular file), referenced; or an ERR_PTR. */
-static struct inode *tap_up_inode(const char *path)
+/*
+ * The inode of @path (a regular file), referenced; or an ERR_PTR.  The
+ * path is kept in @p while the probe is set (as the kernel's own
+ * uprobe_events do): a file system that makes a new inode at each lookup
+ * of a name no dentry holds (9p without cache=loose, in the test VM)
+ * would otherwise give the program that is started later an inode
+ * without our uprobes.
+ */
+static struct inode *tap_up_inode(const char *path, struct path *p)
 {
-	struct path p;
 	struct inode *inode;
-	int ret = kern_path(path, LOOKUP_FOLLOW, &p);
+	int ret = kern_path(path, LOOKUP_FOLLOW, p);
 
 	if (ret)
 		return ERR_PTR(ret);
-	inode = d_real_inode(p.dentry);
+	inode = d_real_inode(p->dentry);
 	if (!S_ISREG(inode->i_mode))
 		inode = ERR_PTR(-EINVAL);
 	else
 		inode = igrab(inode);
-	path_put(&p);
+	if (IS_ERR_OR_NULL(inode))
+		path_put(p);
 	return inode ? inode : ERR_PTR(-ENOENT);
 }
 
@@ -257,7 +267,7 @@ static int tap_up_prepare(struct tap_up *u, const struct tap_probe *p)
 	u->ret = p->flags & TAP_PF_RETURN;
 	spin_lock_init(&u->lock);
 	atomic_set(&u->missed, 0);
-	inode = tap_up_inode(p->target);
+	inode = tap_up_inode(p->target, &u->path);
 	if (IS_ERR(inode)) {
 		tap_errmsg("WARNING: probe %s: cannot find %s (rc %ld)\n", p->pp, p->target,
 			   PTR_ERR(inode));
