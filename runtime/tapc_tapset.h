@@ -287,14 +287,10 @@ void tapset_probemod(struct tap_context *c, char *out);
  */
 long long tap_deref(struct tap_context *c, unsigned long addr, int size,
 		    int is_signed);
-/*
- * The same in the probed process's user memory (a user-space probe's
- * target variables): raises the same read fault, or, with @fault_zero,
- * gives 0 without an error, as SystemTap's user_int32() ... do for the
- * arguments of SDT markers.
- */
-long long tap_deref_user(struct tap_context *c, unsigned long addr, int size,
-			 int is_signed, int fault_zero);
+/* The same in the current task's user memory (a user-space probe's
+ * target variables), raising the same read fault. */
+long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
+		     int is_signed);
 /* A bit field of @bits bits starting @bitpos bits into the byte at @addr
  * (little-endian), sign-extended if @is_signed; faults as tap_deref(). */
 long long tap_deref_bits(struct tap_context *c, unsigned long addr,

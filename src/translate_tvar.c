@@ -37,8 +37,7 @@ static void emit_read(struct emit *m, const char *dst, const char *addr, int siz
 
 	emit_where(m);
 	if (tv && tv->user)
-		tr_line(m->T, "%s = tap_deref_user(c, %s, %d, %d, %d);", dst, addr, size,
-			is_signed, tv->fault_zero);
+		tr_line(m->T, "%s = tap_uderef(c, %s, %d, %d);", dst, addr, size, is_signed);
 	else
 		tr_line(m->T, "%s = tap_deref(c, %s, %d, %d);", dst, addr, size, is_signed);
 	tr_check(m->T);

@@ -126,7 +126,7 @@ static void describe(const struct tvar *tv, struct strbuf *sb)
 	if (tv->cstring)
 		strbuf_adds(sb, " cstring");
 	if (tv->user)
-		strbuf_adds(sb, tv->fault_zero ? " user(fault=0)" : " user");
+		strbuf_adds(sb, " user");
 	strbuf_addf(sb, " type=%s", tv->type == SEM_STRING ? "string" : "long");
 	if (tv->at_entry)
 		strbuf_adds(sb, " at_entry");

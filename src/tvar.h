@@ -100,12 +100,9 @@ struct tvar {
 	 * half (SystemTap reads a return probe's parameters so): pass 2
 	 * lists the expression with the probe's @entry operands. */
 	bool at_entry;
-	/* The walk's memory is the probed process's (a user-space probe's):
-	 * every read is a fault-safe copy from user space; fault_zero: a
-	 * read that faults gives 0 without an error, as SystemTap's
-	 * user_int32() ... that its SDT arguments are read with. */
+	/* The walk's memory is the current task's user memory (a
+	 * user-space probe's): every read is a fault-safe user copy. */
 	bool user;
-	bool fault_zero;
 	/* What a read fault is reported near: "identifier 'NAME' at POS". */
 	char *name;
 	struct srcpos pos;

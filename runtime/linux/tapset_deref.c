@@ -43,14 +43,13 @@ long long tap_deref(struct tap_context *c, unsigned long addr, int size,
 	}
 }
 
-long long tap_deref_user(struct tap_context *c, unsigned long addr, int size,
-			 int is_signed, int fault_zero)
+long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
+		     int is_signed)
 {
 	long long val;
 
 	if (tapset_user_read(addr, size, is_signed, &val)) {
-		if (!fault_zero)
-			tap_deref_fault(c, addr);
+		tap_deref_fault(c, addr);
 		return 0;
 	}
 	return val;
