@@ -12,11 +12,13 @@
  *   tapc:consts	constants: -5, 42, 4294967295 (unsigned int), -1 (long long)
  *   tapc:global	the global counter (i, then incremented) and the i-th
  *		element of table[] (i * i), read through memory operands
- *   tapc:str	a pointer to the string "hello sdt" and its length 9
+ *   tapc:str	a pointer to the string "hello sdt" (on main's stack) and
+ *		its length 9
  *   tapc:guarded	i, only when its semaphore is set (a probe on it
  *		is registered): the marker is skipped otherwise
- * then prints "guarded N" with how many times the guarded marker ran,
- * and tapc:done with no arguments.
+ * then tapc:done with no arguments, and prints "guarded N" on stderr
+ * with how many times the guarded marker ran (stderr: the scripts'
+ * expected output is only their own).
  */
 #define _SDT_HAS_SEMAPHORES 1
 #include <stdio.h>
@@ -64,7 +66,12 @@ __attribute__((noinline)) static int guarded(int i)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 1, ran = 0;
-	const char *msg = "hello sdt";
+	/* on the stack, written here: a literal's page of .rodata may not
+	 * be mapped in yet when the probe reads it, and probes cannot
+	 * fault pages in */
+	char msg[16];
+
+	strcpy(msg, "hello sdt");
 
 	for (int i = 0; i < 16; i++)
 		table[i] = (long long)i * i;
@@ -72,7 +79,7 @@ int main(int argc, char **argv)
 		hit(i, msg, strlen(msg));
 		ran += guarded(i);
 	}
-	printf("guarded %d\n", ran);
 	STAP_PROBE(tapc, done);
+	fprintf(stderr, "guarded %d\n", ran);
 	return 0;
 }
