@@ -151,6 +151,12 @@ union tap_probe_data {
 		unsigned long long ref_ctr;	/* file offset of a semaphore the
 						 * kernel counts the probe in
 						 * (SDT), or 0 */
+		unsigned long long addr;	/* the instruction's link-time
+						 * address (for the load bias) */
+		unsigned long long entry_offset;	/* .return: where its entry
+						 * half runs (past the prologue),
+						 * or 0: at offset */
+		unsigned long long entry_addr;	/* and its link-time address */
 		int maxactive;		/* .return: calls whose entry values
 					 * are kept at once; -1: the default */
 	} uprobe;
@@ -478,20 +484,21 @@ void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
 
 /*
  * tap_run_entry() - run the entry half of .return probe @p (its ->entry)
- * at the function's entry (@regs a user space's if @user_regs), filling @saved (->entry_size bytes).  Return:
+ * at the function's entry (@regs a user space's if @user_regs, @event the
+ * family's as for tap_run_event()), filling @saved (->entry_size bytes).  Return:
  * 0 when it ran without error, else nonzero: the values are not there, and
  * the family must not run the return half for this call (it is counted
  * as skipped, or its error reported, as for any hit).
  */
 int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
-		  void *saved);
+		  const void *event, void *saved);
 
 /*
  * tap_run_return() - as tap_run_event() for .return probe @p, whose
  * handler reads the values tap_run_entry() saved in @saved.
  */
 void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
-		    void *saved);
+		    const void *event, void *saved);
 
 /* tap_print() - append a NUL-terminated string to the hit's output. */
 void tap_print(struct tap_context *c, const char *s);

@@ -287,10 +287,6 @@ void tapset_probemod(struct tap_context *c, char *out);
  */
 long long tap_deref(struct tap_context *c, unsigned long addr, int size,
 		    int is_signed);
-/* The same in the current task's user memory (a user-space probe's
- * target variables), raising the same read fault. */
-long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
-		     int is_signed);
 /* A bit field of @bits bits starting @bitpos bits into the byte at @addr
  * (little-endian), sign-extended if @is_signed; faults as tap_deref(). */
 long long tap_deref_bits(struct tap_context *c, unsigned long addr,
@@ -302,6 +298,18 @@ void tap_deref_cstring(char *out, unsigned long addr);
  * @addr, raising SystemTap's "write fault" in @c instead of faulting; and
  * DWARF register @regno of the probed point's pt_regs set to @val. */
 void tap_store(struct tap_context *c, unsigned long addr, int size, long long val);
+/* The same four for a user-space probe's variables: the current task's
+ * memory at user address @addr. */
+long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
+		     int is_signed);
+long long tap_uderef_bits(struct tap_context *c, unsigned long addr,
+			  unsigned int bitpos, unsigned int bits, int is_signed);
+void tap_uderef_cstring(char *out, unsigned long addr);
+void tap_ustore(struct tap_context *c, unsigned long addr, int size, long long val);
+/* A user-space probe's load bias: where its binary is mapped in the
+ * current process minus its link-time addresses (0 for a non-PIE
+ * executable); statics are read at link-time address + bias. */
+unsigned long tap_uprobe_bias(struct tap_context *c);
 void tap_set_dwarf_reg(struct tap_context *c, unsigned int regno, unsigned long val);
 
 /* ---- kprocess.stp (runtime/linux/process.c) -------------------------- */

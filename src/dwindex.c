@@ -86,8 +86,19 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static bool open_dwfl(struct dwindex *ix, const char *path, const char *module, char *err,
-		      size_t errlen)
+/* A user binary's DWARF may be in a file of its own: by build-id under
+ * /usr/lib/debug/.build-id/, or by .gnu_debuglink beside it or under
+ * /usr/lib/debug (libdwfl's standard search). */
+static char *user_debuginfo_path;
+static const Dwfl_Callbacks user_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &user_debuginfo_path,
+};
+
+static bool open_dwfl(struct dwindex *ix, const Dwfl_Callbacks *cb, const char *path,
+		      const char *module, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -95,7 +106,7 @@ static bool open_dwfl(struct dwindex *ix, const char *path, const char *module, 
 		snprintf(err, errlen, "cannot open %s: %m", path);
 		return false;
 	}
-	ix->dwfl = dwfl_begin(&offline_callbacks);
+	ix->dwfl = dwfl_begin(cb);
 	/* dwfl owns fd from here on */
 	ix->mod = ix->dwfl ? dwfl_report_offline(ix->dwfl, module ? module : "kernel", path, fd)
 			   : NULL;
@@ -397,26 +408,96 @@ static void cache_key(const struct dwindex *ix, const char *module, char *key, s
 	snprintf(key + at, len - at, "-%s", module ? module : "vmlinux");
 }
 
-struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
+static struct dwindex *open_index(const Dwfl_Callbacks *cb, const char *path,
+				  const char *module, bool is_kernel, char *err, size_t errlen)
 {
 	struct dwindex *ix = xcalloc(1, sizeof(*ix));
 	char key[256];
 
-	ix->is_kernel = module == NULL;
-	if (!open_dwfl(ix, path, module, err, errlen)) {
+	ix->is_kernel = is_kernel;
+	if (!open_dwfl(ix, cb, path, module, err, errlen)) {
 		dwindex_free(ix);
 		return NULL;
 	}
 	read_symbols(ix);
 	if (ix->is_kernel)
 		read_kernel_limits(ix);
-	cache_key(ix, module, key, sizeof(key));
+	cache_key(ix, is_kernel ? NULL : module, key, sizeof(key));
 	if (!*key || !dwcache_load(key, path, &ix->funcs, &ix->n, &ix->cached_names)) {
 		build_index(ix);
 		if (*key)
 			dwcache_store(key, path, ix->funcs, ix->n);
 	}
 	return ix;
+}
+
+struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen)
+{
+	return open_index(&offline_callbacks, path, module, module == NULL, err, errlen);
+}
+
+/* "@user" is no kernel module's name: the cache keeps a user binary's
+ * index apart from a module's of the same build-id. */
+struct dwindex *dwindex_open_user(const char *path, char *err, size_t errlen)
+{
+	return open_index(&user_callbacks, path, "@user", false, err, errlen);
+}
+
+Elf *dwindex_elf(const struct dwindex *ix)
+{
+	Dwarf_Addr bias;
+
+	return dwfl_module_getelf(ix->mod, &bias);
+}
+
+/*
+ * Whether the compile unit was built with optimisation: GCC records its
+ * options in DW_AT_producer ("GNU C17 12.2.0 -mtune=generic -g -O2").  Its
+ * unoptimised code keeps parameters in stack slots that the prologue
+ * fills, and its DWARF describes them only after it.
+ */
+static bool cu_optimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
+	const char *o, *last = NULL;
+
+	for (o = producer; o && (o = strstr(o, " -O")); o += 3)
+		last = o + 3;
+	return last && *last != '0' && *last != ' ' && *last != '\0';
+}
+
+Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f)
+{
+	Dwarf_Die die, cu;
+	Dwarf_Lines *table;
+	size_t n = 0;
+	Dwarf_Addr best = 0;
+	int entry_line = -1;
+
+	if (f->inline_instance || !dwindex_die(ix, f, &die, &cu) || cu_optimized(&cu) ||
+	    dwarf_getsrclines(&cu, &table, &n) != 0)
+		return f->entry;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *ln = dwarf_onesrcline(table, i);
+		Dwarf_Addr addr;
+		bool stmt = false, end = false;
+		int l;
+
+		if (!ln || dwarf_lineaddr(ln, &addr) != 0 || dwarf_lineno(ln, &l) != 0 ||
+		    dwarf_linebeginstatement(ln, &stmt) != 0 || dwarf_lineendsequence(ln, &end) != 0)
+			continue;
+		if (addr == f->entry && entry_line < 0)
+			entry_line = l;
+		/* the first statement of another line past the entry, in
+		 * the function */
+		if (!stmt || end || addr <= f->entry || l == entry_line || entry_line < 0 ||
+		    dwarf_haspc(&die, addr) <= 0)
+			continue;
+		if (!best || addr < best)
+			best = addr;
+	}
+	return best ? best : f->entry;
 }
 
 void dwindex_free(struct dwindex *ix)
@@ -434,6 +515,14 @@ void dwindex_free(struct dwindex *ix)
 }
 
 /* ---- questions */
+
+const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->funcs[i].entry == entry && !ix->funcs[i].inline_instance)
+			return &ix->funcs[i];
+	return NULL;
+}
 
 size_t dwindex_count(const struct dwindex *ix)
 {

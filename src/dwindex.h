@@ -31,11 +31,27 @@ struct dwfunc {
  * of module MODULE), indexed; NULL with a message in ERR. */
 struct dwindex *dwindex_open(const char *path, const char *module, char *err, size_t errlen);
 void dwindex_free(struct dwindex *ix);
+/* The DWARF of the user binary PATH (an executable or shared library):
+ * its own, else a separate debug file found by build-id or debuglink;
+ * addresses are its link-time ones.  NULL with a message in ERR, also
+ * when it has no DWARF. */
+struct dwindex *dwindex_open_user(const char *path, char *err, size_t errlen);
+/* The ELF file the index was opened on (not the debug file). */
+Elf *dwindex_elf(const struct dwindex *ix);
+/* Where a probe on F goes past its prologue, as SystemTap places
+ * process(...).function probes: in code compiled without optimisation,
+ * the first statement of another line than the entry's (the parameters
+ * are in their stack slots there); else, and for an inline instance,
+ * F's entry. */
+Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f);
 
 /* The functions named NAME, or matching it when it is a glob, in the
  * index's order (by name, then address); returns how many, the array
  * (malloc'd) of pointers into the index in *out. */
 size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dwfunc ***out);
+/* The out-of-line function entered at ENTRY, or NULL (a scan: for the
+ * few symbols the DWARF knows under another name). */
+const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry);
 /* The function name closest to NAME (SystemTap's suggestion), or NULL. */
 const char *dwindex_nearest(const struct dwindex *ix, const char *name);
 

@@ -506,6 +506,10 @@ static int to_origin(struct eval *ev, struct tvar_origin *out)
 		out->slot = top.reg;
 		return 0;
 	case E_STATIC:
+		if (ev->scope->user) {	/* moved by the load bias at run time */
+			out->base = TVAR_BASE_STATIC;
+			return 0;
+		}
 		if (strcmp(ev->scope->module ? ev->scope->module : "kernel", "kernel")) {
 			ev->msg_final = true;
 			return module_origin(ev, top.val, out);

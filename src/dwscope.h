@@ -30,8 +30,12 @@ struct dwarf_scope {
 	 * of the entry (SystemTap reads them when the function is entered). */
 	bool at_return;
 	/* "kernel", or the name of the module the function is in: what the
-	 * addresses of its static variables are relative to at run time. */
+	 * addresses of its static variables are relative to at run time;
+	 * for a user binary its path. */
 	const char *module;
+	/* A user binary's (process(...).function): statics are at their
+	 * link-time address plus the binary's load bias in the process. */
+	bool user;
 };
 
 #endif

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "ctypes.h"
+#include "dwindex.h"
 #include "kinfo.h"
+#include "probes/uprobe.h"
+#include "upath.h"
 #include "lookup.h"
 #include "tvar_resolve.h"
 #include "util.h"
@@ -24,12 +27,41 @@ static bool names_kernel(const char *module, size_t len)
 	       (len == 6 || module[6] == '<');
 }
 
+/* A user binary's DWARF types: @cast(p, "type", "/path/prog") (a name
+ * without '/' is looked up as process("NAME") is); *user set. */
+static bool user_types(const char *module, size_t len, struct ctypes *ct, bool *user,
+		       const char **why)
+{
+	char *name = xstrndup(module, len), *msg = NULL;
+	char *path = upath_program(name, &msg);
+	const struct dwindex *ix = path ? ufunc_dwarf(path, why) : NULL;
+	static char saved[512];
+
+	if (!path) {
+		snprintf(saved, sizeof(saved), "%s", msg);
+		*why = saved;
+	}
+	free(msg);
+	free(path);
+	free(name);
+	if (!ix)
+		return false;
+	*ct = ctypes_dwarf(dwindex_dwarf(ix));
+	*user = true;
+	return true;
+}
+
 /* The types of one module of @cast's list (len bytes at module): the
- * kernel's, or a module's (split over the kernel's); false with *why. */
-static bool module_types(const char *module, size_t len, struct ctypes *ct, const char **why)
+ * kernel's, a module's (split over the kernel's) or a user binary's;
+ * false with *why. */
+static bool module_types(const char *module, size_t len, struct ctypes *ct, bool *user,
+			 const char **why)
 {
 	const struct btf *btf;
 
+	*user = false;
+	if (memchr(module, '/', len))
+		return user_types(module, len, ct, user, why);
 	if (names_kernel(module, len)) {
 		btf = kinfo_btf(why);
 	} else if (len && module[0] == '<') {
@@ -66,7 +98,7 @@ static void cast_error(struct sem_cast *sc, const struct srcpos *pos, const char
 
 /* The type e names in the first module of its list that has it. */
 static bool find_type(const struct expr *e, struct sem_cast *sc, struct ctypes *ct,
-		      ctype_id *type)
+		      ctype_id *type, bool *user)
 {
 	const char *modules = e->module ? e->module : "kernel";
 	const char *p = modules, *why = NULL;
@@ -75,7 +107,7 @@ static bool find_type(const struct expr *e, struct sem_cast *sc, struct ctypes *
 		size_t len = strcspn(p, ":");
 		const char *w = NULL;
 
-		if (module_types(p, len, ct, &w)) {
+		if (module_types(p, len, ct, user, &w)) {
 			*type = ctype_find(ct, e->str);
 			if (*type)
 				return true;
@@ -99,10 +131,13 @@ static void resolve(const struct expr *e, struct sem_cast *sc)
 {
 	struct ctypes ct;
 	ctype_id type;
+	bool user = false;
 
-	if (!find_type(e, sc, &ct, &type))
+	if (!find_type(e, sc, &ct, &type, &user))
 		return;
 	sc->access = tvar_resolve_cast(&ct, type, e, &sc->err);
+	if (user)	/* read from the probed process's memory */
+		tvar_set_user(sc->access);
 	sc->type = sc->access ? sc->access->type : SEM_UNKNOWN;
 }
 

@@ -14,8 +14,12 @@ struct emit {
 	struct tr *T;
 	char *c;
 	const char *where;
-	const struct tvar *tv;	/* whose memory the reads are in (user) */
+	bool user;		/* a user-space probe's: the current task's
+				 * memory, through the tap_uderef* readers */
 };
+
+/* The reader NAME ("deref", "deref_bits" ...) of m's memory. */
+#define READER(m, name) ((m)->user ? "tap_u" name : "tap_" name)
 
 static void set_c(struct emit *m, char *c)
 {
@@ -28,26 +32,13 @@ static void emit_where(struct emit *m)
 	tr_line(m->T, "TAP_STMT(c, %s);", m->where);
 }
 
-/* The C of a read of size bytes at addr: kernel memory, or the probed
- * process's (tv->user). */
-static void emit_read(struct emit *m, const char *dst, const char *addr, int size,
-		      bool is_signed)
-{
-	const struct tvar *tv = m->tv;
-
-	emit_where(m);
-	if (tv && tv->user)
-		tr_line(m->T, "%s = tap_uderef(c, %s, %d, %d);", dst, addr, size, is_signed);
-	else
-		tr_line(m->T, "%s = tap_deref(c, %s, %d, %d);", dst, addr, size, is_signed);
-	tr_check(m->T);
-}
-
 static void emit_load(struct emit *m)
 {
 	char *t = tr_ltmp(m->T);
 
-	emit_read(m, t, m->c, 8, false);
+	emit_where(m);
+	tr_line(m->T, "%s = %s(c, %s, 8, 0);", t, READER(m, "deref"), m->c);
+	tr_check(m->T);
 	set_c(m, xasprintf("(unsigned long)%s", t));
 	free(t);
 }
@@ -105,14 +96,14 @@ static char *read_c(struct emit *m, const struct tvar *tv)
 {
 	char *t = tr_ltmp(m->T);
 
-	if (tv->bits) {
-		emit_where(m);
-		tr_line(m->T, "%s = tap_deref_bits(c, %s, %u, %u, %d);", t, m->c, tv->bitpos,
-			tv->bits, tv->is_signed);
-		tr_check(m->T);
-	} else {
-		emit_read(m, t, m->c, tv->size, tv->is_signed);
-	}
+	emit_where(m);
+	if (tv->bits)
+		tr_line(m->T, "%s = %s(c, %s, %u, %u, %d);", t, READER(m, "deref_bits"), m->c,
+			tv->bitpos, tv->bits, tv->is_signed);
+	else
+		tr_line(m->T, "%s = %s(c, %s, %d, %d);", t, READER(m, "deref"), m->c, tv->size,
+			tv->is_signed);
+	tr_check(m->T);
 	return t;
 }
 
@@ -164,8 +155,11 @@ static void base_c(struct emit *m, const struct tvar *tv)
 		free(t);
 		break;
 	case TVAR_BASE_STATIC:
-		set_c(m, xasprintf("(%#" PRIx64 "UL + tap_kernel_reloc(%#" PRIx64 "UL))", tv->addr,
-				   tv->reloc_ref));
+		if (m->user)	/* where the binary is mapped in this process */
+			set_c(m, xasprintf("(%#" PRIx64 "UL + tap_uprobe_bias(c))", tv->addr));
+		else
+			set_c(m, xasprintf("(%#" PRIx64 "UL + tap_kernel_reloc(%#" PRIx64 "UL))",
+					   tv->addr, tv->reloc_ref));
 		break;
 	case TVAR_BASE_EXPR:
 		set_c(m, base_expr_c(m, tv->base_expr));
@@ -197,7 +191,7 @@ static char *sprintf_c(struct emit *m, const struct tvar *tv, bool pretty)
 
 	for (size_t i = 0; i < tv->nargs; i++) {
 		const struct tvar *arg = tv->args[i];
-		struct emit am = { .T = m->T, .where = m->where, .tv = m->tv };
+		struct emit am = { .T = m->T, .where = m->where, .user = m->user };
 		char *v;
 
 		if (arg->base == TVAR_BASE_PARENT) {
@@ -285,7 +279,7 @@ static char *leaf_c(struct emit *m, const struct tvar *tv)
 	if (tv->cstring) {
 		char *s = tr_stmp(m->T);
 
-		tr_line(m->T, "tap_deref_cstring(%s, %s);", s, v);
+		tr_line(m->T, "%s(%s, %s);", READER(m, "deref_cstring"), s, v);
 		free(v);
 		v = s;
 	}
@@ -297,7 +291,7 @@ char *tvar_c(struct tr *T, const struct tvar *tv)
 	char *what = xasprintf(tv->base == TVAR_BASE_EXPR ? "operator '%s'" : "identifier '%s'",
 			       tv->name);
 	char *where = tr_where_at(what, &tv->pos);
-	struct emit m = { .T = T, .where = where, .tv = tv };
+	struct emit m = { .T = T, .where = where, .user = tv->user };
 	char *v = leaf_c(&m, tv);
 
 	free(m.c);
@@ -310,7 +304,7 @@ char *tvar_store_c(struct tr *T, const struct tvar *tv, const char *val)
 {
 	char *what = xasprintf("identifier '%s'", tv->name);
 	char *where = tr_where_at(what, &tv->pos);
-	struct emit m = { .T = T, .where = where };
+	struct emit m = { .T = T, .where = where, .user = tv->user };
 	char *v = tr_ltmp(T);
 
 	tr_line(T, "%s = %s;", v, val);
@@ -318,7 +312,8 @@ char *tvar_store_c(struct tr *T, const struct tvar *tv, const char *val)
 	emit_steps(&m, tv->steps, tv->nsteps);
 	emit_where(&m);
 	if (tv->leaf == TVAR_READ)
-		tr_line(T, "tap_store(c, %s, %d, %s);", m.c, tv->size, v);
+		tr_line(T, "%s(c, %s, %d, %s);", m.user ? "tap_ustore" : "tap_store", m.c,
+			tv->size, v);
 	else
 		tr_line(T, "tap_set_dwarf_reg(c, %u, (unsigned long)%s);", tv->slot, v);
 	tr_check(T);

@@ -31,6 +31,15 @@ void tvar_add_arg(struct tvar *tv, struct tvar *arg)
 	tv->args[tv->nargs++] = arg;
 }
 
+void tvar_set_user(struct tvar *tv)
+{
+	if (!tv)
+		return;
+	tv->user = true;
+	for (size_t i = 0; i < tv->nargs; i++)
+		tvar_set_user(tv->args[i]);
+}
+
 void tvar_free(struct tvar *tv)
 {
 	if (!tv)
@@ -48,7 +57,7 @@ void tvar_free(struct tvar *tv)
 
 bool tvar_writable(const struct tvar *tv)
 {
-	if (tv->at_entry || tv->type != SEM_LONG || tv->user)
+	if (tv->at_entry || tv->type != SEM_LONG)
 		return false;
 	if (tv->leaf == TVAR_READ)
 		return !tv->bits && tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
@@ -125,8 +134,6 @@ static void describe(const struct tvar *tv, struct strbuf *sb)
 		strbuf_addf(sb, " bits=%u@%u", tv->bits, tv->bitpos);
 	if (tv->cstring)
 		strbuf_adds(sb, " cstring");
-	if (tv->user)
-		strbuf_adds(sb, " user");
 	strbuf_addf(sb, " type=%s", tv->type == SEM_STRING ? "string" : "long");
 	if (tv->at_entry)
 		strbuf_adds(sb, " at_entry");

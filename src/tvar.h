@@ -100,8 +100,9 @@ struct tvar {
 	 * half (SystemTap reads a return probe's parameters so): pass 2
 	 * lists the expression with the probe's @entry operands. */
 	bool at_entry;
-	/* The walk's memory is the current task's user memory (a
-	 * user-space probe's): every read is a fault-safe user copy. */
+	/* A user-space probe's: memory is the current task's (the
+	 * tap_uderef* readers) and a static's address is moved by the
+	 * binary's load bias in it (tvar_set_user). */
 	bool user;
 	/* What a read fault is reported near: "identifier 'NAME' at POS". */
 	char *name;
@@ -114,6 +115,8 @@ struct tvar *tvar_new(enum tvar_base base, unsigned slot, const char *name,
 void tvar_push_step(struct tvar_step **steps, size_t *n, struct tvar_step step);
 void tvar_add_arg(struct tvar *tv, struct tvar *arg);
 void tvar_free(struct tvar *tv);
+/* Mark tv and its arguments as a user-space probe's (see user). */
+void tvar_set_user(struct tvar *tv);
 
 /* tv as one line of stable text, for tests and debugging:
  * "base=reg:5+16 steps=[load,+8] leaf=read size=4 signed type=long"

@@ -28,6 +28,8 @@ struct uelf {
 	size_t n_funcs;
 	struct usym *plt;	/* by name */
 	size_t n_plt;
+	const char **exported;	/* .dynsym's defined functions, by name */
+	size_t n_exported;
 };
 
 static bool read_segments(struct uelf *u)
@@ -172,6 +174,37 @@ static void read_plt(struct uelf *u)
 	qsort(u->plt, u->n_plt, sizeof(*u->plt), sym_by_name);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void read_exported(struct uelf *u)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = section_of_type(u->elf, SHT_DYNSYM, &sh);
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	size_t n = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+
+	u->exported = xcalloc(n ? n : 1, sizeof(*u->exported));
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF ||
+		    !(name = elf_strptr(u->elf, sh.sh_link, sym.st_name)) || !*name)
+			continue;
+		u->exported[u->n_exported++] = name;
+	}
+	qsort(u->exported, u->n_exported, sizeof(*u->exported), str_cmp);
+}
+
+bool uelf_exported(const struct uelf *u, const char *name)
+{
+	return bsearch(&name, u->exported, u->n_exported, sizeof(*u->exported), str_cmp) != NULL;
+}
+
 struct uelf *uelf_open(const char *path, char *err, size_t errlen)
 {
 	struct uelf *u = xcalloc(1, sizeof(*u));
@@ -200,6 +233,7 @@ struct uelf *uelf_open(const char *path, char *err, size_t errlen)
 	if (scn)
 		read_functions(u, scn, &sh);
 	read_plt(u);
+	read_exported(u);
 	return u;
 }
 
@@ -214,6 +248,7 @@ void uelf_free(struct uelf *u)
 	free(u->segs);
 	free(u->funcs);
 	free(u->plt);
+	free(u->exported);
 	free(u);
 }
 

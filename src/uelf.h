@@ -37,6 +37,8 @@ bool uelf_offset(const struct uelf *u, uint64_t addr, uint64_t *off);
 size_t uelf_functions(const struct uelf *u, const char *pat, const struct usym ***out);
 /* The PLT entries whose names match PAT, by name. */
 size_t uelf_plt(const struct uelf *u, const char *pat, const struct usym ***out);
+/* Whether NAME is a function of the dynamic symbol table (exported). */
+bool uelf_exported(const struct uelf *u, const char *name);
 /* The function symbol that contains ADDR, or NULL. */
 const struct usym *uelf_function_at(const struct uelf *u, uint64_t addr);
 /* The function name closest to NAME, or NULL. */

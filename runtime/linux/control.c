@@ -198,19 +198,19 @@ void tap_run_event(const struct tap_probe *p, struct pt_regs *regs,
 }
 
 int tap_run_entry(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
-		  void *saved)
+		  const void *event, void *saved)
 {
 	if (atomic_read(&tap_state) != TAP_RUNNING)
 		return -1;
-	return tap_run_hit(p, p->entry, regs, user_regs, NULL, saved) ? 0 : -1;
+	return tap_run_hit(p, p->entry, regs, user_regs, event, saved) ? 0 : -1;
 }
 
 void tap_run_return(const struct tap_probe *p, struct pt_regs *regs, int user_regs,
-		    void *saved)
+		    const void *event, void *saved)
 {
 	if (atomic_read(&tap_state) != TAP_RUNNING)
 		return;
-	tap_run_hit(p, p->handler, regs, user_regs, NULL, saved);
+	tap_run_hit(p, p->handler, regs, user_regs, event, saved);
 }
 
 /* Run the probes of @kind by sequence number, ties in table order. */

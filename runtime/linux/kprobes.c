@@ -94,7 +94,7 @@ static int tap_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs
 	ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, tap_ri_retaddr(ri));
 	if (k->probe->entry)
-		tap_run_return(k->probe, regs, 0, ri->data);
+		tap_run_return(k->probe, regs, 0, NULL, ri->data);
 	else
 		tap_run_event(k->probe, regs, 0, NULL);
 	instruction_pointer_set(regs, ip);
@@ -115,7 +115,7 @@ static int tap_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *re
 	if (!rp)
 		return 1;
 	k = container_of(rp, struct tap_kp, u.krp);
-	return tap_run_entry(k->probe, regs, 0, ri->data) ? 1 : 0;
+	return tap_run_entry(k->probe, regs, 0, NULL, ri->data) ? 1 : 0;
 }
 
 /* Fill in @k for @p; 0 or -ENOMEM. */

@@ -182,6 +182,12 @@ void tap_flush(struct tap_cpu *pc);
  */
 char *tap_cpu_scratch(void);
 
+/* uprobes.c: a TAP_PROBE_UPROBE hit's event (tap_context.event). */
+struct tap_uprobe_event {
+	unsigned long bias;	/* the binary's load address minus its
+				 * link-time one (tap_uprobe_bias()) */
+};
+
 /* tapset_memory.c: a no-fault read of kernel memory at any address;
  * 0 or -EFAULT */
 long tap_read_kernel(void *dst, unsigned long addr, size_t len);

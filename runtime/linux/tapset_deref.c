@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel memory reads behind target variables ($prev->comm,
- * $p->field[i] ...): every read goes through the kernel's no-fault
- * copies, so a bad pointer raises SystemTap's read fault error in the hit
- * instead of oopsing.
+ * Memory reads behind target variables ($prev->comm, $p->field[i] ...):
+ * every read goes through the kernel's no-fault copies, so a bad pointer
+ * raises SystemTap's read fault error in the hit instead of oopsing.  A
+ * user-space probe's variables (process(...).function) are read from the
+ * current task's memory the same way, through the user reader: each walk
+ * below takes its reader as a parameter.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -11,13 +13,22 @@
 #include <linux/uaccess.h>
 #include "tap_internal.h"
 
+/* Copy @len bytes at @addr into @dst without faulting; 0 or -EFAULT. */
+typedef long (*tap_reader_t)(void *dst, unsigned long addr, size_t len);
+
+/* The current task's memory; never sleeps (page faults are disabled). */
+static long tap_read_user(void *dst, unsigned long addr, size_t len)
+{
+	return copy_from_user_nofault(dst, (const void __user *)addr, len) ? -EFAULT : 0;
+}
+
 static void tap_deref_fault(struct tap_context *c, unsigned long addr)
 {
 	tap_errorf(c, "read fault [man error::fault] at 0x%016lx (addr)", addr);
 }
 
-long long tap_deref(struct tap_context *c, unsigned long addr, int size,
-		    int is_signed)
+static long long tap_deref_with(tap_reader_t read, struct tap_context *c,
+				unsigned long addr, int size, int is_signed)
 {
 	union {
 		u8 b;
@@ -27,7 +38,7 @@ long long tap_deref(struct tap_context *c, unsigned long addr, int size,
 	} v;
 
 	if ((size != 1 && size != 2 && size != 4 && size != 8) ||
-	    tap_read_kernel(&v, addr, size)) {
+	    read(&v, addr, size)) {
 		tap_deref_fault(c, addr);
 		return 0;
 	}
@@ -43,27 +54,16 @@ long long tap_deref(struct tap_context *c, unsigned long addr, int size,
 	}
 }
 
-long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
-		     int is_signed)
-{
-	long long val;
-
-	if (tapset_user_read(addr, size, is_signed, &val)) {
-		tap_deref_fault(c, addr);
-		return 0;
-	}
-	return val;
-}
-
-long long tap_deref_bits(struct tap_context *c, unsigned long addr,
-			 unsigned int bitpos, unsigned int bits, int is_signed)
+static long long tap_deref_bits_with(tap_reader_t read, struct tap_context *c,
+				     unsigned long addr, unsigned int bitpos,
+				     unsigned int bits, int is_signed)
 {
 	u8 bytes[9];
 	unsigned int n = (bitpos + bits + 7) / 8, i;
 	u64 v = 0;
 
 	if (bits == 0 || bits > 64 || n > sizeof(bytes) ||
-	    tap_read_kernel(bytes, addr, n)) {
+	    read(bytes, addr, n)) {
 		tap_deref_fault(c, addr);
 		return 0;
 	}
@@ -81,7 +81,7 @@ long long tap_deref_bits(struct tap_context *c, unsigned long addr,
 	return (long long)v;
 }
 
-void tap_deref_cstring(char *out, unsigned long addr)
+static void tap_deref_cstring_with(tap_reader_t read, char *out, unsigned long addr)
 {
 	unsigned long len = 0;
 
@@ -94,7 +94,7 @@ void tap_deref_cstring(char *out, unsigned long addr)
 
 		if (chunk > MAXSTRINGLEN - 1 - len)
 			chunk = MAXSTRINGLEN - 1 - len;
-		if (tap_read_kernel(out + len, at, chunk)) {
+		if (read(out + len, at, chunk)) {
 			tap_strlcpy(out, "<unknown>", MAXSTRINGLEN);
 			return;
 		}
@@ -106,8 +106,51 @@ void tap_deref_cstring(char *out, unsigned long addr)
 	out[len] = '\0';
 }
 
+long long tap_deref(struct tap_context *c, unsigned long addr, int size,
+		    int is_signed)
+{
+	return tap_deref_with(tap_read_kernel, c, addr, size, is_signed);
+}
+
+long long tap_deref_bits(struct tap_context *c, unsigned long addr,
+			 unsigned int bitpos, unsigned int bits, int is_signed)
+{
+	return tap_deref_bits_with(tap_read_kernel, c, addr, bitpos, bits, is_signed);
+}
+
+void tap_deref_cstring(char *out, unsigned long addr)
+{
+	tap_deref_cstring_with(tap_read_kernel, out, addr);
+}
+
+long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
+		     int is_signed)
+{
+	return tap_deref_with(tap_read_user, c, addr, size, is_signed);
+}
+
+long long tap_uderef_bits(struct tap_context *c, unsigned long addr,
+			  unsigned int bitpos, unsigned int bits, int is_signed)
+{
+	return tap_deref_bits_with(tap_read_user, c, addr, bitpos, bits, is_signed);
+}
+
+void tap_uderef_cstring(char *out, unsigned long addr)
+{
+	tap_deref_cstring_with(tap_read_user, out, addr);
+}
+
 void tap_store(struct tap_context *c, unsigned long addr, int size, long long val)
 {
 	if (tapset_kernel_write((long long)addr, size, val))
+		tap_errorf(c, "write fault [man error::fault] at 0x%016lx (addr)", addr);
+}
+
+void tap_ustore(struct tap_context *c, unsigned long addr, int size, long long val)
+{
+	u64 v = (u64)val;	/* little-endian: the low bytes first */
+
+	if ((size != 1 && size != 2 && size != 4 && size != 8) ||
+	    copy_to_user_nofault((void __user *)addr, &v, size))
 		tap_errorf(c, "write fault [man error::fault] at 0x%016lx (addr)", addr);
 }

@@ -14,7 +14,12 @@
  * flags & TAP_PF_RETURN = a uretprobe; arg[0] = the process (tgid) the
  * probe is limited to, 0 for any, -1 for target(); u.uprobe.maxactive =
  * the .return instances whose entry values are kept at once (-1: the
- * default).
+ * default); u.uprobe.entry_offset and .entry_addr = where a .return
+ * probe's entry half runs when that is not the entry (past the prologue
+ * of unoptimised code, where the parameters are in their stack slots;
+ * 0: at the entry); u.uprobe.addr = the instruction's link-time address, from
+ * which each hit's load bias is known (struct tap_uprobe_event: statics
+ * of a PIE or a library are read at their link-time address + bias).
  *
  * Uprobes are set on the inode, so a process that starts after the
  * module loaded (a -c command) has them from its first instruction.  The
@@ -47,16 +52,25 @@
 struct tap_uslot {
 	struct task_struct *task;	/* NULL: free */
 	unsigned long sp;
+	bool ready;			/* the entry half ran into data */
 	void *data;			/* probe->entry_size bytes */
 };
 
 struct tap_up {
 	const struct tap_probe *probe;
-	struct inode *inode;		/* a reference while set */
-	struct path path;		/* held as long: see tap_up_inode() */
+	struct path path;		/* .target, held while set: a file
+					 * system that drops unused dentries
+					 * (9p without a cache) would make
+					 * the next exec's lookup a new inode */
+	struct inode *inode;		/* path's, while set */
 	struct uprobe_consumer uc;
 	bool ret;
 	bool registered;
+	/* a .return probe whose entry half runs past the prologue: its
+	 * uprobe there (u.uprobe.entry_offset) */
+	bool split_entry;
+	struct uprobe_consumer entry_uc;
+	bool entry_registered;
 	spinlock_t lock;		/* slots */
 	struct tap_uslot *slots;	/* .return with an entry half */
 	unsigned int nslots;
@@ -85,10 +99,22 @@ static bool tap_up_wanted(const struct tap_probe *p)
 static int tap_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct tap_up *u = container_of(uc, struct tap_up, uc);
+	struct tap_uprobe_event ev = {
+		.bias = instruction_pointer(regs) - u->probe->u.uprobe.addr,
+	};
 
 	if (tap_up_wanted(u->probe))
-		tap_run_event(u->probe, regs, 1, NULL);
+		tap_run_event(u->probe, regs, 1, &ev);
 	return 0;
+}
+
+unsigned long tap_uprobe_bias(struct tap_context *c)
+{
+	const struct tap_uprobe_event *ev = c->event;
+
+	if (!c->probe || c->probe->kind != TAP_PROBE_UPROBE || !ev)
+		return 0;
+	return ev->bias;
 }
 
 /* A free slot for the current call, marked as its; NULL when none. */
@@ -104,6 +130,7 @@ static struct tap_uslot *tap_uslot_take(struct tap_up *u, unsigned long sp)
 			s = &u->slots[i];
 			s->task = current;
 			s->sp = sp;
+			s->ready = false;
 			break;
 		}
 	}
@@ -121,7 +148,7 @@ static void tap_uslot_free(struct tap_up *u, struct tap_uslot *s)
 }
 
 /*
- * The slot of the call returning now, whose entry saw the stack pointer
+ * The slot of the current task's call whose entry saw the stack pointer
  * @sp; slots of the task's deeper calls, which did not return (a
  * longjmp past them), are freed on the way.
  */
@@ -146,14 +173,55 @@ static struct tap_uslot *tap_uslot_find(struct tap_up *u, unsigned long sp)
 	return s;
 }
 
-/* A .return probe's entry half, at the function's first instruction. */
+/*
+ * The current task's call that was entered and whose entry half has not
+ * run yet: the innermost one (no call can come between a function's
+ * entry and the end of its prologue).
+ */
+static struct tap_uslot *tap_uslot_pending(struct tap_up *u)
+{
+	struct tap_uslot *s = NULL;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&u->lock, flags);
+	for (i = 0; i < u->nslots; i++) {
+		struct tap_uslot *t = &u->slots[i];
+
+		if (t->task == current && !t->ready && (!s || t->sp < s->sp))
+			s = t;
+	}
+	spin_unlock_irqrestore(&u->lock, flags);
+	return s;
+}
+
+/* Run the entry half into @s at @regs, at the instruction of link-time
+ * address @addr; a failed one frees the slot. */
+static void tap_uslot_fill(struct tap_up *u, struct tap_uslot *s, struct pt_regs *regs,
+			   unsigned long long addr)
+{
+	struct tap_uprobe_event ev = { .bias = instruction_pointer(regs) - addr };
+
+	if (tap_run_entry(u->probe, regs, 1, &ev, s->data))
+		tap_uslot_free(u, s);
+	else
+		s->ready = true;
+}
+
+/*
+ * A .return probe with an entry half, at the function's first
+ * instruction: a slot for the call, keyed by the stack pointer, filled
+ * here or, when the entry half runs past the prologue, by
+ * tap_uretprobe_prologue().
+ */
 static int tap_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct tap_up *u = container_of(uc, struct tap_up, uc);
+	const struct tap_probe *p = u->probe;
 	unsigned long sp = user_stack_pointer(regs);
 	struct tap_uslot *s;
 
-	if (!tap_up_wanted(u->probe))
+	if (!tap_up_wanted(p))
 		return 0;
 	/* a call the task entered again at the same depth (a longjmp
 	 * out of it) leaves its slot behind: reuse it */
@@ -164,8 +232,24 @@ static int tap_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 		atomic_inc(&u->missed);
 		return 0;
 	}
-	if (tap_run_entry(u->probe, regs, 1, s->data))
-		tap_uslot_free(u, s);
+	s->ready = false;
+	if (!u->split_entry)
+		tap_uslot_fill(u, s, regs, p->u.uprobe.addr);
+	return 0;
+}
+
+/* The entry half past the prologue, where unoptimised code has stored
+ * the parameters the DWARF describes there. */
+static int tap_uretprobe_prologue(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct tap_up *u = container_of(uc, struct tap_up, entry_uc);
+	struct tap_uslot *s;
+
+	if (!tap_up_wanted(u->probe))
+		return 0;
+	s = tap_uslot_pending(u);
+	if (s)
+		tap_uslot_fill(u, s, regs, u->probe->u.uprobe.entry_addr);
 	return 0;
 }
 
@@ -178,17 +262,19 @@ static int tap_uretprobe_hit(struct uprobe_consumer *uc, unsigned long func,
 			     struct pt_regs *regs)
 {
 	struct tap_up *u = container_of(uc, struct tap_up, uc);
+	struct tap_uprobe_event ev = { .bias = func - u->probe->u.uprobe.addr };
 	struct tap_uslot *s;
 
 	if (!u->probe->entry) {
 		if (tap_up_wanted(u->probe))
-			tap_run_event(u->probe, regs, 1, NULL);
+			tap_run_event(u->probe, regs, 1, &ev);
 		return 0;
 	}
 	s = tap_uslot_find(u, user_stack_pointer(regs) - sizeof(long));
 	if (!s)
-		return 0;	/* its entry half did not run or failed */
-	tap_run_return(u->probe, regs, 1, s->data);
+		return 0;	/* no slot was free at its entry */
+	if (s->ready)		/* else its entry half failed */
+		tap_run_return(u->probe, regs, 1, &ev, s->data);
 	tap_uslot_free(u, s);
 	return 0;
 }
@@ -226,54 +312,40 @@ static void tap_up_release(struct tap_up *u)
 		kfree(u->slots[0].data);
 	kfree(u->slots);
 	u->slots = NULL;
-	if (u->inode) {
-		iput(u->inode);
+	if (u->inode)
 		path_put(&u->path);
-	}
 	u->inode = NULL;
 }
 
-/*
- * The inode of @path (a regular file), referenced; or an ERR_PTR.  The
- * path is kept in @p while the probe is set (as the kernel's own
- * uprobe_events do): a file system that makes a new inode at each lookup
- * of a name no dentry holds (9p without cache=loose, in the test VM)
- * would otherwise give the program that is started later an inode
- * without our uprobes.
- */
-static struct inode *tap_up_inode(const char *path, struct path *p)
+/* Hold @name's path in @u (a regular file): 0 or a negative errno. */
+static int tap_up_lookup(struct tap_up *u, const char *name)
 {
-	struct inode *inode;
-	int ret = kern_path(path, LOOKUP_FOLLOW, p);
+	int ret = kern_path(name, LOOKUP_FOLLOW, &u->path);
 
 	if (ret)
-		return ERR_PTR(ret);
-	inode = d_real_inode(p->dentry);
-	if (!S_ISREG(inode->i_mode))
-		inode = ERR_PTR(-EINVAL);
-	else
-		inode = igrab(inode);
-	if (IS_ERR_OR_NULL(inode))
-		path_put(p);
-	return inode ? inode : ERR_PTR(-ENOENT);
+		return ret;
+	if (!S_ISREG(d_real_inode(u->path.dentry)->i_mode)) {
+		path_put(&u->path);
+		return -EINVAL;
+	}
+	u->inode = d_real_inode(u->path.dentry);
+	return 0;
 }
 
 /* Fill in @u for @p; 0 or a negative errno (a warning printed). */
 static int tap_up_prepare(struct tap_up *u, const struct tap_probe *p)
 {
-	struct inode *inode;
+	int ret;
 
 	u->probe = p;
 	u->ret = p->flags & TAP_PF_RETURN;
 	spin_lock_init(&u->lock);
 	atomic_set(&u->missed, 0);
-	inode = tap_up_inode(p->target, &u->path);
-	if (IS_ERR(inode)) {
-		tap_errmsg("WARNING: probe %s: cannot find %s (rc %ld)\n", p->pp, p->target,
-			   PTR_ERR(inode));
-		return PTR_ERR(inode);
+	ret = tap_up_lookup(u, p->target);
+	if (ret) {
+		tap_errmsg("WARNING: probe %s: cannot find %s (rc %d)\n", p->pp, p->target, ret);
+		return ret;
 	}
-	u->inode = inode;
 	if (!u->ret) {
 		u->uc.handler = tap_uprobe_hit;
 		return 0;
@@ -281,6 +353,9 @@ static int tap_up_prepare(struct tap_up *u, const struct tap_probe *p)
 	u->uc.ret_handler = tap_uretprobe_hit;
 	if (p->entry) {
 		u->uc.handler = tap_uretprobe_entry;
+		u->split_entry = p->u.uprobe.entry_offset &&
+				 p->u.uprobe.entry_offset != p->u.uprobe.offset;
+		u->entry_uc.handler = tap_uretprobe_prologue;
 		return tap_up_alloc_slots(u);
 	}
 	return 0;
@@ -291,6 +366,15 @@ static void tap_up_register(struct tap_up *u)
 	const struct tap_probe *p = u->probe;
 	int rc;
 
+	if (u->split_entry) {
+		rc = uprobe_register(u->inode, p->u.uprobe.entry_offset, &u->entry_uc);
+		u->entry_registered = rc == 0;
+		if (rc) {
+			tap_errmsg("WARNING: probe %s (%s+0x%llx) registration error [man warning::pass5] (rc %d)\n",
+				   p->pp, p->target, p->u.uprobe.entry_offset, rc);
+			return;
+		}
+	}
 	if (p->u.uprobe.ref_ctr)
 		rc = uprobe_register_refctr(u->inode, p->u.uprobe.offset, p->u.uprobe.ref_ctr,
 					    &u->uc);
@@ -304,10 +388,12 @@ static void tap_up_register(struct tap_up *u)
 
 static void tap_up_unregister(struct tap_up *u)
 {
-	if (!u->registered)
-		return;
-	uprobe_unregister(u->inode, u->probe->u.uprobe.offset, &u->uc);
+	if (u->registered)
+		uprobe_unregister(u->inode, u->probe->u.uprobe.offset, &u->uc);
 	u->registered = false;
+	if (u->entry_registered)
+		uprobe_unregister(u->inode, u->probe->u.uprobe.entry_offset, &u->entry_uc);
+	u->entry_registered = false;
 }
 
 static void tap_uprobes_free(void)

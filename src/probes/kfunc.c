@@ -40,6 +40,7 @@
 #include "dwscope.h"
 #include "dwtvar.h"
 #include "glob.h"
+#include "probes/dwmatch.h"
 #include "kinfo.h"
 #include "probes/family.h"
 #include "translate_int.h"
@@ -73,9 +74,6 @@ static const struct pattern_row kfunc_rows[] = {
 			 PAT_C("absolute", PA_NONE) } },
 };
 
-/* The highest line number a line specification may name. */
-#define KFUNC_LINE_MAX 100000000
-
 /* SystemTap keeps maxactive in an unsigned short. */
 #define KFUNC_MAXACTIVE_MAX 65535
 
@@ -88,40 +86,13 @@ struct kfunc_data {
 	char text[];
 };
 
-/* The lines a point names after its file. */
-enum line_kind {
-	LINES_NONE,			/* none */
-	LINES_RANGE,			/* :N or :N-M */
-	LINES_RELATIVE,			/* +OFF from the declaration's line */
-};
-
-/* What one expansion looks for. */
+/* What one expansion pushes its probes with (dwmatch.ctx). */
 struct kfunc_query {
-	const struct probe_point *pp;
 	int variant;
-	const char *func;		/* the function pattern */
-	char *file;			/* the file pattern, or NULL */
-	enum line_kind lines;
-	int lo, hi;			/* LINES_RANGE: lo..hi; RELATIVE: lo */
 	int64_t maxactive;
+	const char *module;		/* the binary matched now: NULL, the kernel */
 	struct vec *out;
-	size_t funcs_seen;		/* functions that matched but for lines */
 };
-
-/* Whether the variant keeps function F. */
-static bool variant_keeps(const struct dwindex *ix, const struct kfunc_query *q,
-			  const struct dwfunc *f)
-{
-	if (q->variant & DV_STATEMENT)
-		return true;
-	if (q->variant & DV_INLINE)
-		return f->inline_instance;
-	if (q->variant & (DV_CALL | DV_RETURN))
-		return !f->inline_instance;
-	if (q->variant & DV_EXPORTED)
-		return !f->inline_instance && f->external && dwindex_exported(ix, f->name);
-	return true;
-}
 
 static char *stash(char **at, const char *s)
 {
@@ -153,9 +124,11 @@ static struct kfunc_data *make_data(const struct dwindex *ix, const struct dwfun
 }
 
 /* One probe on F at ADDR, named TEXT (the function's component). */
-static void push_probe(const struct kfunc_query *q, const struct dwindex *ix,
-		       const struct dwfunc *f, const char *mod, char *text, Dwarf_Addr addr)
+static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		       char *text, Dwarf_Addr addr)
 {
+	const struct kfunc_query *q = m->ctx;
+	const char *mod = q->module;
 	unsigned long off = 0;
 	const char *sym = dwindex_symbol(ix, addr, &off);
 	struct family_point *fp;
@@ -176,111 +149,25 @@ static void push_probe(const struct kfunc_query *q, const struct dwindex *ix,
 	vec_push(q->out, fp);
 }
 
-static char *point_text(const char *name, const char *file, int line)
+static int expand_kernel(struct dwmatch *m, struct family_error *err)
 {
-	return line > 0 ? xasprintf("%s@%s:%d", name, file, line)
-			: xasprintf("%s@%s", name, file ? file : "??");
-}
-
-/* The lines of F the query names. */
-static size_t query_lines(const struct kfunc_query *q, const struct dwindex *ix,
-			  const struct dwfunc *f, int decl_line, struct dwline **lines)
-{
-	int lo = q->lo, hi = q->hi;
-
-	if (q->lines == LINES_RELATIVE)
-		lo = hi = decl_line + q->lo;
-	return dwindex_lines(ix, f, q->file, lo, hi, lines);
-}
-
-/* The probes of the query on function F. */
-static void expand_func(struct kfunc_query *q, const struct dwindex *ix,
-			const struct dwfunc *f, const char *mod)
-{
-	struct dwline *lines = NULL;
-	size_t n = 0;
-	int line;
-	const char *file = dwindex_decl_file(ix, f, &line);
-
-	if (q->file && q->lines == LINES_NONE && !dwindex_file_matches(q->file, file))
-		return;
-	q->funcs_seen++;
-	if (q->lines != LINES_NONE && (n = query_lines(q, ix, f, line, &lines)) == 0) {
-		free(lines);
-		return;
-	}
-	if (!(q->variant & DV_STATEMENT) || q->lines == LINES_NONE) {
-		/* the function's entry */
-		push_probe(q, ix, f, mod, point_text(f->name, file, line), f->entry);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			push_probe(q, ix, f, mod, point_text(f->name, lines[i].file, lines[i].line),
-				   lines[i].addr);
-	}
-	free(lines);
-}
-
-/* The matches of the query in one binary; how many probes it gave. */
-static size_t expand_in(struct kfunc_query *q, const struct dwindex *ix, const char *mod)
-{
-	const struct dwfunc **found;
-	size_t n = dwindex_match(ix, q->func, &found), before = q->out->n;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct dwfunc *f = found[i];
-
-		/* the same function at the same address (one DIE per CU that
-		 * has it) is probed once */
-		if (i > 0 && found[i - 1]->entry == f->entry &&
-		    strcmp(found[i - 1]->name, f->name) == 0)
-			continue;
-		if (variant_keeps(ix, q, f))
-			expand_func(q, ix, f, mod);
-	}
-	free(found);
-	return q->out->n - before;
-}
-
-/* The error for a function nobody has: SystemTap's "no match", with the
- * nearest name as the kprobe family suggests one. */
-static int no_match(const struct kfunc_query *q, const struct dwindex *ix,
-		    struct family_error *err)
-{
-	const struct pp_comp *fn = family_comp(q->pp, 1);
-	const char *near = ix && !glob_is_pattern(q->func) ? dwindex_nearest(ix, q->func) : NULL;
-
-	if (q->pp->optional)
-		return 0;
-	if (q->funcs_seen > 0 && q->lines != LINES_NONE)
-		return family_fail(err, &fn->arg->pos, q->lines == LINES_RELATIVE
-			    ? xasprintf("no line records for %s+%d [man error::dwarf]",
-					q->file, q->lo)
-			    : q->lo == q->hi
-			    ? xasprintf("no line records for %s:%d [man error::dwarf]", q->file, q->lo)
-			    : xasprintf("no line records for %s:%d-%d [man error::dwarf]", q->file,
-					q->lo, q->hi));
-	if (near && strcmp(near, q->func) != 0)
-		return family_fail(err, &fn->arg->pos, xasprintf("no match (similar function: %s)", near));
-	return family_fail(err, &fn->arg->pos, xstrdup("no match"));
-}
-
-static int expand_kernel(struct kfunc_query *q, struct family_error *err)
-{
+	const struct kfunc_query *q = m->ctx;
 	const char *why = NULL;
 	const struct dwindex *ix = kinfo_dwarf(&why);
 
 	if (!ix)
-		return family_fail(err, &family_comp(q->pp, 0)->pos, xstrdup(why ? why : "no kernel debuginfo"));
-	if (expand_in(q, ix, NULL) > 0)
+		return family_fail(err, &family_comp(m->pp, 0)->pos, xstrdup(why ? why : "no kernel debuginfo"));
+	if (dwmatch_in(m, ix) > 0)
 		return (int)q->out->n;
-	return no_match(q, ix, err);
+	return dwmatch_fail(m, ix, err);
 }
 
 /* module("M"): M's DWARF, or every module M's glob matches that has
  * DWARF installed. */
-static int expand_modules(struct kfunc_query *q, struct family_error *err)
+static int expand_modules(struct dwmatch *m, struct family_error *err)
 {
-	const struct pp_comp *mc = family_comp(q->pp, 0);
+	struct kfunc_query *q = m->ctx;
+	const struct pp_comp *mc = family_comp(m->pp, 0);
 	const char *pat = mc->arg->str, *why = NULL;
 	const char *const *names;
 	const struct dwindex *last = NULL;
@@ -290,9 +177,10 @@ static int expand_modules(struct kfunc_query *q, struct family_error *err)
 
 		if (!ix)
 			return family_fail(err, &mc->arg->pos, xstrdup(why));
-		if (expand_in(q, ix, pat) > 0)
+		q->module = pat;
+		if (dwmatch_in(m, ix) > 0)
 			return (int)q->out->n;
-		return no_match(q, ix, err);
+		return dwmatch_fail(m, ix, err);
 	}
 	names = kinfo_module_names();
 	for (size_t i = 0; names && names[i]; i++) {
@@ -301,11 +189,12 @@ static int expand_modules(struct kfunc_query *q, struct family_error *err)
 		if (!glob_match(pat, names[i]) || !(ix = kinfo_module_dwarf(names[i], NULL)))
 			continue;
 		last = ix;
-		expand_in(q, ix, names[i]);
+		q->module = names[i];
+		dwmatch_in(m, ix);
 	}
 	if (q->out->n > 0)
 		return (int)q->out->n;
-	return no_match(q, last, err);
+	return dwmatch_fail(m, last, err);
 }
 
 static int expand_absolute(const struct probe_point *pp, struct vec *out,
@@ -323,57 +212,31 @@ static int expand_absolute(const struct probe_point *pp, struct vec *out,
 	return 1;
 }
 
-/* A decimal line number from *s (advanced past it); false when none. */
-static bool line_number(const char **s, int *n)
+/* Which matches a variant keeps. */
+static enum dwmatch_keep variant_keep(int variant)
 {
-	char *end;
-	long v = strtol(*s, &end, 10);
-
-	if (end == *s || v < 0 || v > KFUNC_LINE_MAX || !(**s >= '0' && **s <= '9'))
-		return false;
-	*n = (int)v;
-	*s = end;
-	return true;
+	if (variant & DV_STATEMENT)
+		return DWM_STATEMENT;
+	if (variant & DV_INLINE)
+		return DWM_INLINE;
+	if (variant & (DV_CALL | DV_RETURN))
+		return DWM_CALL;
+	if (variant & DV_EXPORTED)
+		return DWM_EXPORTED;
+	return DWM_ALL;
 }
 
-/* The lines after the file of q->file ("FILE:N", ":N-M", ":*", "+OFF"), cut
- * off it; false when malformed (or +OFF for a function). */
-static bool parse_lines(struct kfunc_query *q, int variant)
+static bool kernel_exports(const struct dwindex *ix, const struct dwfunc *f)
 {
-	char *sep = q->file + strcspn(q->file, ":+");
-	const char *s = sep + 1;
-
-	if (!*sep)
-		return true;
-	if (*sep == '+') {
-		q->lines = LINES_RELATIVE;
-		if (!(variant & DV_STATEMENT) || !line_number(&s, &q->lo))
-			return false;
-	} else if (!strcmp(s, "*")) {	/* every line, as SystemTap's ":*" */
-		q->lines = LINES_RANGE;
-		q->lo = 1;
-		q->hi = KFUNC_LINE_MAX;
-		s++;
-	} else {
-		q->lines = LINES_RANGE;
-		if (!line_number(&s, &q->lo))
-			return false;
-		q->hi = q->lo;
-		if (*s == '-' && (s++, !line_number(&s, &q->hi)))
-			return false;
-		if (q->hi < q->lo)
-			return false;
-	}
-	*sep = '\0';
-	return *s == '\0' && *q->file;
+	return dwindex_exported(ix, f->name);
 }
 
 static int kfunc_expand(const struct point_pattern *pat, const struct probe_point *pp,
 			struct vec *out, struct family_error *err)
 {
-	const struct pp_comp *fn = family_comp(pp, 1);
-	struct kfunc_query q = { .pp = pp, .variant = pat->variant, .maxactive = -1, .out = out };
-	char *at, *func;
+	struct kfunc_query q = { .variant = pat->variant, .maxactive = -1, .out = out };
+	struct dwmatch m = { .pp = pp, .comp = family_comp(pp, 1), .keep = variant_keep(pat->variant),
+			     .exported = kernel_exports, .push = push_probe, .ctx = &q };
 	int n;
 
 	if (pat->variant & DV_ABSOLUTE)
@@ -386,20 +249,12 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 			return family_fail(err, &ma->arg->pos, xasprintf(
 				"maxactive value out of range [0,%d]", KFUNC_MAXACTIVE_MAX));
 	}
-	func = xstrdup(fn->arg->str);
-	at = strchr(func, '@');
-	if (at) {
-		*at = '\0';
-		q.file = at + 1;
-		if (!parse_lines(&q, pat->variant)) {
-			free(func);
-			return family_fail(err, &fn->arg->pos, xasprintf(
-				"invalid line specification '%s'", strchr(fn->arg->str, '@') + 1));
-		}
+	if (!dwmatch_parse(&m, m.comp->arg->str, err)) {
+		dwmatch_done(&m);
+		return -1;
 	}
-	q.func = func;
-	n = (pat->variant & DV_MODULE) ? expand_modules(&q, err) : expand_kernel(&q, err);
-	free(func);
+	n = (pat->variant & DV_MODULE) ? expand_modules(&m, err) : expand_kernel(&m, err);
+	dwmatch_done(&m);
 	return n;
 }
 

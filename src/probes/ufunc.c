@@ -1,13 +1,22 @@
 /* The functions and PLT entries a process(...) point names, and where
- * each probe goes (src/probes/uprobe.h).  Without DWARF a function is
- * found in the binary's ELF symbol table, as SystemTap falls back to,
- * and probed at its first instruction.  Every address becomes the file
- * offset the kernel's uprobes take, through the program headers. */
+ * each probe goes (src/probes/uprobe.h).
+ *
+ * With DWARF (the binary's own, or a debug file found by build-id or
+ * debuglink: dwindex_open_user) functions, files and lines are matched
+ * as the kernel's are (dwmatch.h); a .function probe goes past the
+ * prologue in unoptimised code (dwindex_prologue_end), a .return one on
+ * the entry, where the uretprobe takes the return address.  Without
+ * DWARF a function is found in the ELF symbol table, as SystemTap falls
+ * back to, and probed at its first instruction; target variables then
+ * need debuginfo.  Every address becomes the file offset the kernel's
+ * uprobes take, through the program headers. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwindex.h"
 #include "glob.h"
+#include "probes/dwmatch.h"
 #include "probes/family.h"
 #include "probes/uprobe.h"
 #include "uelf.h"
@@ -17,9 +26,13 @@
 struct ubin {
 	char *path;
 	struct uelf *elf;
+	struct dwindex *dw;	/* NULL: no DWARF (dw_why says why) */
+	char dw_why[512];
 };
 
 static struct vec ubins;
+/* The binary being matched, for the .exported hook. */
+static const struct ubin *ubin_current;
 
 static const struct ubin *ubin_get(const char *path, char *err, size_t errlen)
 {
@@ -37,8 +50,23 @@ static const struct ubin *ubin_get(const char *path, char *err, size_t errlen)
 	b = xcalloc(1, sizeof(*b));
 	b->path = xstrdup(path);
 	b->elf = elf;
+	b->dw = dwindex_open_user(path, b->dw_why, sizeof(b->dw_why));
 	vec_push(&ubins, b);
 	return b;
+}
+
+const struct dwindex *ufunc_dwarf(const char *path, const char **why)
+{
+	static char msg[512];
+	const struct ubin *b = ubin_get(path, msg, sizeof(msg));
+
+	if (!b) {
+		*why = msg;
+		return NULL;
+	}
+	if (!b->dw)
+		*why = b->dw_why;
+	return b->dw;
 }
 
 static char *stash(char **at, const char *s)
@@ -68,16 +96,16 @@ static struct uprobe_data *make_data(const struct ufunc_query *q, uint64_t addr,
 	return d;
 }
 
-/* One probe at ADDR of the binary U, named TEXT (taken). */
-static void push_probe(const struct ufunc_query *q, const struct uelf *u, char *text,
-		       uint64_t addr)
+/* One probe at ADDR of the query's binary, named TEXT (taken); its
+ * payload, or NULL when ADDR is not in the file. */
+static struct uprobe_data *push_probe(const struct ufunc_query *q, char *text, uint64_t addr)
 {
 	struct family_point *fp;
 	uint64_t off;
 
-	if (!uelf_offset(u, addr, &off)) {	/* not in the file's code */
+	if (!uelf_offset(q->elf, addr, &off)) {	/* not in the file's code */
 		free(text);
-		return;
+		return NULL;
 	}
 	fp = xcalloc(1, sizeof(*fp));
 	fp->target = text;
@@ -86,6 +114,7 @@ static void push_probe(const struct ufunc_query *q, const struct uelf *u, char *
 	fp->target_comp = q->func_index;
 	fp->data = make_data(q, addr, off);
 	vec_push(q->out, fp);
+	return fp->data;
 }
 
 static int no_match(const struct ufunc_query *q, const struct uelf *u, const char *name,
@@ -110,7 +139,7 @@ static int expand_plt(struct ufunc_query *q, const struct uelf *u, struct family
 	size_t n = uelf_plt(u, pat, &found);
 
 	for (size_t i = 0; i < n; i++)
-		push_probe(q, u, xstrdup(found[i]->name), found[i]->addr);
+		push_probe(q, xstrdup(found[i]->name), found[i]->addr);
 	free(found);
 	if (q->out->n > 0)
 		return (int)q->out->n;
@@ -139,16 +168,118 @@ static int expand_symbols(struct ufunc_query *q, const struct uelf *u, const cha
 	size_t n = uelf_functions(u, pat, &found), first = q->out->n;
 
 	for (size_t i = 0; i < n; i++) {
-		if ((q->variant & UV_EXPORTED) && !found[i]->global)
+		if ((q->variant & UV_EXPORTED) && !uelf_exported(u, found[i]->name))
 			continue;
 		if (has_probe_at(q, first, found[i]->addr))
 			continue;
-		push_probe(q, u, xstrdup(found[i]->name), found[i]->addr);
+		push_probe(q, xstrdup(found[i]->name), found[i]->addr);
 	}
 	free(found);
 	if (q->out->n > 0)
 		return (int)q->out->n;
 	return no_match(q, u, pat, err);
+}
+
+/* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
+static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		       char *text, Dwarf_Addr addr)
+{
+	const struct ufunc_query *q = m->ctx;
+	bool ret = q->variant & UV_RETURN;
+	Dwarf_Addr body = m->keep != DWM_STATEMENT && addr == f->entry
+			  ? dwindex_prologue_end(ix, f) : addr;
+	struct uprobe_data *d;
+
+	/* a uretprobe goes on the entry, where the return address is on
+	 * top of the stack; its entry half reads the parameters past the
+	 * prologue, where a .function probe would be */
+	d = push_probe(q, text, ret ? addr : body);
+	if (!d || !dwindex_die(ix, f, &d->scope.func, &d->scope.cu))
+		return;
+	if (ret && body != addr && uelf_offset(q->elf, body, &d->entry_offset))
+		d->entry_addr = body;
+	else
+		body = d->addr;
+	d->has_dwarf = true;
+	d->scope.pc = body;
+	d->scope.at_return = ret;
+	d->scope.module = d->file;
+	d->scope.user = true;
+}
+
+/* .exported: a function of the binary's dynamic symbol table. */
+static bool user_exports(const struct dwindex *ix, const struct dwfunc *f)
+{
+	(void)ix;
+	return uelf_exported(ubin_current->elf, f->name);
+}
+
+static enum dwmatch_keep variant_keep(int variant)
+{
+	if (variant & UV_STATEMENT)
+		return DWM_STATEMENT;
+	if (variant & UV_INLINE)
+		return DWM_INLINE;
+	if (variant & (UV_CALL | UV_RETURN))
+		return DWM_CALL;
+	if (variant & UV_EXPORTED)
+		return DWM_EXPORTED;
+	return DWM_ALL;
+}
+
+/*
+ * Functions the DWARF knows under another name: libc's malloc is
+ * __libc_malloc's alias, a symbol only.  As SystemTap does, the symbol
+ * table names them, and the DWARF function at the same address gives the
+ * probe its place and variables.
+ */
+static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
+{
+	const struct usym **found;
+	size_t n = uelf_functions(b->elf, m->func, &found), pushed = 0;
+	struct ufunc_query *q = m->ctx;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dwfunc *f = dwindex_at(b->dw, found[i]->addr);
+		int line;
+		const char *file;
+
+		if (has_probe_at(q, 0, found[i]->addr))
+			continue;
+		if (!f) {
+			push_probe(q, xstrdup(found[i]->name), found[i]->addr);
+			pushed++;
+			continue;
+		}
+		file = dwindex_decl_file(b->dw, f, &line);
+		push_dwarf(m, b->dw, f, line > 0 ? xasprintf("%s@%s:%d", found[i]->name, file, line)
+						 : xstrdup(found[i]->name), f->entry);
+		pushed++;
+	}
+	free(found);
+	return pushed;
+}
+
+static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct family_error *err)
+{
+	struct dwmatch m = { .pp = q->pp, .comp = q->func_comp, .keep = variant_keep(q->variant),
+			     .exported = user_exports, .push = push_dwarf, .ctx = q };
+	int n;
+
+	if (!dwmatch_parse(&m, q->func_comp->arg->str, err)) {
+		dwmatch_done(&m);
+		return -1;
+	}
+	ubin_current = b;
+	if (dwmatch_in(&m, b->dw) > 0 ||
+	    (!m.file && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE &&
+	     expand_aliases(&m, b) > 0))
+		n = (int)q->out->n;
+	else
+		n = dwmatch_fail(&m, b->dw, err);
+	ubin_current = NULL;
+	dwmatch_done(&m);
+	return n;
 }
 
 int ufunc_expand(struct ufunc_query *q, struct family_error *err)
@@ -160,10 +291,13 @@ int ufunc_expand(struct ufunc_query *q, struct family_error *err)
 
 	if (!b)
 		return family_fail(err, &family_comp(q->pp, 0)->pos, xstrdup(msg));
+	q->elf = b->elf;
 	if (q->variant & UV_PLT)
 		return expand_plt(q, b->elf, err);
+	if (b->dw)
+		return expand_dwarf(q, b, err);
 	if ((q->variant & (UV_STATEMENT | UV_INLINE)) || strchr(c->arg->str, '@'))
 		return family_fail(err, &c->arg->pos, xasprintf(
-			"no debuginfo for %s: a source file, line or inline instance needs it", file));
+			"no debuginfo for '%s' [man warning::debuginfo]: %s", file, b->dw_why));
 	return expand_symbols(q, b->elf, c->arg->str, err);
 }

@@ -23,8 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwtvar.h"
 #include "glob.h"
 #include "probes/family.h"
+#include "tvar.h"
 #include "probes/uprobe.h"
 #include "translate_int.h"
 #include "uelf.h"
@@ -156,12 +158,42 @@ static struct probe_point *uprobe_derived_point(const struct derived_probe *dp)
 	return named;
 }
 
-/* -p2: where the probe goes, the file and its offset. */
+/* -p2: where the probe goes: the link-time address, and the file
+ * offset the uprobe is registered at. */
 static char *uprobe_print_sig(const struct derived_probe *dp)
 {
 	const struct uprobe_data *d = dp->fp.data;
 
-	return xasprintf(" /* pc=.absolute+0x%" PRIx64 " */", d->offset);
+	return xasprintf(" /* pc=0x%" PRIx64 " offset=0x%" PRIx64 " */", d->addr, d->offset);
+}
+
+/* $var ... over the binary's DWARF (dwtvar.h), read from the probed
+ * process's memory. */
+static enum sem_type uprobe_target_type(const struct derived_probe *dp, const struct expr *e,
+					bool write, struct family_error *err,
+					struct tvar **access)
+{
+	const struct uprobe_data *d = dp->fp.data;
+	enum sem_type t;
+
+	if (!d->has_dwarf) {
+		err->pos = e->pos;
+		err->msg = xasprintf("target variables need debuginfo, and '%s' has none "
+				     "[man warning::debuginfo]", d->file);
+		return SEM_UNKNOWN;
+	}
+	t = dwtvar_type(&d->scope, e, write, err, access);
+	if (access)
+		tvar_set_user(*access);
+	return t;
+}
+
+static void uprobe_list_targets(const struct derived_probe *dp, struct vec *out)
+{
+	const struct uprobe_data *d = dp->fp.data;
+
+	if (d->has_dwarf)
+		dwtvar_list(&d->scope, out);
 }
 
 /* .return probes run an entry half for @entry and the parameters. */
@@ -187,8 +219,9 @@ static void uprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	(void)index;
 	fprintf(out, ".kind = TAP_PROBE_UPROBE, .target = %s, .module = NULL, .flags = %s, "
 		".arg = { %lldLL, 0 }, .u.uprobe = { .offset = %" PRIu64 "ULL, .ref_ctr = 0, "
-		".maxactive = %d }, ", lit, dp->fp.flags ? "TAP_PF_RETURN" : "0", d->pid,
-		d->offset, (int)dp->fp.num[0]);
+		".addr = %" PRIu64 "ULL, .entry_offset = %" PRIu64 "ULL, .entry_addr = %"
+		PRIu64 "ULL, .maxactive = %d }, ", lit, dp->fp.flags ? "TAP_PF_RETURN" : "0",
+		d->pid, d->offset, d->addr, d->entry_offset, d->entry_addr, (int)dp->fp.num[0]);
 	free(lit);
 }
 
@@ -197,6 +230,8 @@ const struct probe_family probe_family_uprobe = {
 	.rows = uprobe_rows,
 	.n_rows = sizeof(uprobe_rows) / sizeof(uprobe_rows[0]),
 	.expand = uprobe_expand,
+	.target_type = uprobe_target_type,
+	.list_targets = uprobe_list_targets,
 	.derived_point = uprobe_derived_point,
 	.print_sig = uprobe_print_sig,
 	.saves_entry = uprobe_saves_entry,

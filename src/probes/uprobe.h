@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dwindex.h"
 #include "dwscope.h"
 #include "elaborate.h"
 
@@ -32,10 +33,16 @@ struct uprobe_data {
 	const char *file;		/* the binary probed: library or program */
 	uint64_t addr;			/* the probe's link-time address */
 	uint64_t offset;		/* and its offset in file */
+	/* A .return probe whose entry half runs past the prologue (the
+	 * parameters of unoptimised code are there): its address and
+	 * offset; 0 when it runs at the entry. */
+	uint64_t entry_addr, entry_offset;
 	long long pid;			/* the process it is limited to, 0: any,
 					 * -1: target() */
 	char text[];
 };
+
+struct uelf;
 
 /* One point's expansion. */
 struct ufunc_query {
@@ -47,7 +54,12 @@ struct ufunc_query {
 	long long pid;
 	int64_t maxactive;
 	struct vec *out;
+	const struct uelf *elf;		/* the binary's ELF (ufunc.c's) */
 };
+
+/* The DWARF of the user binary PATH (kept for the run), or NULL with a
+ * message in *why (@cast(..., "PATH")). */
+const struct dwindex *ufunc_dwarf(const char *path, const char **why);
 
 /* Push the probes of the query onto q->out; how many, or -1 with *err. */
 int ufunc_expand(struct ufunc_query *q, struct family_error *err);

@@ -1,0 +1,197 @@
+/* Matching "PAT[@FILE[:LINES]]" against a DWARF function index
+ * (dwmatch.h).
+ *
+ * Each match gives one probe at its entry pc: every out-of-line copy of
+ * the function and, unless the point keeps out-of-line functions only,
+ * every inline instance.  A line (or a range of lines) after the file
+ * keeps the functions whose code holds it; a statement point puts a probe
+ * at each such line, at the lowest address where a statement of that
+ * line begins; +OFF counts from the function's declaration line; without
+ * a line, a statement probe is at the function's entry, named by its
+ * declaration.
+ */
+#include "probes/dwmatch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "glob.h"
+#include "probes/family.h"
+#include "util.h"
+
+/* The highest line number a line specification may name. */
+#define DWMATCH_LINE_MAX 100000000
+
+static bool keeps(const struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
+{
+	switch (m->keep) {
+	case DWM_ALL: case DWM_STATEMENT:
+		return true;
+	case DWM_INLINE:
+		return f->inline_instance;
+	case DWM_CALL:
+		return !f->inline_instance;
+	case DWM_EXPORTED:
+		return !f->inline_instance && f->external && m->exported(ix, f);
+	}
+	return false;
+}
+
+static char *point_text(const char *name, const char *file, int line)
+{
+	return line > 0 ? xasprintf("%s@%s:%d", name, file, line)
+			: xasprintf("%s@%s", name, file ? file : "??");
+}
+
+/* The lines of F the point names. */
+static size_t lines_of(const struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		       int decl_line, struct dwline **lines)
+{
+	int lo = m->lo, hi = m->hi;
+
+	if (m->lines == LINES_RELATIVE)
+		lo = hi = decl_line + m->lo;
+	return dwindex_lines(ix, f, m->file, lo, hi, lines);
+}
+
+static void push(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		 char *text, Dwarf_Addr addr)
+{
+	m->pushed++;
+	m->push(m, ix, f, text, addr);
+}
+
+/* The probes of the point on function F. */
+static void match_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
+{
+	struct dwline *lines = NULL;
+	size_t n = 0;
+	int line;
+	const char *file = dwindex_decl_file(ix, f, &line);
+
+	if (m->file && m->lines == LINES_NONE && !dwindex_file_matches(m->file, file))
+		return;
+	m->funcs_seen++;
+	if (m->lines != LINES_NONE && (n = lines_of(m, ix, f, line, &lines)) == 0) {
+		free(lines);
+		return;
+	}
+	if (m->keep != DWM_STATEMENT || m->lines == LINES_NONE) {
+		/* the function's entry */
+		push(m, ix, f, point_text(f->name, file, line), f->entry);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			push(m, ix, f, point_text(f->name, lines[i].file, lines[i].line),
+			     lines[i].addr);
+	}
+	free(lines);
+}
+
+size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
+{
+	const struct dwfunc **found;
+	size_t n = dwindex_match(ix, m->func, &found), before = m->pushed;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dwfunc *f = found[i];
+
+		/* the same function at the same address (one DIE per CU that
+		 * has it) is probed once */
+		if (i > 0 && found[i - 1]->entry == f->entry &&
+		    strcmp(found[i - 1]->name, f->name) == 0)
+			continue;
+		if (keeps(m, ix, f))
+			match_func(m, ix, f);
+	}
+	free(found);
+	return m->pushed - before;
+}
+
+int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct family_error *err)
+{
+	const struct pp_comp *fn = m->comp;
+	const char *near = ix && !glob_is_pattern(m->func) ? dwindex_nearest(ix, m->func) : NULL;
+
+	if (m->pp->optional)
+		return 0;
+	if (m->funcs_seen > 0 && m->lines != LINES_NONE)
+		return family_fail(err, &fn->arg->pos, m->lines == LINES_RELATIVE
+			    ? xasprintf("no line records for %s+%d [man error::dwarf]",
+					m->file, m->lo)
+			    : m->lo == m->hi
+			    ? xasprintf("no line records for %s:%d [man error::dwarf]", m->file, m->lo)
+			    : xasprintf("no line records for %s:%d-%d [man error::dwarf]", m->file,
+					m->lo, m->hi));
+	if (near && strcmp(near, m->func) != 0)
+		return family_fail(err, &fn->arg->pos, xasprintf("no match (similar function: %s)", near));
+	return family_fail(err, &fn->arg->pos, xstrdup("no match"));
+}
+
+/* A decimal line number from *s (advanced past it); false when none. */
+static bool line_number(const char **s, int *n)
+{
+	char *end;
+	long v = strtol(*s, &end, 10);
+
+	if (end == *s || v < 0 || v > DWMATCH_LINE_MAX || !(**s >= '0' && **s <= '9'))
+		return false;
+	*n = (int)v;
+	*s = end;
+	return true;
+}
+
+/* The lines after the file in FILE ("FILE:N", ":N-M", ":*", "+OFF"), cut
+ * off it; false when malformed (or +OFF for a function). */
+static bool parse_lines(struct dwmatch *m, char *file)
+{
+	char *sep = file + strcspn(file, ":+");
+	const char *s = sep + 1;
+
+	if (!*sep)
+		return true;
+	if (*sep == '+') {
+		m->lines = LINES_RELATIVE;
+		if (m->keep != DWM_STATEMENT || !line_number(&s, &m->lo))
+			return false;
+	} else if (!strcmp(s, "*")) {	/* every line, as SystemTap's ":*" */
+		m->lines = LINES_RANGE;
+		m->lo = 1;
+		m->hi = DWMATCH_LINE_MAX;
+		s++;
+	} else {
+		m->lines = LINES_RANGE;
+		if (!line_number(&s, &m->lo))
+			return false;
+		m->hi = m->lo;
+		if (*s == '-' && (s++, !line_number(&s, &m->hi)))
+			return false;
+		if (m->hi < m->lo)
+			return false;
+	}
+	*sep = '\0';
+	return *s == '\0' && *file;
+}
+
+bool dwmatch_parse(struct dwmatch *m, const char *spec, struct family_error *err)
+{
+	char *at;
+
+	m->spec = xstrdup(spec);
+	m->func = m->spec;
+	at = strchr(m->spec, '@');
+	if (!at)
+		return true;
+	*at = '\0';
+	m->file = at + 1;
+	if (parse_lines(m, at + 1))
+		return true;
+	family_fail(err, &m->comp->arg->pos, xasprintf("invalid line specification '%s'",
+						       strchr(spec, '@') + 1));
+	return false;
+}
+
+void dwmatch_done(struct dwmatch *m)
+{
+	free(m->spec);
+	m->spec = NULL;
+}

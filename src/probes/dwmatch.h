@@ -1,0 +1,62 @@
+/* The functions a DWARF point names, "PAT[@FILE[:N|:N-M|:*|+OFF]]",
+ * matched in one binary's function index: shared by the kernel's
+ * DWARF family (kfunc.c) and the user-space one (ufunc.c), which
+ * differ only in where they place a probe (the push hook).
+ */
+#ifndef TAPC_PROBES_DWMATCH_H
+#define TAPC_PROBES_DWMATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dwindex.h"
+#include "elaborate.h"
+
+/* Which of the matched functions a point keeps. */
+enum dwmatch_keep {
+	DWM_ALL,		/* .function: out-of-line and inline instances */
+	DWM_CALL,		/* .call, .return: out-of-line only */
+	DWM_INLINE,		/* .inline: inline instances only */
+	DWM_EXPORTED,		/* .exported: out-of-line, exported */
+	DWM_STATEMENT,		/* .statement: each line the point names */
+};
+
+/* The lines a point names after its file. */
+enum dwmatch_lines {
+	LINES_NONE,		/* none */
+	LINES_RANGE,		/* :N, :N-M or :* */
+	LINES_RELATIVE,		/* +OFF from the declaration's line */
+};
+
+struct dwmatch {
+	const struct probe_point *pp;
+	const struct pp_comp *comp;	/* the function/statement component */
+	enum dwmatch_keep keep;
+	/* DWM_EXPORTED: whether the binary exports F */
+	bool (*exported)(const struct dwindex *ix, const struct dwfunc *f);
+	/* one probe on F at ADDR, named TEXT ("name@file:line", taken) */
+	void (*push)(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		     char *text, Dwarf_Addr addr);
+	void *ctx;			/* the push hook's */
+
+	/* parsed by dwmatch_parse */
+	char *spec;			/* the point's string, cut in pieces */
+	const char *func;		/* the function pattern */
+	const char *file;		/* the file pattern, or NULL */
+	enum dwmatch_lines lines;
+	int lo, hi;			/* LINES_RANGE: lo..hi; RELATIVE: lo */
+	size_t funcs_seen;		/* functions that matched but for lines */
+	size_t pushed;
+};
+
+/* Split SPEC into m's function, file and lines; false with *err filled
+ * when they are malformed.  dwmatch_done frees what it made. */
+bool dwmatch_parse(struct dwmatch *m, const char *spec, struct family_error *err);
+void dwmatch_done(struct dwmatch *m);
+/* Push the probes of m's matches in IX; how many. */
+size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix);
+/* The error for no probes at all (0 for an optional point): SystemTap's
+ * "no match" (with the nearest name in IX, if any) or "no line records". */
+int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct family_error *err);
+
+#endif
