@@ -230,7 +230,9 @@ void family_point_free(const struct probe_family *fam, struct family_point *fp)
 /* The concrete point of a family: pp's components as the pattern names
  * them, with the family's match in place of a glob: its target in
  * component target_comp, its module in a module("...") component
- * (module("9p*") names each probe by the module it is in). */
+ * (module("9p*") names each probe by the module it is in) and in a
+ * process("...") one (a user binary's resolved path: process("python3")
+ * names its probes process("/usr/bin/python3.11")). */
 static struct probe_point *family_loc(const struct point_pattern *p,
 				      const struct probe_point *pp,
 				      const struct family_point *fp)
@@ -242,7 +244,8 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 		struct expr *arg = expr_dup(c->arg);
 
 		const char *match = i == fp->target_comp ? fp->target
-				    : !strcmp(p->c[i].name, "module") ? fp->module : NULL;
+				    : !strcmp(p->c[i].name, "module") ||
+				      !strcmp(p->c[i].name, "process") ? fp->module : NULL;
 
 		if (match && arg && arg->kind == E_STR) {
 			free(arg->str);

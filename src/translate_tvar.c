@@ -56,6 +56,15 @@ static void emit_steps(struct emit *m, const struct tvar_step *steps, size_t n)
 		case TVAR_ADD:
 			set_c(m, xasprintf("(%s + %" PRIu64 "UL)", m->c, s->bytes));
 			break;
+		case TVAR_ADD_REG:
+			idx = tr_ltmp(m->T);
+			emit_where(m);
+			tr_line(m->T, "%s = (long long)tap_dwarf_reg(c, %u);", idx, s->reg);
+			tr_check(m->T);
+			set_c(m, xasprintf("(%s + (unsigned long)%s * %" PRIu64 "UL)", m->c, idx,
+					   s->bytes));
+			free(idx);
+			break;
 		case TVAR_INDEX:
 			idx = tr_expr(m->T, s->index);
 			if (s->load_first)

@@ -107,6 +107,8 @@ static void steps_text(const struct tvar_step *steps, size_t n, struct strbuf *s
 			strbuf_adds(sb, "load");
 		else if (s->kind == TVAR_ADD)
 			strbuf_addf(sb, "+%" PRIu64, s->bytes);
+		else if (s->kind == TVAR_ADD_REG)
+			strbuf_addf(sb, "+reg:%u*%" PRIu64, s->reg, s->bytes);
 		else
 			strbuf_addf(sb, "%sindex*%" PRIu64, s->load_first ? "load," : "", s->bytes);
 	}

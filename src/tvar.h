@@ -48,6 +48,9 @@ enum tvar_step_kind {
 	TVAR_INDEX,		/* plus index * bytes; load first: the index is
 				 * evaluated, then the pointer at the address is
 				 * read (TVAR_LOAD's), then added to */
+	TVAR_ADD_REG,		/* plus DWARF register reg of the probed
+				 * point's pt_regs times bytes (an SDT
+				 * argument's index register) */
 };
 
 struct tvar_step {
@@ -55,6 +58,7 @@ struct tvar_step {
 	uint64_t bytes;			/* TVAR_ADD: offset; TVAR_INDEX: element size */
 	const struct expr *index;	/* TVAR_INDEX: a long expression */
 	bool load_first;		/* TVAR_INDEX */
+	unsigned reg;			/* TVAR_ADD_REG */
 };
 
 enum tvar_leaf {

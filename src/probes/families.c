@@ -18,7 +18,8 @@
 	F(trace)	/* kernel.trace("NAME") */ \
 	F(procfs)	/* procfs("PATH").read/.write */ \
 	F(kdata)	/* kernel.data(ADDR|"SYM")[.length(N)].write/.rw */ \
-	F(uprobe)	/* process("PATH").function/.statement/.plt ... */
+	F(uprobe)	/* process("PATH").function/.statement/.plt ... */ \
+	F(sdt)		/* process("PATH")[.provider("P")].mark("NAME") */
 
 #define DECLARE_FAMILY(name) extern const struct probe_family probe_family_##name;
 #define LIST_FAMILY(name) &probe_family_##name,
