@@ -452,6 +452,75 @@ static void count_name(void *ctx, Elf *elf, const char *name, const GElf_Sym *sy
 		s->same_name++;
 }
 
+struct anchor_search {
+	Elf *elf;
+	uint64_t addr;		/* the code address wanted */
+	size_t shndx;		/* the section holding it */
+	const char *best;	/* the nearest uniquely named symbol below it */
+	uint64_t best_addr;
+	const char *counting;	/* count_same: the name counted */
+	int same;
+};
+
+static void count_same(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	struct anchor_search *s = ctx;
+	uint64_t at;
+
+	if (!strcmp(name, s->counting) && sym_addr(elf, sym, &at))
+		s->same++;
+}
+
+static bool unique_name(struct anchor_search *s, const char *name)
+{
+	struct anchor_search c = { .counting = name };
+
+	each_symbol(s->elf, &c, count_same);
+	return c.same == 1;
+}
+
+static void find_anchor(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	struct anchor_search *s = ctx;
+	uint64_t at;
+
+	if (!*name || sym->st_shndx != s->shndx || !sym_addr(elf, sym, &at) || at > s->addr ||
+	    (s->best && at <= s->best_addr) || GELF_ST_TYPE(sym->st_info) != STT_FUNC)
+		return;
+	if (unique_name(s, name)) {
+		s->best = name;
+		s->best_addr = at;
+	}
+}
+
+/* The index of the allocated section of ELF that holds ADDR, 0 if none. */
+static size_t section_holding(Elf *elf, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
+		    addr >= sh.sh_addr && addr < sh.sh_addr + sh.sh_size)
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+const char *dwloc_anchor(Dwarf *dbg, uint64_t addr, unsigned long *offset)
+{
+	struct anchor_search s = { .elf = dwarf_getelf(dbg), .addr = addr };
+
+	if (!s.elf || !(s.shndx = section_holding(s.elf, addr)))
+		return NULL;
+	each_symbol(s.elf, &s, find_anchor);
+	if (!s.best)
+		return NULL;
+	*offset = addr - s.best_addr;
+	return s.best;
+}
+
 /*
  * A static of a module: its sections are placed where the kernel loads
  * them, each on its own, so the address is kept as the symbol that holds

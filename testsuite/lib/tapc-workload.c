@@ -30,6 +30,13 @@
  *		nothing else touches it while no file lease is broken
  *   lease-read N	N reads of that file, each open, one read, close:
  *		one read of lease_break_time each
+ *   modload KO	load the kernel module file KO (finit_module), waiting
+ *		while a module of its name is loaded (another script's
+ *		run of the same step), up to 60 s
+ *   modrun N	write "N" to /proc/tapc_testmod: the test module
+ *		(tapc.dwarf/testmod) runs tapc_tm_run(N) once, in this
+ *		process
+ *   modunload NAME	unload module NAME (delete_module)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -42,6 +49,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <errno.h>
 
 static long number(const char *step, const char *arg)
 {
@@ -147,6 +155,48 @@ static void step_lease(long n, int write)
 	}
 }
 
+static void step_modload(const char *ko)
+{
+	int fd = ko ? open(ko, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0) {
+		perror("tapc-workload: modload");
+		exit(1);
+	}
+	for (int tries = 0; syscall(SYS_finit_module, fd, "", 0) != 0; tries++) {
+		if (errno != EEXIST || tries >= 1200) {
+			perror("tapc-workload: finit_module");
+			exit(1);
+		}
+		step_sleep(50);
+	}
+	close(fd);
+}
+
+static void step_modrun(long n)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%ld\n", n);
+	long fd = syscall(SYS_open, "/proc/tapc_testmod", O_WRONLY);
+
+	if (fd < 0 || syscall(SYS_write, fd, buf, len) != len) {
+		perror("tapc-workload: /proc/tapc_testmod");
+		exit(1);
+	}
+	syscall(SYS_close, fd);
+}
+
+static void step_modunload(const char *name)
+{
+	for (int tries = 0; !name || syscall(SYS_delete_module, name, O_NONBLOCK) != 0; tries++) {
+		if (!name || (errno != EAGAIN && errno != EBUSY) || tries >= 200) {
+			perror("tapc-workload: delete_module");
+			exit(1);
+		}
+		step_sleep(50);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -166,6 +216,12 @@ int main(int argc, char **argv)
 			step_lease(number(step, arg), 1);
 		} else if (strcmp(step, "lease-read") == 0) {
 			step_lease(number(step, arg), 0);
+		} else if (strcmp(step, "modload") == 0) {
+			step_modload(arg);
+		} else if (strcmp(step, "modrun") == 0) {
+			step_modrun(number(step, arg));
+		} else if (strcmp(step, "modunload") == 0) {
+			step_modunload(arg);
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
