@@ -207,6 +207,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 	}
 	tv = tvar_resolve_from(ct, dwloc_type_of((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
 	free(o.modsym);
+	free(o.pieces);
 	return tv;
 }
 

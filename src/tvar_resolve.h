@@ -49,6 +49,9 @@ struct tvar_origin {
 	uint64_t addr, reloc_ref;	/* as in struct tvar */
 	char *modsym;			/* as in struct tvar: malloc'd, the
 					 * caller's to free (it is copied) */
+	struct tvar_piece *pieces;	/* as in struct tvar: malloc'd, the
+					 * caller's to free (it is copied) */
+	size_t npieces;
 	bool in_mem;
 };
 
