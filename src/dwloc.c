@@ -726,6 +726,48 @@ static int from_const_value(Dwarf_Attribute *cv, struct tvar_origin *out, char *
 	return 0;
 }
 
+/* How deep implicit pointers to implicit pointers are followed. */
+#define IMPLICIT_MAX 4
+
+/*
+ * DW_OP_implicit_pointer DIE OFFSET alone: the variable is a pointer the
+ * compiler optimized away, to variable DIE (plus OFFSET bytes), whose own
+ * location is known: that place, if it is memory (or pieces, read as
+ * memory), with the walk starting at the pointer's target type.
+ */
+static int implicit_pointer(const struct dwarf_scope *scope, Dwarf_Attribute *attr,
+			    const Dwarf_Op *op, struct tvar_origin *out, char **msg)
+{
+	static int depth;
+	Dwarf_Die target;
+	const char *name;
+	int r;
+
+	if (dwarf_getlocation_die(attr, op, &target) != 0 || depth >= IMPLICIT_MAX) {
+		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
+				 "[man error::dwarf]: %s to an unknown variable",
+				 (uint64_t)scope->pc, op_name(op->atom));
+		return -1;
+	}
+	name = dwarf_diename(&target);
+	depth++;
+	r = dwloc_variable(scope, &target, out, msg);
+	depth--;
+	if (r == 0 && (!out->in_mem || (out->base == TVAR_BASE_PIECES && op->number2))) {
+		free(out->modsym);
+		free(out->pieces);
+		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
+				 "[man error::dwarf]: %s to '%s', which is not in memory",
+				 (uint64_t)scope->pc, op_name(op->atom), name ? name : "?");
+		return -1;
+	}
+	if (r == 0) {
+		out->addr += op->number2;
+		out->pointee = true;
+	}
+	return r;
+}
+
 int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_origin *out,
 		   char **msg)
 {
@@ -750,6 +792,9 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
 				 "[man error::dwarf]", (uint64_t)scope->pc);
 		return -1;
 	}
+	if (n == 1 && (ops[0].atom == DW_OP_implicit_pointer ||
+		       ops[0].atom == DW_OP_GNU_implicit_pointer))
+		return implicit_pointer(scope, &attr, &ops[0], out, msg);
 	if (in_pieces(ops, n)) {
 		if (pieces_origin(&ev, ops, n, out) == 0)
 			return 0;

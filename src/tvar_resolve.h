@@ -53,6 +53,10 @@ struct tvar_origin {
 					 * caller's to free (it is copied) */
 	size_t npieces;
 	bool in_mem;
+	/* The place is that of what the variable points to, not its own
+	 * (DW_OP_implicit_pointer: a pointer optimized away whose target
+	 * is known): the walk starts at the pointer's target type. */
+	bool pointee;
 };
 
 /* tvar_resolve() from any origin (a DWARF location: a register's value,
