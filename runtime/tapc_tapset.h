@@ -291,6 +291,11 @@ long long tap_deref(struct tap_context *c, unsigned long addr, int size,
  * (little-endian), sign-extended if @is_signed; faults as tap_deref(). */
 long long tap_deref_bits(struct tap_context *c, unsigned long addr,
 			 unsigned int bitpos, unsigned int bits, int is_signed);
+/* Piece @off..@off+@size of a variable the DWARF puts in pieces, into
+ * @buf (MAXSTRINGLEN bytes, the probe's scratch): the low bytes of value
+ * @v, or with @in_mem the bytes at address @v (faults as tap_deref()). */
+void tap_dwarf_piece(struct tap_context *c, char *buf, unsigned int off, unsigned int size,
+		     int in_mem, unsigned long v);
 /* The NUL-terminated string at @addr into @out (MAXSTRINGLEN bytes), or
  * "<unknown>" when it cannot be read; raises nothing (pretty-printing). */
 void tap_deref_cstring(char *out, unsigned long addr);

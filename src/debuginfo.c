@@ -1,6 +1,7 @@
 /* The debuginfo registry (see debuginfo.h). */
 #include "debuginfo.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -598,6 +599,55 @@ static bool same_module(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* The name the kernel gives the module in file PATH: its base name
+ * without ".ko", '-' as '_' (what kbuild's KBUILD_MODNAME holds). */
+static char *module_name_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name = xstrdup(base ? base + 1 : path);
+	size_t len = strlen(name);
+
+	if (len > 3 && !strcmp(name + len - 3, ".ko"))
+		name[len - 3] = '\0';
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return name;
+}
+
+/*
+ * module("/path/to/NAME.ko"), as SystemTap takes a module that is not
+ * installed under /lib/modules (an out-of-tree module built with -g): the
+ * file is both what the kernel loads and its DWARF (a .ko is its own
+ * debuginfo), so its build-id is its own.
+ */
+static struct debuginfo *module_by_path(struct debuginfo_registry *r, const char *path,
+					const char **err)
+{
+	static char msg[512];
+	struct debuginfo *e;
+	char *name;
+
+	for (size_t i = 0; i < r->count; i++)
+		if (r->entries[i]->kind == DEBUGINFO_KMODULE && r->entries[i]->target_file &&
+		    !strcmp(r->entries[i]->target_file, path))
+			return r->entries[i];
+	if (access(path, R_OK) != 0) {
+		snprintf(msg, sizeof(msg), "cannot read module file %s: %s", path, strerror(errno));
+		*err = msg;
+		return NULL;
+	}
+	name = module_name_of(path);
+	e = entry_add(r, DEBUGINFO_KMODULE, name);
+	free(name);
+	e->image_tried = true;
+	e->dwarf_tried = true;
+	e->target_file = xstrdup(path);
+	if (!try_dwarf_file(e, path, "", "the module file") && !e->dwarf_err[0])
+		snprintf(e->dwarf_err, sizeof(e->dwarf_err), "no DWARF in module file %s", path);
+	return e;
+}
+
 struct debuginfo *debuginfo_module(struct debuginfo_registry *r, const char *name,
 				   const char **err)
 {
@@ -605,6 +655,8 @@ struct debuginfo *debuginfo_module(struct debuginfo_registry *r, const char *nam
 	struct debuginfo *e;
 	static char msg[512];	/* one at a time: read before the next call */
 
+	if (strchr(name, '/'))
+		return module_by_path(r, name, err);
 	for (size_t i = 0; i < r->count; i++)
 		if (r->entries[i]->kind == DEBUGINFO_KMODULE && same_module(r->entries[i]->name, name))
 			return r->entries[i];

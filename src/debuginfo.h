@@ -26,7 +26,9 @@
  *    /usr/lib/debug/lib/modules/R/vmlinux, /lib/modules/R/build/vmlinux,
  *    then /usr/lib/debug/.build-id/XX/YYYY.debug by the kernel's build-id;
  *  - a module's: /usr/lib/debug/lib/modules/R/PATH.ko, PATH being where
- *    modules.dep of /lib/modules/R puts the module.
+ *    modules.dep of /lib/modules/R puts the module; or the module file
+ *    the script names by its path, module("/path/to/NAME.ko"), which is
+ *    its own debuginfo (an out-of-tree module built with -g).
  *
  * ($TAPC_DEBUG_ROOT replaces /usr/lib/debug.)  A file is used only when
  * its GNU build-id is the target's: the running kernel's from
@@ -104,7 +106,10 @@ const struct btf_tracepoints *debuginfo_tracepoints(struct debuginfo *e, const c
 const struct dwindex *debuginfo_dwarf(struct debuginfo *e, const char **err);
 
 /* The entry of the target kernel's module NAME ('-' and '_' alike), added
- * on first use; NULL with *err when the kernel has no such module. */
+ * on first use; NULL with *err when the kernel has no such module.  A NAME
+ * with a '/' is the path of a module file (an out-of-tree .ko, its own
+ * debuginfo): the entry's name is the module's (base name without ".ko",
+ * '-' as '_'). */
 struct debuginfo *debuginfo_module(struct debuginfo_registry *r, const char *name,
 				   const char **err);
 /* The names of the target kernel's modules (modules.dep), NULL-terminated

@@ -137,6 +137,7 @@ struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, const struct expr *e
 		tv = tvar_resolve_from(&ct, dwloc_type_of(&f.var), &o, &named, "@var", err);
 		free(named.name);
 		free(o.modsym);
+		free(o.pieces);
 	}
 	free(w.name);
 	return tv;

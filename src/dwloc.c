@@ -2,10 +2,12 @@
  *
  * The expression picked for scope->pc is evaluated symbolically on a
  * small stack whose entries are a constant, a register's value plus a
- * constant, or a static (link-time) address plus a constant.  Whatever
- * does not fit that shape (a dereference, arithmetic on two registers,
- * pieces of several places, implicit pointers) is refused: SystemTap's
- * "not accessible" error names the operation.
+ * constant, or a static (link-time) address plus a constant; a variable
+ * in pieces (DW_OP_piece) is each piece evaluated so, copied side by side
+ * by the runtime.  Whatever does not fit that shape (a dereference,
+ * arithmetic on two registers, bit pieces, implicit pointers, an entry
+ * value away from the entry) is refused: SystemTap's "not accessible"
+ * error names the operation.
  */
 #include "dwloc.h"
 
@@ -452,6 +454,75 @@ static void count_name(void *ctx, Elf *elf, const char *name, const GElf_Sym *sy
 		s->same_name++;
 }
 
+struct anchor_search {
+	Elf *elf;
+	uint64_t addr;		/* the code address wanted */
+	size_t shndx;		/* the section holding it */
+	const char *best;	/* the nearest uniquely named symbol below it */
+	uint64_t best_addr;
+	const char *counting;	/* count_same: the name counted */
+	int same;
+};
+
+static void count_same(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	struct anchor_search *s = ctx;
+	uint64_t at;
+
+	if (!strcmp(name, s->counting) && sym_addr(elf, sym, &at))
+		s->same++;
+}
+
+static bool unique_name(struct anchor_search *s, const char *name)
+{
+	struct anchor_search c = { .counting = name };
+
+	each_symbol(s->elf, &c, count_same);
+	return c.same == 1;
+}
+
+static void find_anchor(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	struct anchor_search *s = ctx;
+	uint64_t at;
+
+	if (!*name || sym->st_shndx != s->shndx || !sym_addr(elf, sym, &at) || at > s->addr ||
+	    (s->best && at <= s->best_addr) || GELF_ST_TYPE(sym->st_info) != STT_FUNC)
+		return;
+	if (unique_name(s, name)) {
+		s->best = name;
+		s->best_addr = at;
+	}
+}
+
+/* The index of the allocated section of ELF that holds ADDR, 0 if none. */
+static size_t section_holding(Elf *elf, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
+		    addr >= sh.sh_addr && addr < sh.sh_addr + sh.sh_size)
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+const char *dwloc_anchor(Dwarf *dbg, uint64_t addr, unsigned long *offset)
+{
+	struct anchor_search s = { .elf = dwarf_getelf(dbg), .addr = addr };
+
+	if (!s.elf || !(s.shndx = section_holding(s.elf, addr)))
+		return NULL;
+	each_symbol(s.elf, &s, find_anchor);
+	if (!s.best)
+		return NULL;
+	*offset = addr - s.best_addr;
+	return s.best;
+}
+
 /*
  * A static of a module: its sections are placed where the kernel loads
  * them, each on its own, so the address is kept as the symbol that holds
@@ -527,6 +598,114 @@ static int to_origin(struct eval *ev, struct tvar_origin *out)
 	return -1;
 }
 
+/* ---- DW_OP_piece */
+
+/* The most bytes of pieces tapc assembles (the frame's scratch string
+ * holds them; MAXSTRINGLEN is at least this). */
+#define PIECES_MAX_BYTES 64
+
+/* Whether the expression is in pieces: more than the one piece that is
+ * the whole variable. */
+static bool in_pieces(const Dwarf_Op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece)
+			return !(n == 2 && i == 1 && ops[i].atom == DW_OP_piece);
+	return false;
+}
+
+/* The piece the n operations before a DW_OP_piece describe. */
+static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar_piece *p)
+{
+	struct elem top;
+
+	ev->n = 0;
+	ev->is_value = false;
+	ev->nest = 0;
+	if (!implicit_value(ev, ops, n) && (ev->msg || !eval_ops(ev, ops, n)))
+		return false;
+	if (ev->n < 1)
+		return refuse_plain(ev, "an empty piece");
+	top = ev->stack[ev->n - 1];
+	p->in_mem = !ev->is_value;
+	p->addr = top.val;
+	switch (top.kind) {
+	case E_CONST:
+		if (p->in_mem)
+			return refuse_plain(ev, "a piece at a constant address");
+		p->base = TVAR_BASE_CONST;
+		break;
+	case E_REG:
+		p->base = TVAR_BASE_REG;
+		p->slot = top.reg;
+		break;
+	case E_STATIC:
+		if (strcmp(ev->scope->module ? ev->scope->module : "kernel", "kernel"))
+			return refuse_plain(ev, "a piece in a module's static");
+		if (!reloc_ref(dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu),
+			       &p->reloc_ref))
+			return refuse_plain(ev, "a static piece without the kernel's symbol table");
+		p->base = TVAR_BASE_STATIC;
+		break;
+	}
+	if (!p->in_mem && p->size > 8)
+		return refuse_plain(ev, "a value piece wider than 8 bytes");
+	return true;
+}
+
+/*
+ * A variable in pieces (a struct in two registers, a value partly in a
+ * register and partly on the stack): each piece is described as a place,
+ * and the runtime copies them side by side into a scratch buffer that the
+ * walk reads as the variable's memory.  A piece optimized out (no
+ * operations) or a bit piece is refused, naming the operation.
+ */
+static int pieces_origin(struct eval *ev, const Dwarf_Op *ops, size_t n,
+			 struct tvar_origin *out)
+{
+	struct tvar_piece *pieces = NULL;
+	size_t np = 0, start = 0, total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct tvar_piece p = { 0 };
+
+		if (ops[i].atom == DW_OP_bit_piece) {
+			refuse(ev, "a variable in bit pieces (%s)", ops[i].atom);
+			goto fail;
+		}
+		if (ops[i].atom != DW_OP_piece)
+			continue;
+		p.size = (unsigned)ops[i].number;
+		if (i == start) {
+			refuse_plain(ev, "a piece of it is optimized out (DW_OP_piece alone)");
+			goto fail;
+		}
+		if (!piece_of(ev, ops + start, i - start, &p))
+			goto fail;
+		total += p.size;
+		if (!p.size || total > PIECES_MAX_BYTES) {
+			ev->msg = xasprintf("pieces of more than %d bytes", PIECES_MAX_BYTES);
+			goto fail;
+		}
+		pieces = xrealloc(pieces, (np + 1) * sizeof(*pieces));
+		pieces[np++] = p;
+		start = i + 1;
+	}
+	if (start != n || !np) {
+		refuse_plain(ev, "operations after the last DW_OP_piece");
+		goto fail;
+	}
+	memset(out, 0, sizeof(*out));
+	out->base = TVAR_BASE_PIECES;
+	out->pieces = pieces;
+	out->npieces = np;
+	out->in_mem = true;
+	return 0;
+fail:
+	free(pieces);
+	return -1;
+}
+
 static int from_const_value(Dwarf_Attribute *cv, struct tvar_origin *out, char **msg)
 {
 	Dwarf_Sword s;
@@ -549,6 +728,48 @@ static int from_const_value(Dwarf_Attribute *cv, struct tvar_origin *out, char *
 		return -1;
 	}
 	return 0;
+}
+
+/* How deep implicit pointers to implicit pointers are followed. */
+#define IMPLICIT_MAX 4
+
+/*
+ * DW_OP_implicit_pointer DIE OFFSET alone: the variable is a pointer the
+ * compiler optimized away, to variable DIE (plus OFFSET bytes), whose own
+ * location is known: that place, if it is memory (or pieces, read as
+ * memory), with the walk starting at the pointer's target type.
+ */
+static int implicit_pointer(const struct dwarf_scope *scope, Dwarf_Attribute *attr,
+			    const Dwarf_Op *op, struct tvar_origin *out, char **msg)
+{
+	static int depth;
+	Dwarf_Die target;
+	const char *name;
+	int r;
+
+	if (dwarf_getlocation_die(attr, op, &target) != 0 || depth >= IMPLICIT_MAX) {
+		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
+				 "[man error::dwarf]: %s to an unknown variable",
+				 (uint64_t)scope->pc, op_name(op->atom));
+		return -1;
+	}
+	name = dwarf_diename(&target);
+	depth++;
+	r = dwloc_variable(scope, &target, out, msg);
+	depth--;
+	if (r == 0 && (!out->in_mem || (out->base == TVAR_BASE_PIECES && op->number2))) {
+		free(out->modsym);
+		free(out->pieces);
+		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
+				 "[man error::dwarf]: %s to '%s', which is not in memory",
+				 (uint64_t)scope->pc, op_name(op->atom), name ? name : "?");
+		return -1;
+	}
+	if (r == 0) {
+		out->addr += op->number2;
+		out->pointee = true;
+	}
+	return r;
 }
 
 int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_origin *out,
@@ -575,7 +796,13 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
 				 "[man error::dwarf]", (uint64_t)scope->pc);
 		return -1;
 	}
-	if (implicit_value(&ev, ops, n) || (!ev.msg && eval_ops(&ev, ops, n))) {
+	if (n == 1 && (ops[0].atom == DW_OP_implicit_pointer ||
+		       ops[0].atom == DW_OP_GNU_implicit_pointer))
+		return implicit_pointer(scope, &attr, &ops[0], out, msg);
+	if (in_pieces(ops, n)) {
+		if (pieces_origin(&ev, ops, n, out) == 0)
+			return 0;
+	} else if (implicit_value(&ev, ops, n) || (!ev.msg && eval_ops(&ev, ops, n))) {
 		if (to_origin(&ev, out) == 0)
 			return 0;
 	}

@@ -22,6 +22,14 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
  * static addresses are relocated against at run time); false if none. */
 bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr);
 
+/* Where a kprobe can be placed at code address ADDR of a module whose
+ * function there has a name the module has twice (two files' statics):
+ * the nearest function below ADDR in its section whose name is unique in
+ * the module, and the offset from it (*offset), as "MOD:NAME" names one
+ * symbol only; NULL when there is none.  (A module's sections are loaded
+ * apart, so the anchor must be in the same one.) */
+const char *dwloc_anchor(Dwarf *dbg, uint64_t addr, unsigned long *offset);
+
 /* The type of a variable, parameter or function DIE (its DW_AT_type,
  * through abstract origins and specifications) as a ctype_id of
  * ctypes_dwarf(), 0 for none or void. */

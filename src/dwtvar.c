@@ -198,6 +198,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 {
 	struct tvar_origin o;
 	struct tvar *tv;
+	ctype_id type;
 	char *msg;
 
 	if (dwloc_variable(scope, (Dwarf_Die *)&v->die, &o, &msg) != 0) {
@@ -205,8 +206,22 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 		err->msg = msg;
 		return NULL;
 	}
-	tv = tvar_resolve_from(ct, dwloc_type_of((Dwarf_Die *)&v->die), &o, e, FAMILY_WORD, err);
+	type = dwloc_type_of((Dwarf_Die *)&v->die);
+	if (o.pointee && !e->comps.n) {
+		err->pos = e->pos;
+		err->msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
+				     "[man error::dwarf]: the pointer '%s' is optimized out "
+				     "(DW_OP_implicit_pointer), what it points to is not: "
+				     "%s->member", (uint64_t)scope->pc, e->name, e->name);
+		free(o.modsym);
+		free(o.pieces);
+		return NULL;
+	}
+	if (o.pointee)	/* $p->x where p's target is known, p itself gone */
+		type = ctype_pointee(ct, ctype_resolve(ct, type));
+	tv = tvar_resolve_from(ct, type, &o, e, FAMILY_WORD, err);
 	free(o.modsym);
+	free(o.pieces);
 	return tv;
 }
 

@@ -118,6 +118,15 @@ const struct dwindex *kinfo_module_dwarf(const char *name, const char **err)
 	return m ? debuginfo_dwarf(m, err) : NULL;
 }
 
+const char *kinfo_module_name(const char *spec, const char **err)
+{
+	struct debuginfo *m = registry ? debuginfo_module(registry, spec, err) : NULL;
+
+	if (!registry)
+		no_kernel(err);
+	return m ? debuginfo_name(m) : NULL;
+}
+
 const char *const *kinfo_module_names(void)
 {
 	return registry ? debuginfo_module_names(registry) : NULL;

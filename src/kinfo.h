@@ -34,6 +34,10 @@ const struct btf *kinfo_module_btf(const char *name, const char **err);
 const struct dwindex *kinfo_dwarf(const char **err);
 /* The DWARF of the kernel's module NAME. */
 const struct dwindex *kinfo_module_dwarf(const char *name, const char **err);
+/* The name the kernel knows module SPEC by: SPEC itself, or for a path
+ * (module("/path/to/x.ko")) the module's name in the file; NULL with *err
+ * when there is no such module. */
+const char *kinfo_module_name(const char *spec, const char **err);
 /* The kernel's modules by name, NULL-terminated, or NULL. */
 const char *const *kinfo_module_names(void);
 

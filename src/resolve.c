@@ -474,12 +474,24 @@ static void res_index_exprs(struct rctx *R, struct expr *e)
 	}
 }
 
+/* @var("name") without a module, in a module probe: that module's, as
+ * SystemTap's (each derived probe has its own copy of the body). */
+static void atvar_default_module(const struct derived_probe *dp, struct expr *e)
+{
+	const char *mod;
+
+	if (!e->module && dp && dp->family->debug_module &&
+	    (mod = dp->family->debug_module(dp)))
+		e->module = xstrdup(mod);
+}
+
 /* @var("name@file", "module")...: its indexes and its variable
  * (sem_atvar.h). */
 static void res_atvar(struct rctx *R, struct expr *e)
 {
 	const struct sem_atvar *sa;
 
+	atvar_default_module(R->dp, e);
 	res_index_exprs(R, e);
 	sa = sem_atvar_of(e);
 	if (sa->type == SEM_UNKNOWN)
@@ -633,8 +645,10 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 
 	if (e->a && e->a->kind == E_CAST)
 		return sem_cast_of(e->a)->type != SEM_UNKNOWN;
-	if (e->a && e->a->kind == E_VAR)
+	if (e->a && e->a->kind == E_VAR) {
+		atvar_default_module(dp, e->a);
 		return sem_atvar_of(e->a)->type != SEM_UNKNOWN;
+	}
 	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
 		return false;
 	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;

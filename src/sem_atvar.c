@@ -22,6 +22,8 @@ static void resolve(const struct expr *e, struct sem_atvar *sa)
 	bool kernel = !strcmp(module, "kernel");
 	const char *why = NULL;
 	const struct dwindex *ix = kernel ? kinfo_dwarf(&why) : kinfo_module_dwarf(module, &why);
+	/* the module's name, also when module is its file's path */
+	const char *name = kernel || !ix ? module : kinfo_module_name(module, &why);
 
 	sa->type = SEM_UNKNOWN;
 	if (!ix) {
@@ -30,7 +32,7 @@ static void resolve(const struct expr *e, struct sem_atvar *sa)
 					(int)strcspn(e->str, "@"), e->str, module,
 					why ? why : "no debuginfo");
 	} else {
-		sa->access = dwatvar_resolve(dwindex_dwarf(ix), module, e, &sa->err);
+		sa->access = dwatvar_resolve(dwindex_dwarf(ix), name, e, &sa->err);
 	}
 	if (sa->access)
 		sa->type = sa->access->type;

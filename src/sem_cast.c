@@ -96,7 +96,32 @@ static void cast_error(struct sem_cast *sc, const struct srcpos *pos, const char
 	sc->err.what = xstrdup("operator '@cast'");
 }
 
-/* The type e names in the first module of its list that has it. */
+/* The DWARF types of one module of @cast's list, when its debuginfo is
+ * installed (a module may be named by its file's path). */
+static bool module_dwarf_types(const char *module, size_t len, struct ctypes *ct)
+{
+	const struct dwindex *ix;
+	const char *why = NULL;	/* the BTF's reason is the one reported */
+
+	if (names_kernel(module, len)) {
+		ix = kinfo_dwarf(&why);
+	} else if (len && module[0] == '<') {
+		return false;
+	} else {
+		char *name = xstrndup(module, len);
+
+		ix = kinfo_module_dwarf(name, &why);
+		free(name);
+	}
+	if (!ix)
+		return false;
+	*ct = ctypes_dwarf(dwindex_dwarf(ix));
+	return true;
+}
+
+/* The type e names in the first module of its list that has it: from
+ * BTF, else (a type BTF does not describe, or a module without BTF) from
+ * the DWARF when it is installed, as SystemTap reads it. */
 static bool find_type(const struct expr *e, struct sem_cast *sc, struct ctypes *ct,
 		      ctype_id *type, bool *user)
 {
@@ -113,6 +138,11 @@ static bool find_type(const struct expr *e, struct sem_cast *sc, struct ctypes *
 				return true;
 		} else if (w && !why) {
 			why = w;
+		}
+		if (module_dwarf_types(p, len, ct)) {
+			*type = ctype_find(ct, e->str);
+			if (*type)
+				return true;
 		}
 		if (!p[len])
 			break;

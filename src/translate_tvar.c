@@ -135,6 +135,35 @@ static unsigned modsym_index(struct tr *T, const char *modsym)
 	return (unsigned)(T->modsyms.n - 1);
 }
 
+/* A variable in pieces: each copied into a scratch string of the frame,
+ * whose address the walk starts at. */
+static void pieces_c(struct emit *m, const struct tvar *tv)
+{
+	char *buf = tr_stmp(m->T);
+	unsigned off = 0;
+
+	emit_where(m);
+	for (size_t i = 0; i < tv->npieces; i++) {
+		const struct tvar_piece *p = &tv->pieces[i];
+		char *v;
+
+		if (p->base == TVAR_BASE_REG)
+			v = xasprintf("tap_dwarf_reg(c, %u) + %#" PRIx64 "UL", p->slot, p->addr);
+		else if (p->base == TVAR_BASE_STATIC)
+			v = xasprintf("%#" PRIx64 "UL + tap_kernel_reloc(%#" PRIx64 "UL)", p->addr,
+				      p->reloc_ref);
+		else
+			v = xasprintf("%#" PRIx64 "UL", p->addr);
+		tr_line(m->T, "tap_dwarf_piece(c, %s, %u, %u, %d, %s);", buf, off, p->size,
+			p->in_mem, v);
+		tr_check(m->T);
+		off += p->size;
+		free(v);
+	}
+	set_c(m, xasprintf("(unsigned long)%s", buf));
+	free(buf);
+}
+
 /* The base's value (an unsigned long) as m's C. */
 static void base_c(struct emit *m, const struct tvar *tv)
 {
@@ -176,6 +205,9 @@ static void base_c(struct emit *m, const struct tvar *tv)
 		tr_check(m->T);
 		set_c(m, xasprintf("(unsigned long)%s", t));
 		free(t);
+		break;
+	case TVAR_BASE_PIECES:
+		pieces_c(m, tv);
 		break;
 	case TVAR_BASE_NONE: case TVAR_BASE_PARENT:
 		break;

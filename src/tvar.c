@@ -52,12 +52,14 @@ void tvar_free(struct tvar *tv)
 	free(tv->text);
 	free(tv->name);
 	free(tv->modsym);
+	free(tv->pieces);
 	free(tv);
 }
 
 bool tvar_writable(const struct tvar *tv)
 {
-	if (tv->at_entry || tv->type != SEM_LONG)
+	/* pieces are read into a copy */
+	if (tv->at_entry || tv->type != SEM_LONG || tv->base == TVAR_BASE_PIECES)
 		return false;
 	if (tv->leaf == TVAR_READ)
 		return !tv->bits && tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
@@ -90,6 +92,22 @@ static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 		break;
 	case TVAR_BASE_EXPR:
 		strbuf_adds(sb, "expr");
+		break;
+	case TVAR_BASE_PIECES:
+		strbuf_adds(sb, "pieces:");
+		for (size_t i = 0; i < tv->npieces; i++) {
+			const struct tvar_piece *p = &tv->pieces[i];
+
+			strbuf_adds(sb, i ? "," : "[");
+			if (p->base == TVAR_BASE_REG)
+				strbuf_addf(sb, "reg:%u%+" PRId64, p->slot, (int64_t)p->addr);
+			else if (p->base == TVAR_BASE_STATIC)
+				strbuf_addf(sb, "static:%#" PRIx64, p->addr);
+			else
+				strbuf_addf(sb, "const:%#" PRIx64, p->addr);
+			strbuf_addf(sb, "%s/%u", p->in_mem ? "@" : "", p->size);
+		}
+		strbuf_addc(sb, ']');
 		break;
 	}
 	return sb->buf;

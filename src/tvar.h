@@ -40,6 +40,20 @@ enum tvar_base {
 				 * plus addr, as the module's symbol table has
 				 * it where it runs (looked up when the script
 				 * starts, as module probes are) */
+	TVAR_BASE_PIECES,	/* a variable the DWARF puts in pieces
+				 * (DW_OP_piece): each copied into a scratch
+				 * buffer of the probe's frame, whose address
+				 * the walk starts at */
+};
+
+/* One DW_OP_piece of a variable: size bytes from a register's value, a
+ * constant, or memory (at a register plus addr, or a kernel static). */
+struct tvar_piece {
+	enum tvar_base base;		/* TVAR_BASE_REG, _STATIC or _CONST */
+	unsigned slot;			/* TVAR_BASE_REG */
+	uint64_t addr, reloc_ref;	/* as in struct tvar */
+	bool in_mem;			/* the bytes at the address */
+	unsigned size;			/* bytes */
 };
 
 enum tvar_step_kind {
@@ -80,6 +94,8 @@ struct tvar {
 	uint64_t addr;			/* TVAR_BASE_REG, _STATIC, _CONST */
 	uint64_t reloc_ref;		/* TVAR_BASE_STATIC */
 	char *modsym;			/* TVAR_BASE_MODSYM */
+	struct tvar_piece *pieces;	/* TVAR_BASE_PIECES, in byte order */
+	size_t npieces;
 	struct tvar_step *steps;
 	size_t nsteps;
 	enum tvar_leaf leaf;

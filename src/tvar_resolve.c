@@ -25,6 +25,17 @@ struct walk {
 	size_t nsteps;
 };
 
+/* Whether the walk read a pointer on its way: it stands in memory the
+ * kernel has, not in a copy of a variable's pieces. */
+static bool walk_loaded(const struct walk *w)
+{
+	for (size_t i = 0; i < w->nsteps; i++)
+		if (w->steps[i].kind == TVAR_LOAD ||
+		    (w->steps[i].kind == TVAR_INDEX && w->steps[i].load_first))
+			return true;
+	return false;
+}
+
 char *tvar_type_name(const struct ctypes *ct, ctype_id id)
 {
 	char buf[512];
@@ -581,8 +592,9 @@ static bool walk(struct walk *w, struct tvar *tv)
 		w->cast_root = false;
 	}
 	if (w->e->addressof) {
-		/* &$p->field: the member's address */
-		if (!w->in_mem)
+		/* &$p->field: the member's address (not of a copy of the
+		 * pieces) */
+		if (!w->in_mem || (tv->base == TVAR_BASE_PIECES && !walk_loaded(w)))
 			return fail(w, &w->e->pos, "cannot take address of %s variable '%s'",
 				    w->family, w->e->name ? w->e->name : "");
 		if (w->bits)
@@ -617,6 +629,11 @@ struct tvar *tvar_resolve_from(const struct ctypes *ct, ctype_id base_type,
 	tv->addr = o->addr;
 	tv->reloc_ref = o->reloc_ref;
 	tv->modsym = o->modsym ? xstrdup(o->modsym) : NULL;
+	if (o->npieces) {
+		tv->pieces = xmalloc(o->npieces * sizeof(*tv->pieces));
+		memcpy(tv->pieces, o->pieces, o->npieces * sizeof(*tv->pieces));
+		tv->npieces = o->npieces;
+	}
 	ok = walk(&w, tv);
 
 	free(w.steps);

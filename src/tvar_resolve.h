@@ -49,7 +49,14 @@ struct tvar_origin {
 	uint64_t addr, reloc_ref;	/* as in struct tvar */
 	char *modsym;			/* as in struct tvar: malloc'd, the
 					 * caller's to free (it is copied) */
+	struct tvar_piece *pieces;	/* as in struct tvar: malloc'd, the
+					 * caller's to free (it is copied) */
+	size_t npieces;
 	bool in_mem;
+	/* The place is that of what the variable points to, not its own
+	 * (DW_OP_implicit_pointer: a pointer optimized away whose target
+	 * is known): the walk starts at the pointer's target type. */
+	bool pointee;
 };
 
 /* tvar_resolve() from any origin (a DWARF location: a register's value,

@@ -12,13 +12,17 @@
  * As SystemTap does, a probe that does not register is a warning
  * ("registration error", with the kernel's rc), not optional ones, and
  * the script runs with the others.  Module functions are registered by
- * "MOD:NAME" when the script starts; a module loaded later is not
- * watched for.  Hits the kernel missed (a kretprobe out of instances, a
+ * "MOD:NAME" when the script starts if their module is loaded, and as
+ * SystemTap does, through a module notifier, whenever it is loaded
+ * later (before its init function runs), unregistered when it goes.
+ * Hits the kernel missed (a kretprobe out of instances, a
  * kprobe hit inside another) are counted as skipped probes when the
  * probes are unregistered, and with -t reported one line each.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
 #include "tap_internal.h"
@@ -28,6 +32,7 @@ struct tap_kp {
 	char *symbol;		/* "NAME" or "MOD:NAME", or NULL */
 	bool ret;		/* a kretprobe */
 	bool registered;
+	bool disarmed;		/* its arming condition is false */
 	union {
 		struct kprobe kp;
 		struct kretprobe krp;
@@ -36,6 +41,9 @@ struct tap_kp {
 
 static struct tap_kp *tap_kps;
 static unsigned int tap_nkps;
+/* Registration and arming against the module notifier. */
+static DEFINE_MUTEX(tap_kp_mutex);
+static bool tap_kp_notifying;
 
 /* SystemTap's default number of kretprobe instances. */
 static int tap_kretactive(void)
@@ -118,20 +126,14 @@ static int tap_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *re
 	return tap_run_entry(k->probe, regs, 0, NULL, ri->data) ? 1 : 0;
 }
 
-/* Fill in @k for @p; 0 or -ENOMEM. */
-static int tap_kp_prepare(struct tap_kp *k, const struct tap_probe *p)
+/* The kprobe or kretprobe of @k as it is before it is registered (again,
+ * after its module was unloaded: registering fills in its address). */
+static void tap_kp_fill(struct tap_kp *k)
 {
+	const struct tap_probe *p = k->probe;
 	struct kprobe *kp = &k->u.kp;
 
-	k->probe = p;
-	k->ret = p->flags & TAP_PF_RETURN;
-	if (p->target) {
-		k->symbol = p->module ? kasprintf(GFP_KERNEL, "%s:%s", p->module,
-						  p->target)
-				      : kstrdup(p->target, GFP_KERNEL);
-		if (!k->symbol)
-			return -ENOMEM;
-	}
+	memset(&k->u, 0, sizeof(k->u));
 	if (k->ret) {
 		k->u.krp.handler = tap_kretprobe_hit;
 		if (p->entry) {
@@ -150,6 +152,21 @@ static int tap_kp_prepare(struct tap_kp *k, const struct tap_probe *p)
 	} else {
 		kp->addr = (kprobe_opcode_t *)p->u.kprobe.addr;
 	}
+}
+
+/* Fill in @k for @p; 0 or -ENOMEM. */
+static int tap_kp_prepare(struct tap_kp *k, const struct tap_probe *p)
+{
+	k->probe = p;
+	k->ret = p->flags & TAP_PF_RETURN;
+	if (p->target) {
+		k->symbol = p->module ? kasprintf(GFP_KERNEL, "%s:%s", p->module,
+						  p->target)
+				      : kstrdup(p->target, GFP_KERNEL);
+		if (!k->symbol)
+			return -ENOMEM;
+	}
+	tap_kp_fill(k);
 	return 0;
 }
 
@@ -165,14 +182,70 @@ static void tap_kp_warn(const struct tap_kp *k, int rc)
 			   k->probe->pp, k->probe->u.kprobe.addr, rc);
 }
 
-static void tap_kp_register(struct tap_kp *k)
+/* Whether @k probes a function of module @name ('-' and '_' alike). */
+static bool tap_kp_in_module(const struct tap_kp *k, const char *name)
 {
-	int rc = k->ret ? register_kretprobe(&k->u.krp) : register_kprobe(&k->u.kp);
+	const char *m = k->probe->module;
 
+	if (!m || !k->symbol)
+		return false;
+	for (; *m && *name; m++, name++)
+		if (*m != *name && !((*m == '-' || *m == '_') && (*name == '-' || *name == '_')))
+			return false;
+	return *m == *name;
+}
+
+/*
+ * Under tap_kp_mutex.  A module function whose module is not loaded does
+ * not resolve (-ENOENT): it waits for the module, quietly, as in
+ * SystemTap; a probe the arming condition keeps off is registered
+ * disabled.
+ */
+static void tap_kp_register(struct tap_kp *k, bool at_start)
+{
+	struct kprobe *kp = k->ret ? &k->u.krp.kp : &k->u.kp;
+	int rc;
+
+	if (k->disarmed)
+		kp->flags |= KPROBE_FLAG_DISABLED;
+	rc = k->ret ? register_kretprobe(&k->u.krp) : register_kprobe(&k->u.kp);
 	k->registered = rc == 0;
-	if (rc)
+	if (rc && !(at_start && rc == -ENOENT && k->probe->module))
 		tap_kp_warn(k, rc);
 }
+
+static void tap_kp_unregister(struct tap_kp *k);
+
+/*
+ * A module coming: its functions' probes are registered before its init
+ * function runs (kprobes take them in init text too); going: they are
+ * unregistered while its code is still there.
+ */
+static int tap_kp_module_event(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+	unsigned int i;
+
+	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&tap_kp_mutex);
+	for (i = 0; i < tap_nkps; i++) {
+		struct tap_kp *k = &tap_kps[i];
+
+		if (!tap_kp_in_module(k, mod->name))
+			continue;
+		if (state == MODULE_STATE_COMING && !k->registered)
+			tap_kp_register(k, false);
+		else if (state == MODULE_STATE_GOING && k->registered)
+			tap_kp_unregister(k);
+	}
+	mutex_unlock(&tap_kp_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tap_kp_module_nb = {
+	.notifier_call = tap_kp_module_event,
+};
 
 static void tap_kprobes_free(void)
 {
@@ -208,7 +281,16 @@ static int tap_kprobes_init(void)
 		}
 	}
 	for (i = 0; i < tap_nkps; i++)
-		tap_kp_register(&tap_kps[i]);
+		if (tap_kps[i].probe->module)
+			break;
+	/* before the first registration, so no module slips between */
+	if (i < tap_nkps && register_module_notifier(&tap_kp_module_nb) == 0)
+		tap_kp_notifying = true;
+	mutex_lock(&tap_kp_mutex);
+	for (i = 0; i < tap_nkps; i++)
+		if (!tap_kps[i].registered)
+			tap_kp_register(&tap_kps[i], true);
+	mutex_unlock(&tap_kp_mutex);
 	return 0;
 }
 
@@ -244,6 +326,18 @@ static void tap_kp_add_missed(const struct tap_kp *k)
 			   k->ret ? "kretprobe/2" : "kprobe", k->probe->pp, kp_missed);
 }
 
+/* Under tap_kp_mutex: @k's module goes; it may come back. */
+static void tap_kp_unregister(struct tap_kp *k)
+{
+	if (k->ret)
+		unregister_kretprobe(&k->u.krp);
+	else
+		unregister_kprobe(&k->u.kp);
+	tap_kp_add_missed(k);
+	k->registered = false;
+	tap_kp_fill(k);
+}
+
 /* Unregister all at once (one RCU grace period); returns when no
  * handler runs any more. */
 static void tap_kprobes_stop(void)
@@ -253,6 +347,10 @@ static void tap_kprobes_stop(void)
 
 	if (!tap_nkps)
 		return;
+	/* waits for a notifier call that runs: none registers after this */
+	if (tap_kp_notifying)
+		unregister_module_notifier(&tap_kp_module_nb);
+	tap_kp_notifying = false;
 	v = kcalloc(tap_nkps, sizeof(*v), GFP_KERNEL);
 	if (v) {
 		n = tap_kp_collect(v, false);
@@ -283,17 +381,22 @@ static void tap_kprobes_arm(const struct tap_probe *p, bool on)
 {
 	unsigned int i;
 
+	mutex_lock(&tap_kp_mutex);
 	for (i = 0; i < tap_nkps; i++) {
 		struct tap_kp *k = &tap_kps[i];
 		struct kprobe *kp = k->ret ? &k->u.krp.kp : &k->u.kp;
 
-		if (k->probe != p || !k->registered)
+		if (k->probe != p)
+			continue;
+		k->disarmed = !on;	/* for a module loaded later */
+		if (!k->registered)
 			continue;
 		if (on)
 			enable_kprobe(kp);
 		else
 			disable_kprobe(kp);
 	}
+	mutex_unlock(&tap_kp_mutex);
 }
 
 const struct tap_family tap_family_kprobe = {

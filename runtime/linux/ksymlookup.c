@@ -9,6 +9,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "tap_internal.h"
@@ -50,44 +51,88 @@ unsigned long tap_kernel_symbol(const char *name)
 }
 
 /*
- * The module symbols statics of modules are read from, looked up once when
- * the script starts (kallsyms_lookup_name() takes "MOD:NAME"), as module
- * probes are placed then: a module loaded later is not seen.  The kernel
- * frees a module's symbols with it, so an address kept past an unload is
- * stale; reads stay fault-safe.
+ * The module symbols statics of modules are read from, looked up when the
+ * script starts (kallsyms_lookup_name() takes "MOD:NAME") and again when
+ * a module of theirs is loaded later, as module probes are placed then
+ * too; forgotten when it goes, as the kernel frees its symbols with it.
+ * A probe reads an address once per use (READ_ONCE), and reads stay
+ * fault-safe.
  */
 static unsigned long *tap_modsym_addrs;
+static bool tap_modsym_notifying;
+
+/* Whether "MOD:NAME" is a symbol of module @name. */
+static bool tap_modsym_of(const char *modsym, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(modsym, name, len) && modsym[len] == ':';
+}
+
+static int tap_modsyms_event(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+	unsigned int k;
+
+	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	for (k = 0; k < tap_nmodsyms; k++)
+		if (tap_modsym_of(tap_modsyms[k], mod->name))
+			WRITE_ONCE(tap_modsym_addrs[k], state == MODULE_STATE_COMING
+				   ? tap_kernel_symbol(tap_modsyms[k]) : 0);
+	return NOTIFY_DONE;
+}
+
+/* Before the kprobes' notifier (priority 0): a probe on the module's
+ * code finds its statics from its first hit. */
+static struct notifier_block tap_modsyms_nb = {
+	.notifier_call = tap_modsyms_event,
+	.priority = 1,
+};
 
 int tap_modsyms_init(void)
 {
 	unsigned int k;
+	int ret;
 
 	if (!tap_nmodsyms)
 		return 0;
 	tap_modsym_addrs = kcalloc(tap_nmodsyms, sizeof(*tap_modsym_addrs), GFP_KERNEL);
 	if (!tap_modsym_addrs)
 		return -ENOMEM;
+	ret = register_module_notifier(&tap_modsyms_nb);
+	if (ret) {
+		kfree(tap_modsym_addrs);
+		tap_modsym_addrs = NULL;
+		return ret;
+	}
+	tap_modsym_notifying = true;
 	for (k = 0; k < tap_nmodsyms; k++)
-		tap_modsym_addrs[k] = tap_kernel_symbol(tap_modsyms[k]);
+		WRITE_ONCE(tap_modsym_addrs[k], tap_kernel_symbol(tap_modsyms[k]));
 	return 0;
 }
 
 void tap_modsyms_exit(void)
 {
+	if (tap_modsym_notifying)
+		unregister_module_notifier(&tap_modsyms_nb);
+	tap_modsym_notifying = false;
 	kfree(tap_modsym_addrs);
 	tap_modsym_addrs = NULL;
 }
 
 unsigned long tap_module_symbol(struct tap_context *c, unsigned int k)
 {
+	unsigned long addr = k < tap_nmodsyms && tap_modsym_addrs
+			     ? READ_ONCE(tap_modsym_addrs[k]) : 0;
 	const char *colon;
 
-	if (k < tap_nmodsyms && tap_modsym_addrs && tap_modsym_addrs[k])
-		return tap_modsym_addrs[k];
+	if (addr)
+		return addr;
 	colon = k < tap_nmodsyms ? strchr(tap_modsyms[k], ':') : NULL;
 	if (colon)
 		tap_errorf(c, "cannot read a static of module '%.*s': symbol '%s' not found "
-			   "(the module was not loaded when the script started)",
+			   "(the module is not loaded)",
 			   (int)(colon - tap_modsyms[k]), tap_modsyms[k], colon + 1);
 	else
 		tap_error(c, "cannot read a static of a module");

@@ -27,6 +27,22 @@ static void tap_deref_fault(struct tap_context *c, unsigned long addr)
 	tap_errorf(c, "read fault [man error::fault] at 0x%016lx (addr)", addr);
 }
 
+void tap_dwarf_piece(struct tap_context *c, char *buf, unsigned int off, unsigned int size,
+		     int in_mem, unsigned long v)
+{
+	if (c->last_error)	/* the register @v came from was not there */
+		return;
+	if (off > MAXSTRINGLEN || size > MAXSTRINGLEN - off || (!in_mem && size > sizeof(v))) {
+		tap_errorf(c, "a variable's pieces do not fit in MAXSTRINGLEN (%u)",
+			   (unsigned int)MAXSTRINGLEN);
+		return;
+	}
+	if (!in_mem)
+		memcpy(buf + off, &v, size);	/* little-endian: the low bytes */
+	else if (tap_read_kernel(buf + off, v, size))
+		tap_deref_fault(c, v);
+}
+
 static long long tap_deref_with(tap_reader_t read, struct tap_context *c,
 				unsigned long addr, int size, int is_signed)
 {

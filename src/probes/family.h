@@ -90,6 +90,13 @@ struct probe_family {
 	 */
 	bool (*saves_entry)(const struct derived_probe *dp);
 	/*
+	 * The kernel module whose DWARF dp sits in (its name as the kernel
+	 * knows it), where @var("name") without a module looks, as
+	 * SystemTap's module("M") probes do; NULL: the kernel.  NULL hook:
+	 * the kernel for all the family's probes.
+	 */
+	const char *(*debug_module)(const struct derived_probe *dp);
+	/*
 	 * Free the payload a concrete point holds (struct family_point's
 	 * data, never NULL here) with what it owns.  NULL: the payload is
 	 * one malloc'd block, freed with free().

@@ -6,7 +6,10 @@
  *   kernel.statement(ADDRESS).absolute		(guru mode only)
  *
  * PAT and FILE may be globs, MOD too (over the target kernel's modules,
- * modules.dep).  A function is found in the DWARF function index of the
+ * modules.dep); MOD may also be the path of a module file, as SystemTap
+ * takes an out-of-tree module (its .ko, built with -g, is its own
+ * debuginfo): the point keeps the path, probemod() and the registration
+ * use the module's name.  A function is found in the DWARF function index of the
  * kernel or module (dwindex.h); each match gives one probe at its entry
  * pc: every out-of-line copy of it (subprogram) and, unless .call,
  * .exported or .return, every inline instance of it.  .call keeps the
@@ -26,8 +29,9 @@
  * declaration: kernel.function("vfs_read@fs/read_write.c:450").  It is
  * registered as the runtime's kprobes are (runtime/linux/kprobes.c):
  * a symbol and an offset past it: the function's own symbol when its
- * name is unique in the kernel or module, else (in the kernel) "_stext"
- * and the offset from it.
+ * name is unique in the kernel or module, else "_stext" and the offset
+ * from it in the kernel, or in a module the nearest function below it in
+ * its section whose name is unique (dwloc_anchor).
  *
  * Each probe's payload (fp.data) holds its struct dwarf_scope
  * (dwscope.h), what the DWARF target-variable resolver reads.  Its DIEs
@@ -40,6 +44,7 @@
 #include <string.h>
 
 #include "dwindex.h"
+#include "dwloc.h"
 #include "dwscope.h"
 #include "dwtvar.h"
 #include "glob.h"
@@ -98,6 +103,8 @@ struct kfunc_query {
 	int64_t maxactive;
 	const char *module;		/* the binary matched now: NULL, the kernel */
 	struct vec *out;
+	const char *mod_text;		/* module("M")'s M as written, when it is
+					 * not the module's name (a path) */
 };
 
 static char *stash(char **at, const char *s)
@@ -141,13 +148,18 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	struct family_point *fp;
 	struct kfunc_data *d;
 
+	/* two files' statics of one name in a module: placed from a
+	 * neighbour whose name is the module's only one */
+	if (!sym && mod)
+		sym = dwloc_anchor(dwindex_dwarf(ix), addr, &off);
+
 	if (!sym) {		/* no symbol to place it by (see dwindex_symbol) */
 		free(text);
 		return;
 	}
 	fp = xcalloc(1, sizeof(*fp));
 	fp->target = text;
-	fp->module = mod ? xstrdup(mod) : NULL;
+	fp->module = mod ? xstrdup(q->mod_text ? q->mod_text : mod) : NULL;
 	fp->num[0] = q->maxactive;
 	fp->flags = (q->variant & DV_RETURN) ? 1 : 0;
 	fp->target_comp = 1;
@@ -179,12 +191,15 @@ static int expand_modules(struct dwmatch *m, struct family_error *err)
 	const char *const *names;
 	const struct dwindex *last = NULL;
 
-	if (!glob_is_pattern(pat)) {
+	if (!glob_is_pattern(pat) || strchr(pat, '/')) {
 		const struct dwindex *ix = kinfo_module_dwarf(pat, &why);
+		const char *name = ix ? kinfo_module_name(pat, &why) : NULL;
 
-		if (!ix)
+		if (!ix || !name)
 			return family_fail(err, &mc->arg->pos, xstrdup(why));
-		q->module = pat;
+		q->module = name;
+		if (strcmp(name, pat))
+			q->mod_text = pat;
 		if (dwmatch_in(m, ix) > 0)
 			return (int)q->out->n;
 		return dwmatch_fail(m, ix, err);
@@ -321,6 +336,14 @@ static bool kfunc_saves_entry(const struct derived_probe *dp)
 	return d && d->scope.at_return;
 }
 
+/* @var("name") in a module("M") probe looks in M. */
+static const char *kfunc_debug_module(const struct derived_probe *dp)
+{
+	const struct kfunc_data *d = dp->fp.data;
+
+	return d ? d->module : NULL;
+}
+
 /* ---- pass 3 ---------------------------------------------------------- */
 
 static void emit_str_field(FILE *out, const char *field, const char *s)
@@ -364,6 +387,7 @@ const struct probe_family probe_family_kfunc = {
 	.target_type = kfunc_target_type,
 	.list_targets = kfunc_list_targets,
 	.saves_entry = kfunc_saves_entry,
+	.debug_module = kfunc_debug_module,
 	.print_sig = kfunc_print_sig,
 	.armable = true,
 	.emit_entry = kfunc_emit,

@@ -38,6 +38,13 @@
  *   udp N	a UDP datagram of N bytes (N <= 4096) from one socket on
  *		127.0.0.1 to another, sent with sendto() and received with
  *		recvfrom() into a 4096-byte buffer
+ *   modload KO	load the kernel module file KO (finit_module), waiting
+ *		while a module of its name is loaded (another script's
+ *		run of the same step), up to 60 s
+ *   modrun N	write "N" to /proc/tapc_testmod: the test module
+ *		(tapc.dwarf/testmod) runs tapc_tm_run(N) once, in this
+ *		process
+ *   modunload NAME	unload module NAME (delete_module)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -55,6 +62,8 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <errno.h>
+#define LEASE_SYSCTL "/proc/sys/fs/lease-break-time"
 
 static long number(const char *step, const char *arg)
 {
@@ -110,8 +119,6 @@ static void step_files(const char *dir)
 	syscall(SYS_munmap, p, 8192);
 	syscall(SYS_unlink, file);
 }
-
-#define LEASE_SYSCTL "/proc/sys/fs/lease-break-time"
 
 static void step_vfiles(const char *dir)
 {
@@ -262,6 +269,48 @@ static void step_udp(long n)
 	close(receiver);
 }
 
+static void step_modload(const char *ko)
+{
+	int fd = ko ? open(ko, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0) {
+		perror("tapc-workload: modload");
+		exit(1);
+	}
+	for (int tries = 0; syscall(SYS_finit_module, fd, "", 0) != 0; tries++) {
+		if (errno != EEXIST || tries >= 1200) {
+			perror("tapc-workload: finit_module");
+			exit(1);
+		}
+		step_sleep(50);
+	}
+	close(fd);
+}
+
+static void step_modrun(long n)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%ld\n", n);
+	long fd = syscall(SYS_open, "/proc/tapc_testmod", O_WRONLY);
+
+	if (fd < 0 || syscall(SYS_write, fd, buf, len) != len) {
+		perror("tapc-workload: /proc/tapc_testmod");
+		exit(1);
+	}
+	syscall(SYS_close, fd);
+}
+
+static void step_modunload(const char *name)
+{
+	for (int tries = 0; !name || syscall(SYS_delete_module, name, O_NONBLOCK) != 0; tries++) {
+		if (!name || (errno != EAGAIN && errno != EBUSY) || tries >= 200) {
+			perror("tapc-workload: delete_module");
+			exit(1);
+		}
+		step_sleep(50);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -285,6 +334,12 @@ int main(int argc, char **argv)
 			step_tcp(number(step, arg));
 		} else if (strcmp(step, "udp") == 0) {
 			step_udp(number(step, arg));
+		} else if (strcmp(step, "modload") == 0) {
+			step_modload(arg);
+		} else if (strcmp(step, "modrun") == 0) {
+			step_modrun(number(step, arg));
+		} else if (strcmp(step, "modunload") == 0) {
+			step_modunload(arg);
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
