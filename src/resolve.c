@@ -232,6 +232,22 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 	free(w);
 }
 
+/* What an assignment, <<< or ++/-- stores into must be a variable, an
+ * array element or a target: anything else is SystemTap's "Expecting
+ * lvalue expression", at the operand's own token.  A '.' there is most
+ * likely a member access written C's way ($p->a.b), which SystemTap
+ * points out. */
+static void not_lvalue(struct rctx *R, const struct expr *e)
+{
+	char *what = describe_expr(e);
+
+	if (e->kind == E_BINARY && e->op == TK_DOT)
+		sem_error(R->E, &e->pos, what, "Expecting lvalue expression, try -> instead");
+	else
+		sem_error(R->E, &e->pos, what, "Expecting lvalue expression");
+	free(what);
+}
+
 static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 {
 	struct vardecl *v;
@@ -244,6 +260,8 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		break;
 	case E_INDEX:
 		res_indexed(R, e, read, true);
+		if (e->a->kind != E_SYM)	/* a histogram's bucket */
+			not_lvalue(R, e);
 		break;
 	case E_TARGET: {
 		bool resolved = false;
@@ -267,8 +285,12 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		sem_error(R->E, &e->pos, "operator '@cast'",
 			  "write to @cast member not supported");
 		break;
+	case E_AUTOCAST:	/* reported as an unresolved target */
+		res_expr(R, e);
+		break;
 	default:
 		res_expr(R, e);
+		not_lvalue(R, e);
 		break;
 	}
 }
@@ -707,6 +729,18 @@ static void res_delete(struct rctx *R, struct expr *e)
 	res_expr(R, e);
 }
 
+/* foreach ([a, b] in x[1, *, *]): a slice names one key per loop key;
+ * SystemTap reports another count as the slice's own arity. */
+static void slice_arity(struct rctx *R, const struct stmt *s)
+{
+	char what[300];
+
+	ident_what(what, sizeof(what), s->base->name);
+	sem_error(R->E, &s->base->pos, what,
+		  "unresolved arity-%zu global array %s, missing global declaration?",
+		  s->slice.n, s->base->name);
+}
+
 static void res_stmt(struct rctx *R, struct stmt *s)
 {
 	if (!s)
@@ -728,6 +762,8 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 				bind(R, s->base, arr);
 				note_use(R, arr, true, false);
 			}
+			if (arr && s->has_slice && (int)s->slice.n != nkeys)
+				slice_arity(R, s);
 		} else {
 			res_expr(R, s->base);
 		}
