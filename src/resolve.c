@@ -485,6 +485,28 @@ static bool res_target(struct rctx *R, struct expr *e, bool write, bool *resolve
 	return true;
 }
 
+/* A target its family resolved, used as op says (0: read, else the
+ * assignment or ++/-- token): the family may refuse the use. */
+static void check_target_use(struct rctx *R, const struct expr *e, int op)
+{
+	const struct probe_family *fam = R->dp ? R->dp->family : NULL;
+	const struct sem_target *st;
+	const char *msg;
+	char *w;
+
+	if (!fam || !fam->target_use || e->kind != E_TARGET)
+		return;
+	st = sem_target_of(R->dp, e);
+	if (!st || st->type == SEM_UNKNOWN)
+		return;
+	msg = fam->target_use(R->dp, e, op);
+	if (!msg)
+		return;
+	w = describe_expr(e);
+	sem_error(R->E, &e->pos, w, "%s", msg);
+	free(w);
+}
+
 /* The steps' index expressions of a target expression or @cast. */
 static void res_index_exprs(struct rctx *R, struct expr *e)
 {
@@ -573,9 +595,11 @@ static void res_expr(struct rctx *R, struct expr *e)
 			/* m[k] <<< v adds to the element: no read */
 			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
 		}
+		check_target_use(R, e->a, e->op);
 		return;
 	case E_PREINC: case E_POSTINC:
 		res_lvalue(R, e->a, true);
+		check_target_use(R, e->a, e->op);
 		return;
 	case E_STAT:
 	case E_HIST:
@@ -590,8 +614,10 @@ static void res_expr(struct rctx *R, struct expr *e)
 		res_atvar(R, e);
 		return;
 	case E_TARGET:
-		if (res_target(R, e, false, NULL))
+		if (res_target(R, e, false, NULL)) {
+			check_target_use(R, e, 0);
 			return;
+		}
 		/* fall through */
 	case E_AUTOCAST: {
 		char *w = describe_expr(e);
@@ -662,6 +688,10 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;
 	free(err.msg);
 	free(err.what);
+	/* the operand is asked as read: a target that cannot be read
+	 * there (procfs's $value in a read probe) is not defined */
+	if (ok && fam->target_use && fam->target_use(dp, e->a, 0))
+		ok = false;
 	return ok;
 }
 
