@@ -17,6 +17,7 @@
 #include "sem_dead.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
+#include "sem_overload.h"
 
 void use_file(struct elab *E, const struct srcfile *f)
 {
@@ -535,6 +536,8 @@ struct program *elaborate(struct script **user, int n_user,
 		sem_check_foreach_calls(E.P, d);
 	if (d->errors == errors)
 		sem_check_limits(E.P, o, d);
+	if (d->errors == errors)
+		sem_warn_unreachable_overloads(E.P, d);
 
 	for (size_t i = 0; i < E.aliases.n; i++)
 		free(E.aliases.v[i]);

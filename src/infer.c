@@ -665,6 +665,20 @@ static void tname(struct tctx *T, const void *node, enum sem_type t,
 		r->type = v->type;
 }
 
+/* foreach (v = [k] in s): a statistics array has no one value to put
+ * in v (an aggregate of it is asked for by name), SystemTap's
+ * "invalid type stats" at v. */
+static void stats_value(struct tctx *T, const struct foreach_key *value)
+{
+	char what[300];
+
+	if (!T->report)
+		return;
+	ident_what(what, sizeof(what), value->name);
+	pend(T, 0, &value->pos, with_what_at(&value->pos, what, xasprintf(
+		"invalid type %s", sem_type_name(SEM_STATS))), NULL, NULL);
+}
+
 static enum sem_type tname_get(struct tctx *T, const void *node)
 {
 	struct sem_ref *r = ptrmap_get(&T->E->P->refs, node);
@@ -722,15 +736,19 @@ static void tstmt(struct tctx *T, struct stmt *s)
 				tname(T, k, arr->index_types[i], &k->pos);
 			}
 			if (s->value) {
-				enum sem_type vt = arr->type == SEM_STATS ? SEM_LONG : arr->type;
-
 				if (arr->type == SEM_UNKNOWN)
 					infer(T, &arr->type, &arr->type_pos,
 					      tname_get(T, s->value), &s->value->pos);
-				tname(T, s->value, vt, &s->value->pos);
+				if (arr->type == SEM_STATS)
+					stats_value(T, s->value);
+				else
+					tname(T, s->value, arr->type, &s->value->pos);
 			}
 			if (arr->arity == (int)s->slice.n)
 				tkeys(T, arr, &s->slice);
+			if (s->sort_aggr && arr->type != SEM_UNKNOWN &&
+			    arr->type != SEM_STATS)
+				invalid_type(T, s->base, arr->type);
 		}
 		texpr(T, s->limit, SEM_LONG, NULL);
 		tstmt(T, s->body);
@@ -815,6 +833,23 @@ static void type_program(struct tctx *T)
 	}
 }
 
+/* global x% wraps an array when it is full; a scalar has nothing to
+ * wrap: SystemTap refuses it once its arity is known. */
+static void check_wrap(struct elab *E)
+{
+	const struct program *P = E->P;
+	char what[300];
+
+	for (size_t i = 0; i < P->globals.n; i++) {
+		const struct vardecl *v = P->globals.v[i];
+
+		if (!v->wrap || v->arity != 0)
+			continue;
+		ident_what(what, sizeof(what), v->name);
+		sem_error(E, &v->pos, what, "wrapping not supported for scalars");
+	}
+}
+
 void infer_types(struct elab *E)
 {
 	struct program *P = E->P;
@@ -849,5 +884,6 @@ void infer_types(struct elab *E)
 				report_unresolved_var(&T, dp->locals.v[j]);
 	}
 	flush_pending(&T);
+	check_wrap(E);
 }
 

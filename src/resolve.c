@@ -232,6 +232,22 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 	free(w);
 }
 
+/* What an assignment, <<< or ++/-- stores into must be a variable, an
+ * array element or a target: anything else is SystemTap's "Expecting
+ * lvalue expression", at the operand's own token.  A '.' there is most
+ * likely a member access written C's way ($p->a.b), which SystemTap
+ * points out. */
+static void not_lvalue(struct rctx *R, const struct expr *e)
+{
+	char *what = describe_expr(e);
+
+	if (e->kind == E_BINARY && e->op == TK_DOT)
+		sem_error(R->E, &e->pos, what, "Expecting lvalue expression, try -> instead");
+	else
+		sem_error(R->E, &e->pos, what, "Expecting lvalue expression");
+	free(what);
+}
+
 static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 {
 	struct vardecl *v;
@@ -244,6 +260,8 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		break;
 	case E_INDEX:
 		res_indexed(R, e, read, true);
+		if (e->a->kind != E_SYM)	/* a histogram's bucket */
+			not_lvalue(R, e);
 		break;
 	case E_TARGET: {
 		bool resolved = false;
@@ -267,8 +285,12 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		sem_error(R->E, &e->pos, "operator '@cast'",
 			  "write to @cast member not supported");
 		break;
+	case E_AUTOCAST:	/* reported as an unresolved target */
+		res_expr(R, e);
+		break;
 	default:
 		res_expr(R, e);
+		not_lvalue(R, e);
 		break;
 	}
 }
@@ -463,6 +485,28 @@ static bool res_target(struct rctx *R, struct expr *e, bool write, bool *resolve
 	return true;
 }
 
+/* A target its family resolved, used as op says (0: read, else the
+ * assignment or ++/-- token): the family may refuse the use. */
+static void check_target_use(struct rctx *R, const struct expr *e, int op)
+{
+	const struct probe_family *fam = R->dp ? R->dp->family : NULL;
+	const struct sem_target *st;
+	const char *msg;
+	char *w;
+
+	if (!fam || !fam->target_use || e->kind != E_TARGET)
+		return;
+	st = sem_target_of(R->dp, e);
+	if (!st || st->type == SEM_UNKNOWN)
+		return;
+	msg = fam->target_use(R->dp, e, op);
+	if (!msg)
+		return;
+	w = describe_expr(e);
+	sem_error(R->E, &e->pos, w, "%s", msg);
+	free(w);
+}
+
 /* The steps' index expressions of a target expression or @cast. */
 static void res_index_exprs(struct rctx *R, struct expr *e)
 {
@@ -563,9 +607,11 @@ static void res_expr(struct rctx *R, struct expr *e)
 			/* m[k] <<< v adds to the element: no read */
 			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
 		}
+		check_target_use(R, e->a, e->op);
 		return;
 	case E_PREINC: case E_POSTINC:
 		res_lvalue(R, e->a, true);
+		check_target_use(R, e->a, e->op);
 		return;
 	case E_STAT:
 	case E_HIST:
@@ -580,8 +626,10 @@ static void res_expr(struct rctx *R, struct expr *e)
 		res_atvar(R, e);
 		return;
 	case E_TARGET:
-		if (res_target(R, e, false, NULL))
+		if (res_target(R, e, false, NULL)) {
+			check_target_use(R, e, 0);
 			return;
+		}
 		/* fall through */
 	case E_AUTOCAST: {
 		char *w = describe_expr(e);
@@ -654,6 +702,10 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;
 	free(err.msg);
 	free(err.what);
+	/* the operand is asked as read: a target that cannot be read
+	 * there (procfs's $value in a read probe) is not defined */
+	if (ok && fam->target_use && fam->target_use(dp, e->a, 0))
+		ok = false;
 	return ok;
 }
 
@@ -721,6 +773,18 @@ static void res_delete(struct rctx *R, struct expr *e)
 	res_expr(R, e);
 }
 
+/* foreach ([a, b] in x[1, *, *]): a slice names one key per loop key;
+ * SystemTap reports another count as the slice's own arity. */
+static void slice_arity(struct rctx *R, const struct stmt *s)
+{
+	char what[300];
+
+	ident_what(what, sizeof(what), s->base->name);
+	sem_error(R->E, &s->base->pos, what,
+		  "unresolved arity-%zu global array %s, missing global declaration?",
+		  s->slice.n, s->base->name);
+}
+
 static void res_stmt(struct rctx *R, struct stmt *s)
 {
 	if (!s)
@@ -742,6 +806,8 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 				bind(R, s->base, arr);
 				note_use(R, arr, true, false);
 			}
+			if (arr && s->has_slice && (int)s->slice.n != nkeys)
+				slice_arity(R, s);
 		} else {
 			res_expr(R, s->base);
 		}

@@ -57,6 +57,15 @@ struct probe_family {
 				     bool write, struct family_error *err,
 				     struct tvar **access);
 	/*
+	 * Optional, for a family whose targets depend on how they are used
+	 * (procfs's $value is only read in a write probe, only stored into
+	 * with "=" or ".=" in a read probe): NULL when the target e (typed
+	 * by target_type) may be used so, else the error.  op is 0 for a
+	 * read, else the token of the assignment or ++/-- storing into e.
+	 */
+	const char *(*target_use)(const struct derived_probe *dp, const struct expr *e,
+				  int op);
+	/*
 	 * -L: push the target variables dp offers onto out, each a malloc'd
 	 * "$name:TYPE" with the C type as SystemTap prints it (for example
 	 * "$prev:struct task_struct*").  NULL: the family has none.

@@ -195,9 +195,7 @@ static bool is_write_probe(const struct derived_probe *dp)
 /*
  * $value is a string.  In a read probe it is only assigned to ("=" and
  * ".=", the other assignments are type errors of a string); in a write
- * probe only read.  Pass 2 types every target expression as if it were
- * read, so reading $value in a read probe is refused in pass 3
- * (procfs_target_c).
+ * probe only read (procfs_target_use says which use is refused).
  */
 static enum sem_type procfs_target_type(const struct derived_probe *dp, const struct expr *e,
 					bool write, struct family_error *err,
@@ -228,11 +226,25 @@ static enum sem_type procfs_target_type(const struct derived_probe *dp, const st
 		err->msg = xstrdup("cannot take address of procfs variable");
 		return SEM_UNKNOWN;
 	}
-	if (write && is_write_probe(dp)) {
-		err->msg = xstrdup("procfs $value variable is read-only in a procfs write probe");
-		return SEM_UNKNOWN;
-	}
+	(void)dp;	/* which uses are allowed: procfs_target_use */
+	(void)write;
 	return SEM_STRING;
+}
+
+/* How $value may be used, as SystemTap checks when it expands it: read
+ * in a write probe, stored into with "=" or ".=" in a read probe. */
+static const char *procfs_target_use(const struct derived_probe *dp, const struct expr *e,
+				     int op)
+{
+	(void)e;
+	if (is_write_probe(dp))
+		return op ? "procfs $value variable is read-only in a procfs write probe" : NULL;
+	if (!op)
+		return "procfs $value variable cannot be read in a procfs read probe";
+	if (op != TK_ASSIGN && op != TK_CAT_ASSIGN)
+		return "Only the following assign operators are implemented "
+		       "on procfs read target variables: '=', '.='";
+	return NULL;
 }
 
 /* ---- pass 3 ------------------------------------------------------------- */
@@ -298,6 +310,7 @@ const struct probe_family probe_family_procfs = {
 	.n_rows = sizeof(procfs_rows) / sizeof(procfs_rows[0]),
 	.expand = procfs_expand,
 	.target_type = procfs_target_type,
+	.target_use = procfs_target_use,
 	.armable = true,
 	.emit_entry = procfs_emit,
 	.target_c = procfs_target_c,
