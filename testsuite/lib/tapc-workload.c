@@ -24,6 +24,13 @@
  *		unlink("DIR/tapc-vfile")
  *   fork N	N times: fork a child that exits with status 3 at once,
  *		then waitpid() for that child
+ *   threads N	start N threads (pthread_create) that each return at
+ *		once, then join them all
+ *   devnull	raw system calls with known arguments and results:
+ *		fd = open("/dev/null", O_WRONLY); write(fd, "hello\n", 6)
+ *		(6); close(fd) (0); close(-1L) (fails: EBADF)
+ *   threads-wait N FILE	start N threads that each wait (polling
+ *		every 10 ms) until FILE exists, then join them
  *   lease-write N	N writes of "45" (the default) to
  *		/proc/sys/fs/lease-break-time, each open, write, close: the
  *		kernel writes its variable lease_break_time once each, and
@@ -38,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -128,6 +136,65 @@ static void step_fork(long n)
 	}
 }
 
+static void *thread_body(void *arg)
+{
+	return arg;
+}
+
+static void step_threads(long n)
+{
+	pthread_t *threads = calloc(n ? n : 1, sizeof(*threads));
+	long started = 0;
+
+	if (!threads) {
+		perror("tapc-workload: threads");
+		exit(1);
+	}
+	while (started < n && pthread_create(&threads[started], NULL, thread_body, NULL) == 0)
+		started++;
+	for (long i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	if (started < n) {
+		fprintf(stderr, "tapc-workload: started only %ld threads\n", started);
+		exit(1);
+	}
+}
+
+static void step_devnull(void)
+{
+	long fd = syscall(SYS_open, "/dev/null", O_WRONLY);
+
+	syscall(SYS_write, fd, "hello\n", 6);
+	syscall(SYS_close, fd);
+	syscall(SYS_close, -1L);	/* all 64 bits of the register: -1 */
+}
+
+static void *wait_for_file(void *path)
+{
+	while (access(path, F_OK) != 0)
+		step_sleep(10);
+	return NULL;
+}
+
+static void step_threads_wait(long n, const char *path)
+{
+	pthread_t *threads = calloc(n ? n : 1, sizeof(*threads));
+
+	if (!path || !threads) {
+		fprintf(stderr, "tapc-workload: threads-wait needs a number and a file\n");
+		exit(2);
+	}
+	for (long i = 0; i < n; i++)
+		if (pthread_create(&threads[i], NULL, wait_for_file, (void *)path) != 0) {
+			fprintf(stderr, "tapc-workload: cannot start thread %ld\n", i);
+			exit(1);
+		}
+	for (long i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+}
+
 static void step_lease(long n, int write)
 {
 	char buf[64];
@@ -162,6 +229,14 @@ int main(int argc, char **argv)
 			step_vfiles(arg);
 		} else if (strcmp(step, "fork") == 0) {
 			step_fork(number(step, arg));
+		} else if (strcmp(step, "threads") == 0) {
+			step_threads(number(step, arg));
+		} else if (strcmp(step, "devnull") == 0) {
+			step_devnull();
+			i--;	/* takes no argument */
+		} else if (strcmp(step, "threads-wait") == 0) {
+			step_threads_wait(number(step, arg), i + 2 < argc ? argv[i + 2] : NULL);
+			i++;	/* takes two */
 		} else if (strcmp(step, "lease-write") == 0) {
 			step_lease(number(step, arg), 1);
 		} else if (strcmp(step, "lease-read") == 0) {
