@@ -17,7 +17,23 @@ enum tap_process_event {
 	TAP_KP_EXEC_COMPLETE,
 	TAP_KP_EXIT,
 	TAP_KP_RELEASE,
+	TAP_PROC_THREAD_BEGIN,	/* process.thread.begin */
+	TAP_PROC_THREAD_END,	/* process.thread.end */
+	TAP_PROC_SYSCALL,	/* process.syscall */
+	TAP_PROC_SYSCALL_RETURN, /* process.syscall.return */
 	TAP_PROC_NEVENTS,
+};
+
+/*
+ * The event of a process.syscall[.return] hit as the slots its target
+ * variables read (struct tap_proc_event begins with them): $syscall,
+ * $arg1..$arg6, $return.
+ */
+enum tap_proc_syscall_slot {
+	TAP_PROC_SLOT_NR = 0,
+	TAP_PROC_SLOT_ARG1 = 1,		/* ... $arg6 at 6 */
+	TAP_PROC_SLOT_RETURN = 7,
+	TAP_PROC_NSLOTS,
 };
 
 /* struct tap_probe.flags: TAP_PF_* for every family, then each family's

@@ -19,11 +19,16 @@
  *			kernel thread), and sched_process_exec
  *   process.end	kprobe taskstats_exit when the thread group is dead:
  *			the last thread, whose program is still mapped
+ *   process.thread.begin  schedule_tail of a new thread of a process
+ *   process.thread.end	 taskstats_exit of a thread that is not the last
+ *   process.syscall[.return]  sys_enter and sys_exit, in the caller
+ *			(user registers; the event's slots hold the number,
+ *			the arguments and the value returned)
  * Only the hooks that some probe needs are registered.  In a stapusr
- * module (tapc --privilege=stapusr) process.begin/end fire only in the
- * processes of the user who loaded it, as SystemTap's.  process.begin
- * also reports the processes that run when the session starts (see
- * "processes that already run" below).
+ * module (tapc --privilege=stapusr) the process.* probes fire only in the
+ * processes of the user who loaded it, as SystemTap's.  process.begin and
+ * process.thread.begin also report the processes and threads that run
+ * when the session starts (see "processes that already run" below).
  */
 #include <linux/compat.h>
 #include <linux/cred.h>
@@ -53,6 +58,9 @@
 
 /* CONTEXT->event of a TAP_PROBE_PROCESS hit. */
 struct tap_proc_event {
+	/* first: process.syscall's target variables read these slots
+	 * (enum tap_proc_syscall_slot) */
+	unsigned long slots[TAP_PROC_NSLOTS];
 	struct task_struct *task;	/* the task the event is about */
 	long code;			/* kprocess.exit */
 	const char __user *filename;	/* kprocess.exec: execve's arguments */
@@ -120,23 +128,24 @@ static void tap_proc_task_event(int ev, struct task_struct *task,
 static void tap_proc_claim_startup(struct task_struct *t);
 
 /*
- * process.begin from a hook, in @t: only while the session runs (not
- * before, when the startup walk will find @t), claiming @t's startup
- * work so that it is reported once.
+ * process.begin or process.thread.begin (@ev) from a hook, in @t: only
+ * while the session runs (not before, when the startup walk will find
+ * @t), claiming @t's startup work so that it is reported once.
  */
-static void tap_proc_report_begin(struct task_struct *t, struct pt_regs *regs)
+static void tap_proc_report_begin(int ev, struct task_struct *t,
+				  struct pt_regs *regs)
 {
-	if (!(tap_proc_events & TAP_EV(TAP_PROC_BEGIN)) ||
+	if (!(tap_proc_events & TAP_EV(ev)) ||
 	    atomic_read(&tap_state) != TAP_RUNNING)
 		return;
 	tap_proc_claim_startup(t);
-	tap_proc_task_event(TAP_PROC_BEGIN, t, regs);
+	tap_proc_task_event(ev, t, regs);
 }
 
 static void tap_proc_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 			     struct linux_binprm *bprm)
 {
-	tap_proc_report_begin(p, NULL);
+	tap_proc_report_begin(TAP_PROC_BEGIN, p, NULL);
 }
 
 static void tap_proc_on_exit(void *data, struct task_struct *p)
@@ -153,11 +162,28 @@ static bool tap_proc_is_execve(struct pt_regs *regs)
 	       syscall_get_nr(current, regs) == __NR_execve;
 }
 
+/* process.syscall[.return]: the call's number, arguments and value in the
+ * slots its target variables read. */
+static void tap_proc_syscall(int ev, struct pt_regs *regs, long nr, long ret)
+{
+	struct tap_proc_event e = { .task = current };
+
+	if (nr < 0)
+		return;
+	e.slots[TAP_PROC_SLOT_NR] = nr;
+	syscall_get_arguments(current, regs, &e.slots[TAP_PROC_SLOT_ARG1]);
+	e.slots[TAP_PROC_SLOT_RETURN] = ret;
+	tap_proc_fire(ev, regs, 1, &e);
+}
+
 static void tap_proc_on_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct tap_proc_event e = { .task = current };
 
-	if (id != __NR_execve || !tap_proc_is_execve(regs))
+	if (tap_proc_events & TAP_EV(TAP_PROC_SYSCALL))
+		tap_proc_syscall(TAP_PROC_SYSCALL, regs, id, 0);
+	if (!(tap_proc_events & TAP_EV(TAP_KP_EXEC)) ||
+	    id != __NR_execve || !tap_proc_is_execve(regs))
 		return;
 	/* the system call's arguments, in the registers of its ABI */
 	e.filename = (const char __user *)regs->di;
@@ -170,7 +196,11 @@ static void tap_proc_on_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct tap_proc_event e = { .task = current, .ret = ret };
 
-	if (!tap_proc_is_execve(regs))
+	if (tap_proc_events & TAP_EV(TAP_PROC_SYSCALL_RETURN))
+		tap_proc_syscall(TAP_PROC_SYSCALL_RETURN, regs,
+				 syscall_get_nr(current, regs), ret);
+	if (!(tap_proc_events & TAP_EV(TAP_KP_EXEC_COMPLETE)) ||
+	    !tap_proc_is_execve(regs))
 		return;
 	tap_proc_fire(TAP_KP_EXEC_COMPLETE, regs, 1, &e);
 }
@@ -185,8 +215,10 @@ struct tap_proc_tp {
 static struct tap_proc_tp tap_proc_tps[] = {
 	{ "sched_process_exec", tap_proc_on_exec, TAP_EV(TAP_PROC_BEGIN) },
 	{ "sched_process_exit", tap_proc_on_exit, TAP_EV(TAP_KP_EXIT) },
-	{ "sys_enter", tap_proc_on_sys_enter, TAP_EV(TAP_KP_EXEC) },
-	{ "sys_exit", tap_proc_on_sys_exit, TAP_EV(TAP_KP_EXEC_COMPLETE) },
+	{ "sys_enter", tap_proc_on_sys_enter,
+	  TAP_EV(TAP_KP_EXEC) | TAP_EV(TAP_PROC_SYSCALL) },
+	{ "sys_exit", tap_proc_on_sys_exit,
+	  TAP_EV(TAP_KP_EXEC_COMPLETE) | TAP_EV(TAP_PROC_SYSCALL_RETURN) },
 };
 
 /* ---- kprobes ------------------------------------------------------------- */
@@ -196,20 +228,22 @@ static int tap_proc_on_schedule_tail(struct kprobe *kp, struct pt_regs *regs)
 	struct task_struct *t = current;
 
 	tap_proc_task_event(TAP_KP_START, t, regs);
-	/* a new process, not a thread of one or a kernel thread */
-	if (t->mm && thread_group_leader(t) && !(t->flags & PF_KTHREAD))
-		tap_proc_report_begin(t, regs);
+	/* a new process or a new thread of one, not a kernel thread */
+	if (t->mm && !(t->flags & PF_KTHREAD))
+		tap_proc_report_begin(thread_group_leader(t) ? TAP_PROC_BEGIN :
+				      TAP_PROC_THREAD_BEGIN, t, regs);
 	return 0;
 }
 
-/* taskstats_exit(tsk, group_dead): tsk is the exiting current task. */
+/* taskstats_exit(tsk, group_dead): tsk is the exiting current task, the
+ * process's last thread when group_dead. */
 static int tap_proc_on_taskstats_exit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct task_struct *t = current;
 
-	if (regs_get_kernel_argument(regs, 1) && t->mm &&
-	    !(t->flags & PF_KTHREAD))
-		tap_proc_task_event(TAP_PROC_END, t, regs);
+	if (t->mm && !(t->flags & PF_KTHREAD))
+		tap_proc_task_event(regs_get_kernel_argument(regs, 1) ?
+				    TAP_PROC_END : TAP_PROC_THREAD_END, t, regs);
 	return 0;
 }
 
@@ -232,10 +266,11 @@ struct tap_proc_kp {
 static struct tap_proc_kp tap_proc_kps[] = {
 	{ { .symbol_name = "schedule_tail",
 	    .pre_handler = tap_proc_on_schedule_tail },
-	  TAP_EV(TAP_KP_START) | TAP_EV(TAP_PROC_BEGIN) },
+	  TAP_EV(TAP_KP_START) | TAP_EV(TAP_PROC_BEGIN) |
+	  TAP_EV(TAP_PROC_THREAD_BEGIN) },
 	{ { .symbol_name = "taskstats_exit",
 	    .pre_handler = tap_proc_on_taskstats_exit },
-	  TAP_EV(TAP_PROC_END) },
+	  TAP_EV(TAP_PROC_END) | TAP_EV(TAP_PROC_THREAD_END) },
 	{ { .symbol_name = "release_task",
 	    .pre_handler = tap_proc_on_release_task },
 	  TAP_EV(TAP_KP_RELEASE) },
@@ -246,10 +281,11 @@ static struct tap_proc_kp tap_proc_kps[] = {
 /*
  * As SystemTap's, process.begin also fires for each process that exists
  * when the session starts (with -c or -x, only for the target's), in that
- * process.  Once the session runs, with the hooks above registered, each
- * such process gets a task work that runs the begin probes when it next
+ * process, and process.thread.begin for each of their other threads, in
+ * that thread.  Once the session runs, with the hooks above registered,
+ * each such task gets a task work that runs the probes when it next
  * returns to user space: TWA_RESUME, not TWA_SIGNAL, so that no system call
- * of it is interrupted (a process asleep is reported when it wakes).
+ * of it is interrupted (a task asleep is reported when it wakes).
  *
  * The hooks are registered at load and report only while the session
  * runs; the walk starts once it runs.  A process can be in the walk and
@@ -271,6 +307,7 @@ static struct tap_proc_kp tap_proc_kps[] = {
 struct tap_proc_work {
 	struct callback_head cb;
 	struct task_struct *task;	/* referenced */
+	int event;			/* TAP_PROC_BEGIN or _THREAD_BEGIN */
 	struct hlist_node node;		/* in tap_proc_works */
 	bool claimed;			/* reported by a hook */
 	bool tombstone;			/* no work: a hook's mark for the walk */
@@ -344,7 +381,7 @@ static void tap_proc_startup_begin(struct callback_head *cb)
 	claimed = w->claimed;
 	raw_spin_unlock_irq(&tap_proc_works_lock);
 	if (!claimed && !(current->flags & PF_EXITING))
-		tap_proc_fire(TAP_PROC_BEGIN, task_pt_regs(current), 1, &e);
+		tap_proc_fire(w->event, task_pt_regs(current), 1, &e);
 	tap_proc_work_free(w);
 }
 
@@ -365,9 +402,9 @@ static tap_task_work_cancel_t tap_proc_find_cancel(void)
 	return fn;
 }
 
-/* Queue the startup work of @p unless a hook reported it; under
- * rcu_read_lock(). */
-static bool tap_proc_queue(struct task_struct *p)
+/* Queue the startup work (event @ev) of @p unless a hook reported it;
+ * under rcu_read_lock(). */
+static bool tap_proc_queue(struct task_struct *p, int ev)
 {
 	struct tap_proc_work *w = kzalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
 
@@ -375,6 +412,7 @@ static bool tap_proc_queue(struct task_struct *p)
 		return false;
 	init_task_work(&w->cb, tap_proc_startup_begin);
 	w->task = p;
+	w->event = ev;
 	/* in the table first: the work may run as soon as it is added */
 	raw_spin_lock_irq(&tap_proc_works_lock);
 	if (tap_proc_work_of(p)) {
@@ -431,13 +469,23 @@ static bool tap_proc_visible(struct task_struct *p, long long target)
 	return false;
 }
 
+#define TAP_PROC_BEGINS (TAP_EV(TAP_PROC_BEGIN) | TAP_EV(TAP_PROC_THREAD_BEGIN))
+
+/* The startup event of thread @t, if a probe wants it, else 0. */
+static int tap_proc_startup_event(struct task_struct *t)
+{
+	int ev = thread_group_leader(t) ? TAP_PROC_BEGIN : TAP_PROC_THREAD_BEGIN;
+
+	return tap_proc_events & TAP_EV(ev) ? ev : 0;
+}
+
 static void tap_proc_start(void)
 {
 	long long target = tap_target();
-	struct task_struct *p;
+	struct task_struct *p, *t;
 	bool queued = true;
 
-	if (!(tap_proc_events & TAP_EV(TAP_PROC_BEGIN)))
+	if (!(tap_proc_events & TAP_PROC_BEGINS))
 		return;
 	if (!tap_task_work_cancel) {
 		tap_proc_end_walk();
@@ -448,13 +496,21 @@ static void tap_proc_start(void)
 	rcu_read_lock();
 	for_each_process(p) {
 		/* user processes; kernel threads have no program */
-		if (p->flags & (PF_KTHREAD | PF_EXITING))
+		if (p->flags & PF_KTHREAD)
 			continue;
 		if (target && p->tgid != target)
 			continue;
 		if (!tap_proc_visible(p, target))
 			continue;
-		queued = tap_proc_queue(p);
+		for_each_thread(p, t) {
+			int ev = tap_proc_startup_event(t);
+
+			if (!ev || (t->flags & PF_EXITING))
+				continue;
+			queued = tap_proc_queue(t, ev);
+			if (!queued)
+				break;
+		}
 		if (!queued)
 			break;
 	}
@@ -652,8 +708,7 @@ static int tap_proc_init(void)
 	/* the hooks mark what they report until the startup walk is done;
 	 * the walk must be quick once the session runs (a -c command is
 	 * released then): the lookup, which waits for RCU, is done here */
-	WRITE_ONCE(tap_proc_walking,
-		   !!(tap_proc_events & TAP_EV(TAP_PROC_BEGIN)));
+	WRITE_ONCE(tap_proc_walking, !!(tap_proc_events & TAP_PROC_BEGINS));
 	if (tap_proc_walking)
 		tap_task_work_cancel = tap_proc_find_cancel();
 	if (!ret && tap_nprocs)

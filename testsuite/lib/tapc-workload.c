@@ -45,6 +45,13 @@
  *		(tapc.dwarf/testmod) runs tapc_tm_run(N) once, in this
  *		process
  *   modunload NAME	unload module NAME (delete_module)
+ *   threads N	start N threads (pthread_create) that each return at
+ *		once, then join them all
+ *   devnull	raw system calls with known arguments and results:
+ *		fd = open("/dev/null", O_WRONLY); write(fd, "hello\n", 6)
+ *		(6); close(fd) (0); close(-1L) (fails: EBADF)
+ *   threads-wait N FILE	start N threads that each wait (polling
+ *		every 10 ms) until FILE exists, then join them
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -63,6 +70,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <errno.h>
+#include <pthread.h>
 #define LEASE_SYSCTL "/proc/sys/fs/lease-break-time"
 
 static long number(const char *step, const char *arg)
@@ -311,6 +319,65 @@ static void step_modunload(const char *name)
 	}
 }
 
+static void *thread_body(void *arg)
+{
+	return arg;
+}
+
+static void step_threads(long n)
+{
+	pthread_t *threads = calloc(n ? n : 1, sizeof(*threads));
+	long started = 0;
+
+	if (!threads) {
+		perror("tapc-workload: threads");
+		exit(1);
+	}
+	while (started < n && pthread_create(&threads[started], NULL, thread_body, NULL) == 0)
+		started++;
+	for (long i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	if (started < n) {
+		fprintf(stderr, "tapc-workload: started only %ld threads\n", started);
+		exit(1);
+	}
+}
+
+static void step_devnull(void)
+{
+	long fd = syscall(SYS_open, "/dev/null", O_WRONLY);
+
+	syscall(SYS_write, fd, "hello\n", 6);
+	syscall(SYS_close, fd);
+	syscall(SYS_close, -1L);	/* all 64 bits of the register: -1 */
+}
+
+static void *wait_for_file(void *path)
+{
+	while (access(path, F_OK) != 0)
+		step_sleep(10);
+	return NULL;
+}
+
+static void step_threads_wait(long n, const char *path)
+{
+	pthread_t *threads = calloc(n ? n : 1, sizeof(*threads));
+
+	if (!path || !threads) {
+		fprintf(stderr, "tapc-workload: threads-wait needs a number and a file\n");
+		exit(2);
+	}
+	for (long i = 0; i < n; i++)
+		if (pthread_create(&threads[i], NULL, wait_for_file, (void *)path) != 0) {
+			fprintf(stderr, "tapc-workload: cannot start thread %ld\n", i);
+			exit(1);
+		}
+	for (long i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -340,6 +407,14 @@ int main(int argc, char **argv)
 			step_modrun(number(step, arg));
 		} else if (strcmp(step, "modunload") == 0) {
 			step_modunload(arg);
+		} else if (strcmp(step, "threads") == 0) {
+			step_threads(number(step, arg));
+		} else if (strcmp(step, "devnull") == 0) {
+			step_devnull();
+			i--;	/* takes no argument */
+		} else if (strcmp(step, "threads-wait") == 0) {
+			step_threads_wait(number(step, arg), i + 2 < argc ? argv[i + 2] : NULL);
+			i++;	/* takes two */
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
