@@ -22,6 +22,7 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/preempt.h>
 #include <linux/mmap_lock.h>
 #include <linux/namei.h>
 #include <linux/rcupdate.h>
@@ -159,6 +160,36 @@ static void file_extent(struct mm_struct *mm, struct vm_area_struct *vma,
 	l->map_size = end - start;
 }
 
+/*
+ * @addr in @vma, a mapping of a file: a binary of the module's, or just
+ * the file's path.  d_path() may wait for rename_lock after a concurrent
+ * rename, which an interrupt that came in while this CPU held it would
+ * never get: in interrupt context, a file that is no binary of the
+ * module's stays unnamed.
+ */
+static void locate_in_file(struct mm_struct *mm, struct vm_area_struct *vma,
+			   unsigned long addr, struct tap_uloc *l)
+{
+	unsigned long off = addr - vma->vm_start + (vma->vm_pgoff << PAGE_SHIFT);
+
+	file_extent(mm, vma, l, addr);
+	l->mod = umod_of_inode(file_inode(vma->vm_file));
+	if (l->mod && !umod_file_to_rel(l->mod, off, &l->rel))
+		l->mod = NULL;
+	if (l->mod) {
+		l->path = l->mod->path;
+		umod_symbol(l->mod, l);
+	} else if (!in_interrupt()) {
+		char *p = d_path(&vma->vm_file->f_path, l->path_buf,
+				 sizeof(l->path_buf));
+
+		if (!IS_ERR(p)) {
+			memmove(l->path_buf, p, strlen(p) + 1);
+			l->path = l->path_buf;
+		}
+	}
+}
+
 bool tap_ulocate(unsigned long addr, struct tap_uloc *l)
 {
 	struct mm_struct *mm = current->mm;
@@ -175,25 +206,8 @@ bool tap_ulocate(unsigned long addr, struct tap_uloc *l)
 	vma = vma_lookup(mm, addr);
 	if (vma) {
 		found = true;
-		if (vma->vm_file) {
-			unsigned long off = addr - vma->vm_start +
-					    (vma->vm_pgoff << PAGE_SHIFT);
-			char *p = d_path(&vma->vm_file->f_path, l->path_buf,
-					 sizeof(l->path_buf));
-
-			if (!IS_ERR(p)) {
-				memmove(l->path_buf, p, strlen(p) + 1);
-				l->path = l->path_buf;
-			}
-			file_extent(mm, vma, l, addr);
-			l->mod = umod_of_inode(file_inode(vma->vm_file));
-			if (l->mod && !umod_file_to_rel(l->mod, off, &l->rel))
-				l->mod = NULL;
-			if (l->mod) {
-				l->path = l->mod->path;
-				umod_symbol(l->mod, l);
-			}
-		}
+		if (vma->vm_file)
+			locate_in_file(mm, vma, addr, l);
 	}
 	mmap_read_unlock(mm);
 	return found;
