@@ -505,23 +505,46 @@ static bool build_or_reuse(struct session *s, const struct program *prog,
 	return true;
 }
 
+/* Whether the program calls a function that names user addresses or
+ * unwinds user stacks (ucontext.stp's). */
+static bool uses_user_symbols(const struct program *prog)
+{
+	static const char *const names[] = {
+		"usymname", "usymdata", "umodname", "ubacktrace", "ucallers",
+		"print_ubacktrace", "print_ubacktrace_brief", "sprint_ubacktrace",
+		"print_ustack", "sprint_ustack",
+	};
+
+	for (size_t i = 0; i < prog->functions.n; i++) {
+		const struct sem_function *f = prog->functions.v[i];
+
+		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++)
+			if (strcmp(f->name, names[j]) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* The user binaries whose symbols and unwind rows go into the module:
- * -d, --ldd, -c's program and the programs of process("PATH") probes. */
+ * -d, --ldd, and when the script uses them, -c's program and the programs
+ * of process("PATH") probes (which are not worth their tables in every
+ * module that runs a command). */
 static bool collect_umods(struct session *s, const struct program *prog,
 			  struct umod_set *umods)
 {
 	const struct tapc_options *o = s->opts;
 	char **paths = xcalloc(prog->probes.n + 1, sizeof(*paths));
+	bool with_programs = uses_user_symbols(prog);
 	size_t n = 0;
 	bool ok;
 
-	for (size_t i = 0; i < prog->probes.n; i++) {
+	for (size_t i = 0; with_programs && i < prog->probes.n; i++) {
 		const char *bin = usym_probe_binary(prog->probes.v[i]);
 
 		if (bin)
 			paths[n++] = (char *)bin;
 	}
-	ok = umod_collect(umods, o, paths, n, o->verbose > 1);
+	ok = umod_collect(umods, o, paths, n, with_programs, o->verbose > 1);
 	free(paths);
 	return ok;
 }

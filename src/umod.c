@@ -535,7 +535,8 @@ static char *command_program(const char *cmd)
 }
 
 bool umod_collect(struct umod_set *set, const struct tapc_options *o,
-		  char *const *probe_paths, size_t n_probe_paths, bool verbose)
+		  char *const *probe_paths, size_t n_probe_paths,
+		  bool with_command, bool verbose)
 {
 	bool ok = true;
 
@@ -544,7 +545,7 @@ bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 		ok &= set_add(set, o->user_modules.items[i], verbose);
 	for (size_t i = 0; i < n_probe_paths; i++)
 		ok &= set_add(set, probe_paths[i], verbose);
-	if (o->command) {
+	if (o->command && with_command) {
 		char *prog = command_program(o->command);
 		struct stat st;
 

@@ -61,11 +61,13 @@ struct umod_set {
 
 /*
  * The binaries of this run: -d PATHs, the programs of process("PATH")
- * probes (@probe_paths), -c's program, and with --ldd every library they
- * need.  Errors (a -d file that is no ELF file) are printed; false then.
+ * probes (@probe_paths), -c's program (@with_command), and with --ldd
+ * every library they need.  Errors (a -d file that is no ELF file) are
+ * printed; false then.
  */
 bool umod_collect(struct umod_set *set, const struct tapc_options *o,
-		  char *const *probe_paths, size_t n_probe_paths, bool verbose);
+		  char *const *probe_paths, size_t n_probe_paths,
+		  bool with_command, bool verbose);
 void umod_set_free(struct umod_set *set);
 
 /* What makes @set's tables what they are, for the module cache key. */
