@@ -639,6 +639,7 @@ void tap_errorf(struct tap_context *c, const char *fmt, ...)
 void tap_cprintf(struct tap_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+#include "tapc_usym.h"
 #include "tapc_tapset.h"
 
 

@@ -378,6 +378,26 @@ void tapset_sprint_backtrace(struct tap_context *c, char *out);
 void tapset_print_syms(struct tap_context *c, const char *stk);
 void tapset_sprint_syms(char *out, const char *stk);
 
+/* ---- ucontext*.stp: user symbols and stacks (runtime/linux/tapset_ustack.c) */
+
+/* The symbol at user address @addr, or @addr in hex. */
+void tapset_usymname(char *out, long long addr);
+/* "NAME+0xOFF/0xSIZE [PATH]", "0xADDR [PATH+0xOFF/0xSIZE]" or "0xADDR". */
+void tapset_usymdata(char *out, long long addr);
+/* The path of the file mapped at @addr; or -ENOENT and "". */
+long long tapset_umodname(char *out, long long addr);
+/* The current task's user stack, one line an address (@brief: names
+ * only); hex addresses (at most @max, all when negative); lines. */
+void tapset_print_ubacktrace(struct tap_context *c, int brief);
+void tapset_ubacktrace(struct tap_context *c, char *out, long long max);
+void tapset_sprint_ubacktrace(struct tap_context *c, char *out);
+/* print_ustack(), sprint_ustack(): the hex addresses of @stk, symbolised. */
+void tapset_print_ustack(struct tap_context *c, const char *stk);
+void tapset_sprint_ustack(char *out, const char *stk);
+/* The kernel stack of the task at @task as hex addresses ("" for an
+ * address that is no live task). */
+void tapset_task_backtrace(struct tap_context *c, char *out, long long task);
+
 /* ---- procfs("PATH").read/.write probes: $value (runtime/linux/procfs.c) */
 
 /* A write probe's $value: the data written (at most MAXSTRINGLEN - 1

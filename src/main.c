@@ -10,6 +10,7 @@
 
 #include "build.h"
 #include "fileutil.h"
+#include "hash128.h"
 #include "elaborate.h"
 #include "listing.h"
 #include "modcache.h"
@@ -19,6 +20,8 @@
 #include "launch.h"
 #include "pass1.h"
 #include "translate.h"
+#include "translate_usym.h"
+#include "umod.h"
 #include "util.h"
 
 static const char *plural(size_t n, const char *one, const char *many)
@@ -218,7 +221,7 @@ static void child_clock_format(const struct child_clock *start, char *buf,
 
 /* Pass 3: the script's C into the build directory; -p3 prints it. */
 static bool run_pass3(struct session *s, const struct program *prog,
-		      const struct build *b)
+		      const struct build *b, const struct umod_set *umods)
 {
 	const struct tapc_options *o = s->opts;
 	struct translate_options to = {
@@ -227,6 +230,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		.guru = o->guru,
 		.global_var_display = !o->no_global_var_display,
 		.privilege = o->privilege,
+		.umods = umods,
 	};
 	struct pass_clock clock;
 	FILE *main_c, *params_c;
@@ -402,7 +406,8 @@ static int run_pass5(struct session *s, const struct build *b)
 /* The module cache key of this run, or NULL when the cache is not used:
  * --disable-cache, -m (the name is the user's), -k (the build directory
  * is what the user wants to see), no kernel build tree. */
-static char *module_cache_key(struct session *s, const struct program *prog)
+static char *module_cache_key(struct session *s, const struct program *prog,
+			      const struct umod_set *umods)
 {
 	const struct tapc_options *o = s->opts;
 	struct build_config bc = {
@@ -418,6 +423,18 @@ static char *module_cache_key(struct session *s, const struct program *prog)
 	build_runtime_key(&bc, runtime_key);
 	free((char *)bc.runtime_dir);
 	key = session_cache_key(s, prog, runtime_key);
+	if (key && umods->count) {
+		/* the user binaries' tables are part of the module */
+		struct hash128 h;
+		char hex[33];
+
+		hash_init(&h);
+		hash_add_str(&h, key);
+		umod_set_hash(umods, &h);
+		hash_hex(&h, hex);
+		free(key);
+		key = xstrdup(hex);
+	}
 	return key;
 }
 
@@ -469,14 +486,15 @@ static void store_module(const struct session *s, const char *key, const struct 
 
 /* Passes 3 and 4, or their cached result; false after a failure. */
 static bool build_or_reuse(struct session *s, const struct program *prog,
-			   const char *key, struct build *b)
+			   const char *key, struct build *b,
+			   const struct umod_set *umods)
 {
 	const struct tapc_options *o = s->opts;
 	bool ok;
 
 	if (key && use_cached_module(s, key, b, &ok))
 		return ok;
-	if (!run_pass3(s, prog, b) || run_interrupted())
+	if (!run_pass3(s, prog, b, umods) || run_interrupted())
 		return false;
 	if (o->last_pass == 3)
 		return true;
@@ -487,25 +505,78 @@ static bool build_or_reuse(struct session *s, const struct program *prog,
 	return true;
 }
 
+/* Whether the program calls a function that names user addresses or
+ * unwinds user stacks (ucontext.stp's). */
+static bool uses_user_symbols(const struct program *prog)
+{
+	static const char *const names[] = {
+		"usymname", "usymdata", "umodname", "ubacktrace", "ucallers",
+		"print_ubacktrace", "print_ubacktrace_brief", "sprint_ubacktrace",
+		"print_ustack", "sprint_ustack",
+	};
+
+	for (size_t i = 0; i < prog->functions.n; i++) {
+		const struct sem_function *f = prog->functions.v[i];
+
+		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++)
+			if (strcmp(f->name, names[j]) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* The user binaries whose symbols and unwind rows go into the module:
+ * -d, --ldd, and when the script uses them, -c's program and the programs
+ * of process("PATH") probes (which are not worth their tables in every
+ * module that runs a command). */
+static bool collect_umods(struct session *s, const struct program *prog,
+			  struct umod_set *umods)
+{
+	const struct tapc_options *o = s->opts;
+	char **paths = xcalloc(prog->probes.n + 1, sizeof(*paths));
+	bool with_programs = uses_user_symbols(prog);
+	size_t n = 0;
+	bool ok;
+
+	for (size_t i = 0; with_programs && i < prog->probes.n; i++) {
+		const char *bin = usym_probe_binary(prog->probes.v[i]);
+
+		if (bin)
+			paths[n++] = (char *)bin;
+	}
+	ok = umod_collect(umods, o, paths, n, with_programs, o->verbose > 1);
+	free(paths);
+	return ok;
+}
+
 /* Passes 3 to 5 in the build directory. Returns tapc's exit status. */
 static int run_backend(struct session *s, const struct program *prog)
 {
 	const struct tapc_options *o = s->opts;
-	char *key = module_cache_key(s, prog);
-	char *name = key ? xasprintf("tapc_%s", key) : session_module_name(s);
+	struct umod_set umods;
+	char *key, *name;
 	struct build b;
 	bool as_p4;
 	int status = 1;
+
+	if (!collect_umods(s, prog, &umods)) {
+		umod_set_free(&umods);
+		fputs("Pass 3: translation failed.  [man error::pass3]\n", stderr);
+		return 1;
+	}
+	key = module_cache_key(s, prog, &umods);
+	name = key ? xasprintf("tapc_%s", key) : session_module_name(s);
 
 	run_hold_signals();	/* from here on, the build directory is removed */
 	if (!build_init(&b, name)) {
 		free(name);
 		free(key);
+		umod_set_free(&umods);
 		return 1;
 	}
 	b.shared_name = key != NULL;
 	free(name);
-	if (!build_or_reuse(s, prog, key, &b))
+	if (!build_or_reuse(s, prog, key, &b, &umods))
 		goto out;
 	if (o->last_pass == 3) {
 		status = 0;
@@ -529,6 +600,7 @@ out:
 		build_remove(&b);
 	build_free(&b);
 	free(key);
+	umod_set_free(&umods);
 	return status;
 }
 

@@ -49,6 +49,11 @@ static const char usage_text[] =
 "                 (default 0 for -e scripts, 1 for script files)\n"
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
+"  -d PATH        add the symbols and unwind data of user binary PATH (an\n"
+"                 executable or shared library) to the module, for user\n"
+"                 backtraces and symbols (ubacktrace(), usymname(), ...)\n"
+"  --ldd          with -d PATH (and the programs of process(\"PATH\") probes\n"
+"                 and -c), also every shared library they need\n"
 "  --no-global-var-display  do not print the script's globals at exit\n"
 "  --all-modules  symbols and stacks of every loaded kernel module (as\n"
 "                 SystemTap's): tapc's modules always have them, from the\n"
@@ -277,7 +282,8 @@ static bool privilege_allows(const struct tapc_options *o)
 
 enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
-       OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES };
+       OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
+       OPT_LDD };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -291,6 +297,7 @@ static const struct option long_options[] = {
 	{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 	{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
+	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -375,6 +382,8 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		return valid_compatible(arg);
 	case OPT_NO_GLOBAL_VAR_DISPLAY: o->no_global_var_display = true; return true;
 	case OPT_ALL_MODULES: o->all_modules = true; return true;
+	case 'd': strlist_add(&o->user_modules, arg); return true;
+	case OPT_LDD: o->ldd = true; return true;
 	case OPT_DISABLE_CACHE: o->disable_cache = true; return true;
 	case OPT_CLEAN_CACHE: o->clean_cache = true; return true;
 	case OPT_POISON_CACHE: o->poison_cache = true; return true;
@@ -427,7 +436,7 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 	o->last_pass = 5;
 	o->privilege = PRIV_STAPDEV;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:c:x:r:tT:wWuO:l:L:",
+	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:c:x:r:tT:wWuO:l:L:d:",
 				long_options, NULL)) != -1) {
 		if (c == OPT_HELP) {
 			fputs(usage_text, stdout);
@@ -484,6 +493,7 @@ void options_free(struct tapc_options *o)
 	strlist_free(&o->include_dirs);
 	strlist_free(&o->defines);
 	strlist_free(&o->globals);
+	strlist_free(&o->user_modules);
 	free(o->module_name);
 	o->module_name = NULL;
 	free(o->list_script);

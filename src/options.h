@@ -54,6 +54,10 @@ struct tapc_options {
 	 * always has (kallsyms, the kernel's unwinder): nothing to add to
 	 * the module, so it is only recorded. */
 	bool all_modules;
+	/* -d PATH: symbols and unwind data of these user binaries go into
+	 * the module; --ldd: and of every shared library they need. */
+	struct strlist user_modules;
+	bool ldd;
 	const char *list_probes;	/* -l PP */
 	const char *list_probes_vars;	/* -L PP */
 	char *list_script;	/* -l/-L: "probe PP {}", the script */

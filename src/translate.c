@@ -7,6 +7,7 @@
  * tables the runtime reads.
  */
 #include "translate.h"
+#include "translate_usym.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -1212,6 +1213,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 	fprintf(main_c, "const int tap_timing = %d;\n", o->timing ? 1 : 0);
 	emit_modsyms(&T, main_c);
 	emit_privilege(&T, main_c);
+	translate_umods(main_c, o->umods);
 	if (!nruns && !display)
 		fputs("/* no probe runs: the table holds only a placeholder */\n", main_c);
 	emit_probe_table(&T, main_c, rows, nprobes, display);

@@ -22,6 +22,8 @@
 #include "diag.h"
 #include "elaborate.h"
 
+struct umod_set;
+
 struct translate_options {
 	const char *module_name;	/* -m, or the generated name */
 	bool timing;			/* -t: hit and cycle report */
@@ -30,6 +32,8 @@ struct translate_options {
 	unsigned privilege;		/* --privilege: enum privilege (0 counts
 					 * as PRIV_STAPDEV), recorded in the
 					 * module for tapc-run and the runtime */
+	const struct umod_set *umods;	/* user binaries' symbols and unwind
+					 * rows for the module, or NULL */
 };
 
 /* False after errors reported through d (nothing usable was written). */

@@ -5,6 +5,7 @@
  */
 #include "tap_internal.h"
 
+extern const struct tap_family tap_family_umods;
 extern const struct tap_family tap_family_kprobe;
 extern const struct tap_family tap_family_syscall;
 extern const struct tap_family tap_family_perf;
@@ -15,6 +16,7 @@ extern const struct tap_family tap_family_hwbkpt;
 extern const struct tap_family tap_family_uprobe;
 
 const struct tap_family *const tap_families[] = {
+	&tap_family_umods,	/* first: the user binaries, for every probe */
 	&tap_family_kprobe,
 	&tap_family_syscall,
 	&tap_family_perf,
