@@ -564,6 +564,13 @@ int tap_assert_myproc(struct tap_context *c);
 			goto label;					\
 		}							\
 	} while (0)
+/*
+ * The same spending for hand-written C: nonzero, with the error raised,
+ * when nothing is left ("if (TAP_ACTIONS(c, 3)) return;").
+ */
+#define TAP_ACTIONS(c, n)						\
+	(((c)->actionremaining -= (n)) <= 0 &&				\
+	 (tap_error((c), "MAXACTION exceeded"), 1))
 /* Leave for @label when an error was raised. */
 #define TAP_CHECK(c, label)						\
 	do {								\
