@@ -39,6 +39,22 @@
 #ifndef MAXACTION
 #define MAXACTION 1000		/* statements per probe hit */
 #endif
+/*
+ * SystemTap runs every handler "interruptible" unless built with
+ * -DINTERRUPTIBLE=0, and an interruptible handler's budget is
+ * MAXACTION_INTERRUPTIBLE (ten times MAXACTION unless set).
+ */
+#ifndef INTERRUPTIBLE
+#define INTERRUPTIBLE 1
+#endif
+#ifndef MAXACTION_INTERRUPTIBLE
+#define MAXACTION_INTERRUPTIBLE						\
+	((MAXACTION) > 922337203685477580LL ? 9223372036854775807LL :	\
+	 (MAXACTION) * 10LL)
+#endif
+/* the budget of one probe hit */
+#define TAP_ACTION_BUDGET						\
+	(INTERRUPTIBLE ? (long long)(MAXACTION_INTERRUPTIBLE) : (long long)(MAXACTION))
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512	/* bytes in a string value, NUL included */
 #endif
@@ -547,27 +563,29 @@ int tap_assert_myproc(struct tap_context *c);
 #define TAP_STMT(c, where)	((c)->last_stmt = (where))
 
 /*
- * Spend @n actions of the hit's MAXACTION budget; evaluates to nonzero
- * (and raises the error) when it is exhausted: "if (TAP_ACTIONS(c, 3))
- * return;".
+ * Spend @n actions of the hit's budget, as SystemTap's generated code
+ * does where a run of statements ends: out of budget (nothing or less
+ * left), raise "MAXACTION exceeded" at @where and leave for @label.  A
+ * macro (not a function) so that gcc's -Wmisleading-indentation (in
+ * kbuild's -Wall), which is quadratic in the lines of a file, skips it:
+ * a script of 20,000 statements spent 13 s of its build there.
+ */
+#define TAP_SPEND_AT(c, n, where, label)				\
+	do {								\
+		if (((c)->actionremaining -= (n)) <= 0) {		\
+			TAP_STMT((c), (where));				\
+			tap_error((c), "MAXACTION exceeded");		\
+			goto label;					\
+		}							\
+	} while (0)
+/*
+ * The same spending for hand-written C: nonzero, with the error raised,
+ * when nothing is left ("if (TAP_ACTIONS(c, 3)) return;").
  */
 #define TAP_ACTIONS(c, n)						\
-	(((c)->actionremaining -= (n)) < 0 &&				\
+	(((c)->actionremaining -= (n)) <= 0 &&				\
 	 (tap_error((c), "MAXACTION exceeded"), 1))
-
-/*
- * The checks generated code makes after nearly every statement and call:
- * spend one action, and leave for @label when the budget is exhausted
- * (TAP_SPEND) or an error was raised (TAP_CHECK).  They are macros so
- * that gcc's -Wmisleading-indentation (in kbuild's -Wall), which is
- * quadratic in the lines of a file, skips them: a script of 20,000
- * statements spent 13 s of its build there.
- */
-#define TAP_SPEND(c, label)						\
-	do {								\
-		if (TAP_ACTIONS((c), 1))				\
-			goto label;					\
-	} while (0)
+/* Leave for @label when an error was raised. */
 #define TAP_CHECK(c, label)						\
 	do {								\
 		if ((c)->last_error)					\

@@ -561,6 +561,7 @@ static const char *opt_flag(char level)
 {
 	switch (level) {
 	case '0': return "-O0";
+	case 'g': return "-Og";	/* -O0 with top-level embedded C (main.c) */
 	case '1': return "-O1";
 	case '2': return "-O2";
 	case '3': return "-O3";

@@ -30,7 +30,7 @@ struct build_config {
 	const char *kernel_tree;	/* kernel build tree (make -C) */
 	const char *runtime_dir;	/* runtime/ with linux/ and core/ */
 	const struct strlist *defines;	/* -D NAME[=VALUE] */
-	char opt_level;			/* '0' '1' '2' '3' 's' */
+	char opt_level;			/* '0' '1' '2' '3' 's', 'g' (-Og) */
 	int verbose;
 };
 

@@ -279,8 +279,26 @@ static char *runtime_dir(const struct tapc_options *o)
 	return abs;
 }
 
-static const char *opt_level_reason(const struct tapc_options *o)
+/*
+ * The level the script's C compiles at: the one asked for, but -Og for
+ * -O0 when the script has top-level embedded C.  That C may include any
+ * kernel header, and some headers define static functions that call
+ * symbols a module cannot link to (<linux/mm.h>'s show_free_areas); gcc
+ * keeps every unused static function at -O0 (whatever -f flag), drops
+ * them at -Og, which optimises no more than debugging allows.
+ */
+static char script_opt_level(const struct tapc_options *o, const struct program *prog)
 {
+	if (o->opt_level == '0' && prog && prog->embeds.n)
+		return 'g';
+	return o->opt_level;
+}
+
+static const char *opt_level_reason(const struct tapc_options *o, char level)
+{
+	if (level != o->opt_level)
+		return "-O0 asked; top-level embedded C may include kernel "
+		       "headers, which do not link at -O0";
 	if (o->opt_level_given)
 		return "given with -O";
 	return o->script_text ? "the default for -e scripts: quick to compile" :
@@ -304,13 +322,13 @@ static bool keep_module(const struct build *b)
 }
 
 /* Pass 4: kbuild. */
-static bool run_pass4(struct session *s, struct build *b)
+static bool run_pass4(struct session *s, const struct program *prog, struct build *b)
 {
 	const struct tapc_options *o = s->opts;
 	struct build_config bc = {
 		.kernel_tree = s->target.build_dir,
 		.defines = &o->defines,
-		.opt_level = o->opt_level,
+		.opt_level = script_opt_level(o, prog),
 		.verbose = o->verbose,
 	};
 	struct child_clock clock;
@@ -333,7 +351,7 @@ static bool run_pass4(struct session *s, struct build *b)
 	bc.runtime_dir = rt;
 	if (o->verbose)
 		fprintf(stderr, "tapc: compiling the script's C at -O%c (%s)\n",
-			o->opt_level, opt_level_reason(o));
+			bc.opt_level, opt_level_reason(o, bc.opt_level));
 	child_clock_read(&clock);
 	ok = build_module(b, &bc) && !run_interrupted();
 	free(rt);
@@ -413,7 +431,7 @@ static char *module_cache_key(struct session *s, const struct program *prog,
 	struct build_config bc = {
 		.kernel_tree = s->target.build_dir,
 		.defines = &o->defines,
-		.opt_level = o->opt_level,
+		.opt_level = script_opt_level(o, prog),
 	};
 	char runtime_key[33], *key;
 
@@ -498,7 +516,7 @@ static bool build_or_reuse(struct session *s, const struct program *prog,
 		return false;
 	if (o->last_pass == 3)
 		return true;
-	if (!run_pass4(s, b))
+	if (!run_pass4(s, prog, b))
 		return false;
 	if (key)
 		store_module(s, key, b);

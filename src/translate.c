@@ -267,6 +267,7 @@ static void body_begin(struct tr *T, struct sem_function *fn)
 	T->n_stmp = T->max_stmp = 0;
 	T->n_fixed = 0;
 	T->nlabel = 0;
+	T->pending_actions = 0;
 	T->err_label = "out";
 	T->brk_label = T->cont_label = NULL;
 }
@@ -480,8 +481,10 @@ static struct body_out gen_function(struct tr *T, size_t index)
 	init_locals(T, &f->locals);
 	if (f->decl->embedded)
 		embedded_body(T, f);
-	else
+	else {
 		tr_stmt(T, f->decl->body);
+		tr_flush_actions_at(T, f->decl->body);
+	}
 	T->indent = 0;
 	tr_line(T, "out: __attribute__((unused));");
 	T->indent = 1;
@@ -534,6 +537,7 @@ static struct body_out gen_probe(struct tr *T, size_t index, const struct lock_s
 		T->n_ltmp = T->n_stmp = 0;
 	}
 	tr_stmt(T, dp->body);
+	tr_flush_actions_at(T, dp->body);
 	T->indent = 0;
 	tr_line(T, "out: __attribute__((unused));");
 	T->indent = 1;

@@ -58,6 +58,7 @@ struct tr {
 	int n_stmp, max_stmp;		/* string temporaries */
 	int n_fixed;			/* per-statement-persistent fields */
 	int store_run;			/* stores in a row (tr_store_run) */
+	int pending_actions;		/* queued, not yet spent (translate_stmt.c) */
 	int nlabel;
 	const char *err_label;		/* where an error unwinds to */
 	const char *brk_label, *cont_label;
@@ -172,6 +173,9 @@ void tr_share_handlers(struct body_out *bodies, size_t n, struct strbuf *out);
 /* translate_chunk.c: the statements of a block, split into functions
  * when there is much code. */
 void tr_block(struct tr *T, const struct vec *stmts);
+/* Spend the actions queued so far, reporting an exhausted budget at
+ * @s (the end of a handler, branch or loop body). */
+void tr_flush_actions_at(struct tr *T, const struct stmt *s);
 /* About how much C one chunk holds (and code before chunks start). */
 #define TR_CHUNK_BYTES 32768
 /* Whether the code since start (a T->body.len) is a chunk's worth. */

@@ -3,8 +3,17 @@
  * Control flow is plain C with goto: an error jumps to the innermost
  * try's catch or to the body's "out" label (which leaves the function's
  * nesting level), break/continue to the loop's labels.  Each statement
- * records where it is (TAP_STMT, for error messages) and spends one
- * action of the MAXACTION budget; each loop iteration spends one more.
+ * records where it is (TAP_STMT, for error messages).
+ *
+ * Actions are counted as SystemTap's translator counts them: an
+ * expression statement or a delete queues one action, an if, a jump
+ * (break, continue, return, next), a catch and each loop iteration one
+ * more; a for loop's initialiser one plus one for starting the loop, its
+ * step one in all (SystemTap queues it once, where the loop ends).  The
+ * queue is spent, and the budget checked, at the end of each block that
+ * is a branch or loop body, before an if, a jump or a loop, at the end of
+ * the handler, and whenever ten actions have queued up; running out
+ * ("remaining <= 0") is reported at the place the queue was spent.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,25 +33,49 @@ static char *stmt_where(const struct stmt *s)
 	}
 }
 
-static void spend_action(struct tr *T)
+/* Where SystemTap reports a statement: its expression's operator or
+ * identifier, or its keyword. */
+static char *stmt_where_any(struct tr *T, const struct stmt *s)
 {
-	tr_line(T, "TAP_SPEND(c, %s);", T->err_label);
+	return s->kind == S_EXPR ? tr_where(T, s->e1) : stmt_where(s);
 }
 
-/* A statement's action.  Inside a loop only the loop checks the budget,
- * once per iteration, so that running out is reported at the loop body
- * as SystemTap does. */
-static void spend_stmt_action(struct tr *T)
+/* Spend the queued actions; out of budget, the error is at @where. */
+static void flush_actions(struct tr *T, const char *where)
 {
-	if (T->brk_label)
-		tr_line(T, "c->actionremaining--;");
-	else
-		spend_action(T);
+	if (T->pending_actions <= 0)
+		return;
+	tr_line(T, "TAP_SPEND_AT(c, %d, %s, %s);", T->pending_actions, where,
+		T->err_label);
+	T->pending_actions = 0;
+}
+
+/* Queue @n actions of the statement at @where; spend them (with what
+ * was queued before) when @now or ten have queued up. */
+static void queue_actions(struct tr *T, int n, const char *where, bool now)
+{
+	T->pending_actions += n;
+	if (now || T->pending_actions >= 10)
+		flush_actions(T, where);
+}
+
+static void queue_actions_at(struct tr *T, int n, const struct stmt *s, bool now)
+{
+	char *w = stmt_where_any(T, s);
+
+	queue_actions(T, n, w, now);
+	free(w);
+}
+
+void tr_flush_actions_at(struct tr *T, const struct stmt *s)
+{
+	if (s)
+		queue_actions_at(T, 0, s, true);
 }
 
 static void mark_stmt(struct tr *T, const struct stmt *s)
 {
-	char *w = s->kind == S_EXPR ? tr_where(T, s->e1) : stmt_where(s);
+	char *w = stmt_where_any(T, s);
 
 	tr_line(T, "TAP_STMT(c, %s);", w);
 	free(w);
@@ -52,7 +85,6 @@ static void start(struct tr *T, const struct stmt *s)
 {
 	T->n_ltmp = T->n_stmp = T->store_run = 0;
 	mark_stmt(T, s);
-	spend_stmt_action(T);
 }
 
 static void block(struct tr *T, const struct stmt *s)
@@ -82,16 +114,19 @@ static void if_stmt(struct tr *T, const struct stmt *s)
 		}
 		return;
 	}
+	queue_actions_at(T, 1, s, true);
 	cond = tr_expr(T, s->e1);
 
 	tr_line(T, "if (tap_op_true(%s)) {", cond);
 	T->indent++;
 	tr_stmt(T, s->body);
+	tr_flush_actions_at(T, s->body);
 	T->indent--;
 	if (s->els) {
 		tr_line(T, "} else {");
 		T->indent++;
 		tr_stmt(T, s->els);
+		tr_flush_actions_at(T, s->els);
 		T->indent--;
 	}
 	tr_line(T, "}");
@@ -106,11 +141,14 @@ static void loop_body(struct tr *T, const struct stmt *body, const char *brk,
 
 	T->brk_label = brk;
 	T->cont_label = cont;
-	/* an iteration's action is charged to the body, as in SystemTap */
-	if (body)
+	/* an iteration's action is queued with the body's and spent at its
+	 * end, as in SystemTap */
+	if (body) {
 		mark_stmt(T, body);
-	spend_action(T);
+		queue_actions_at(T, 1, body, false);
+	}
 	block(T, body);
+	tr_flush_actions_at(T, body);
 	T->brk_label = ob;
 	T->cont_label = oc;
 }
@@ -120,6 +158,7 @@ static void while_stmt(struct tr *T, const struct stmt *s)
 	char *brk = tr_label(T, "brk"), *cont = tr_label(T, "cont");
 	char *cond;
 
+	queue_actions_at(T, 1, s, true);
 	tr_line(T, "for (;;) {");
 	T->indent++;
 	T->n_ltmp = T->n_stmp = 0;
@@ -140,8 +179,14 @@ static void for_stmt(struct tr *T, const struct stmt *s)
 {
 	char *brk = tr_label(T, "brk"), *cont = tr_label(T, "cont");
 
-	if (s->e1)
+	if (s->e1) {
+		char *w = tr_where(T, s->e1);
+
 		tr_expr_void(T, s->e1);
+		queue_actions(T, 1, w, false);
+		free(w);
+	}
+	queue_actions_at(T, 1, s, true);
 	tr_line(T, "for (;;) {");
 	T->indent++;
 	if (s->e2) {
@@ -158,6 +203,8 @@ static void for_stmt(struct tr *T, const struct stmt *s)
 	if (s->e3) {
 		T->n_ltmp = T->n_stmp = 0;
 		tr_expr_void(T, s->e3);
+		/* queued once, statically: spent after the loop */
+		T->pending_actions++;
 	}
 	T->indent--;
 	tr_line(T, "}");
@@ -192,7 +239,7 @@ static void assign_from(struct tr *T, const struct vardecl *v, const char *val,
  * values their counts. */
 static void foreach_hist(struct tr *T, const struct stmt *s)
 {
-	char *map, *keys, *n, *i, *fkeys;
+	char *map, *keys, *n, *i, *fkeys, *limit = NULL;
 	char *brk = tr_label(T, "brk"), *cont = tr_label(T, "cont");
 	const struct vardecl *kv = s->keys.n ? node_var(T, s->keys.v[0]) : NULL;
 
@@ -204,11 +251,24 @@ static void foreach_hist(struct tr *T, const struct stmt *s)
 	tr_line(T, "tap_memcpy(%s, %s, sizeof(%s));", fkeys,
 		strcmp(keys, "0") ? keys : "(const union tap_idx[TAP_MAX_KEYS]){ { .l = 0 } }",
 		fkeys);
+	if (s->limit) {
+		char *lv = tr_expr(T, s->limit);
+
+		limit = tr_fixed(T, "long long", "");
+		tr_line(T, "%s = %s;", limit, lv);
+		free(lv);
+	}
 	tr_line(T, "%s = tap_hist_buckets(c, %s, %s);", n, map, fkeys);
 	tr_line(T, "if (%s < 0)", n);
 	tr_line(T, "\tgoto %s;", T->err_label);
+	queue_actions_at(T, 1, s, true);
 	tr_line(T, "for (%s = 0; %s < %s; %s++) {", i, i, n, i);
 	T->indent++;
+	/* limit N: the first N buckets (none for N <= 0), as SystemTap */
+	if (limit) {
+		tr_line(T, "if (%s >= %s)", i, limit);
+		tr_line(T, "\tbreak;");
+	}
 	if (kv)
 		assign_from(T, kv, i, false);
 	if (s->value) {
@@ -232,6 +292,7 @@ static void foreach_hist(struct tr *T, const struct stmt *s)
 	free(n);
 	free(i);
 	free(fkeys);
+	free(limit);
 	free(brk);
 	free(cont);
 }
@@ -299,6 +360,7 @@ static void foreach_stmt(struct tr *T, const struct stmt *s)
 		taken ? "-1" : limit);
 	tr_line(T, "if (%s < 0)", n);
 	tr_line(T, "\tgoto %s;", T->err_label);
+	queue_actions_at(T, 1, s, true);
 	tr_line(T, "for (%s = 0; %s < %s; %s++) {", i, i, n, i);
 	T->indent++;
 	/* an element deleted since the snapshot comes back NULL: skip it */
@@ -380,6 +442,7 @@ static void return_stmt(struct tr *T, const struct stmt *s)
 	} else if (s->e1) {
 		tr_expr_void(T, s->e1);
 	}
+	queue_actions_at(T, 1, s, true);
 	tr_line(T, "goto out;");
 }
 
@@ -427,8 +490,10 @@ static void try_stmt(struct tr *T, const struct stmt *s)
 	const char *outer = T->err_label;
 	const struct vardecl *v = s->name ? node_var(T, s) : NULL;
 
+	queue_actions_at(T, 0, s, true);
 	T->err_label = catch;
 	block(T, s->body);
+	tr_flush_actions_at(T, s->body);
 	T->err_label = outer;
 	tr_line(T, "goto %s;", end);
 	tr_line(T, "%s: __attribute__((unused));", catch);
@@ -442,8 +507,13 @@ static void try_stmt(struct tr *T, const struct stmt *s)
 		free(var);
 	}
 	tr_line(T, "c->last_error = 0;");
-	if (s->els)
+	/* catching is one more action, spent before the handler starts */
+	T->pending_actions = 0;
+	queue_actions_at(T, 1, s, true);
+	if (s->els) {
 		block(T, s->els);
+		tr_flush_actions_at(T, s->els);
+	}
 	tr_line(T, "%s: __attribute__((unused));", end);
 	free(catch);
 	free(end);
@@ -476,10 +546,12 @@ void tr_stmt(struct tr *T, const struct stmt *s)
 	start(T, s);
 	switch (s->kind) {
 	case S_EXPR:
-		if (s->e1->kind == E_EMBEDDED)
+		if (s->e1->kind == E_EMBEDDED) {
 			embedded_stmt(T, s->e1);
-		else
+		} else {
 			tr_expr_void(T, s->e1);
+			queue_actions_at(T, 1, s, false);
+		}
 		break;
 	case S_IF:
 		if_stmt(T, s);
@@ -498,20 +570,24 @@ void tr_stmt(struct tr *T, const struct stmt *s)
 		break;
 	case S_DELETE:
 		delete_stmt(T, s);
+		queue_actions_at(T, 1, s, false);
 		break;
 	case S_BREAK:
+		queue_actions_at(T, 1, s, true);
 		if (T->brk_label)
 			tr_line(T, "goto %s;", T->brk_label);
 		else
 			tr_error(T, &s->pos, "break statement outside a loop");
 		break;
 	case S_CONTINUE:
+		queue_actions_at(T, 1, s, true);
 		if (T->cont_label)
 			tr_line(T, "goto %s;", T->cont_label);
 		else
 			tr_error(T, &s->pos, "continue statement outside a loop");
 		break;
 	case S_NEXT:
+		queue_actions_at(T, 1, s, true);
 		if (T->fn)
 			tr_line(T, "next_ = 1;");
 		tr_line(T, "goto out;");

@@ -120,7 +120,7 @@ static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
 	c->probe = p;
 	c->last_stmt = NULL;
 	c->last_error = NULL;
-	c->actionremaining = MAXACTION;
+	c->actionremaining = TAP_ACTION_BUDGET;
 	c->aborted = 0;
 	c->nesting = 0;
 	c->locals = pc->locals;

@@ -4,8 +4,11 @@
  *   probe begin { while (1) n++ }
  *   probe end   { println("end probe") }
  *   probe error { println(sprintf("error probe: n=%d", n)) }
- * The loop runs out of its MAXACTION budget: the hit is aborted with
- * "MAXACTION exceeded" after MAXACTION increments.
+ * The loop runs out of its budget (MAXACTION_INTERRUPTIBLE, ten times
+ * MAXACTION): the while spends one action, each iteration two (its own
+ * and the increment's, spent after the body as SystemTap does), so with
+ * -DMAXACTION=500 the hit is aborted with "MAXACTION exceeded" after
+ * 2,500 increments (4999 - 2 * 2500 <= 0).
  */
 #include "tapc_runtime.h"
 
@@ -13,12 +16,14 @@ static long long g_n;
 
 static void probe_0(struct tap_context *c)
 {
+	TAP_SPEND_AT(c, 1, "keyword at action.stp:2:15", out);
 	for (;;) {
 		TAP_STMT(c, "identifier 'n' at action.stp:2:26");
-		if (TAP_ACTIONS(c, 1))
-			return;
 		g_n++;
+		TAP_SPEND_AT(c, 2, "identifier 'n' at action.stp:2:26", out);
 	}
+out:
+	return;
 }
 
 static void probe_1(struct tap_context *c)
