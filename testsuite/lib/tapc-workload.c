@@ -30,6 +30,23 @@
  *		nothing else touches it while no file lease is broken
  *   lease-read N	N reads of that file, each open, one read, close:
  *		one read of lease_break_time each
+ *   signals	signals to itself with raw system calls, in this order:
+ *		sigaction(SIGUSR1, handler, SA_SIGINFO|SA_RESTART, mask
+ *		{SIGUSR2}); sigaction(SIGUSR2, SIG_IGN);
+ *		rt_sigprocmask(SIG_BLOCK, {SIGUSR2}); kill(pid, SIGUSR1)
+ *		(handled); tkill(tid, SIGUSR2) (blocked: pending);
+ *		rt_sigpending(); tgkill(pid, tid, SIGUSR1) (handled);
+ *		rt_sigprocmask(SIG_UNBLOCK, {SIGUSR2}) (the pending SIGUSR2 is
+ *		taken, and ignored); tkill(tid, SIGUSR2) (ignored, not queued)
+ *   pages N	p = mmap(NULL, N pages, PROT_READ|PROT_WRITE,
+ *		MAP_PRIVATE|MAP_ANONYMOUS) (no huge pages: madvise
+ *		MADV_NOHUGEPAGE); read one byte of each page (N read faults,
+ *		each maps the zero page), then write one (N write faults, each
+ *		copies the zero page); munmap(p, N pages); then grow the heap by
+ *		N pages with brk and shrink it back
+ *   xattr N	N fsetxattr(fd, "user.tapc", 1500 bytes) on a memfd: the
+ *		kernel copies each value into a 1500-byte kvmalloc() buffer
+ *		(whatever the file system then says) and frees it
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -38,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -147,6 +165,89 @@ static void step_lease(long n, int write)
 	}
 }
 
+static volatile sig_atomic_t handled;
+
+static void on_signal(int sig, siginfo_t *info, void *uctx)
+{
+	(void)sig;
+	(void)info;
+	(void)uctx;
+	handled++;
+}
+
+/* rt_sigprocmask() with the kernel's 8-byte set, bypassing libc's own
+ * blocking around its calls */
+static void block(int how, int sig)
+{
+	unsigned long set = 1UL << (sig - 1);
+
+	syscall(SYS_rt_sigprocmask, how, &set, NULL, sizeof(set));
+}
+
+static void step_signals(void)
+{
+	struct sigaction usr1 = { .sa_sigaction = on_signal,
+				  .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct sigaction usr2 = { .sa_handler = SIG_IGN };
+	long pid = getpid(), tid = syscall(SYS_gettid);
+	unsigned long pending;
+
+	sigemptyset(&usr1.sa_mask);
+	sigaddset(&usr1.sa_mask, SIGUSR2);
+	sigemptyset(&usr2.sa_mask);
+	sigaction(SIGUSR1, &usr1, NULL);
+	sigaction(SIGUSR2, &usr2, NULL);
+	block(SIG_BLOCK, SIGUSR2);
+	syscall(SYS_kill, pid, SIGUSR1);
+	syscall(SYS_tkill, tid, SIGUSR2);
+	syscall(SYS_rt_sigpending, &pending, sizeof(pending));
+	syscall(SYS_tgkill, pid, tid, SIGUSR1);
+	block(SIG_UNBLOCK, SIGUSR2);
+	syscall(SYS_tkill, tid, SIGUSR2);
+	if (handled != 2 || pending != 1UL << (SIGUSR2 - 1)) {
+		fprintf(stderr, "tapc-workload: signals: %d handled, pending %#lx\n",
+			(int)handled, pending);
+		exit(1);
+	}
+}
+
+static void step_pages(long n)
+{
+	long page = sysconf(_SC_PAGESIZE), len = n * page, cur;
+	volatile char *p;
+	char sum = 0;
+
+	p = (volatile char *)syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("tapc-workload: mmap");
+		exit(1);
+	}
+	syscall(SYS_madvise, p, len, MADV_NOHUGEPAGE);
+	for (long i = 0; i < n; i++)
+		sum += p[i * page];
+	for (long i = 0; i < n; i++)
+		p[i * page] = sum + 1;
+	syscall(SYS_munmap, p, len);
+	cur = syscall(SYS_brk, 0);
+	syscall(SYS_brk, cur + len);
+	syscall(SYS_brk, cur);
+}
+
+static void step_xattr(long n)
+{
+	static char value[1500];
+	long fd = syscall(SYS_memfd_create, "tapc-xattr", 0);
+
+	if (fd < 0) {
+		perror("tapc-workload: memfd_create");
+		exit(1);
+	}
+	for (long i = 0; i < n; i++)
+		syscall(SYS_fsetxattr, fd, "user.tapc", value, sizeof(value), 0);
+	syscall(SYS_close, fd);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -166,6 +267,13 @@ int main(int argc, char **argv)
 			step_lease(number(step, arg), 1);
 		} else if (strcmp(step, "lease-read") == 0) {
 			step_lease(number(step, arg), 0);
+		} else if (strcmp(step, "signals") == 0) {
+			step_signals();
+			i--;	/* takes no argument */
+		} else if (strcmp(step, "pages") == 0) {
+			step_pages(number(step, arg));
+		} else if (strcmp(step, "xattr") == 0) {
+			step_xattr(number(step, arg));
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
