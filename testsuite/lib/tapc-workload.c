@@ -44,6 +44,10 @@
  *		each maps the zero page), then write one (N write faults, each
  *		copies the zero page); munmap(p, N pages); then grow the heap by
  *		N pages with brk and shrink it back
+ *   timer N	N expiries of a POSIX timer (CLOCK_MONOTONIC, 1 ms, one
+ *		shot each) that signals SIGUSR1 to the process, each waited
+ *		for in its handler: the kernel queues the timer's preallocated
+ *		signal N times
  *   xattr N	N fsetxattr(fd, "user.tapc", 1500 bytes) on a memfd: the
  *		kernel copies each value into a 1500-byte kvmalloc() buffer
  *		(whatever the file system then says) and frees it
@@ -192,6 +196,7 @@ static void step_signals(void)
 	long pid = getpid(), tid = syscall(SYS_gettid);
 	unsigned long pending;
 
+	handled = 0;
 	sigemptyset(&usr1.sa_mask);
 	sigaddset(&usr1.sa_mask, SIGUSR2);
 	sigemptyset(&usr2.sa_mask);
@@ -234,6 +239,29 @@ static void step_pages(long n)
 	syscall(SYS_brk, cur);
 }
 
+static void step_timer(long n)
+{
+	struct sigaction usr1 = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct itimerspec once = { .it_value = { 0, 1000000 } };
+	struct timespec nap = { 0, 1000000 };
+	long timer;
+
+	sigemptyset(&usr1.sa_mask);
+	sigaction(SIGUSR1, &usr1, NULL);
+	if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, &timer) < 0) {
+		perror("tapc-workload: timer_create");
+		exit(1);
+	}
+	handled = 0;
+	for (long i = 0; i < n; i++) {
+		syscall(SYS_timer_settime, timer, 0, &once, NULL);
+		while (handled == i)
+			nanosleep(&nap, NULL);
+	}
+	syscall(SYS_timer_delete, timer);
+}
+
 static void step_xattr(long n)
 {
 	static char value[1500];
@@ -272,6 +300,8 @@ int main(int argc, char **argv)
 			i--;	/* takes no argument */
 		} else if (strcmp(step, "pages") == 0) {
 			step_pages(number(step, arg));
+		} else if (strcmp(step, "timer") == 0) {
+			step_timer(number(step, arg));
 		} else if (strcmp(step, "xattr") == 0) {
 			step_xattr(number(step, arg));
 		} else {
