@@ -157,6 +157,28 @@ long long tapset_is_sig_blocked(struct tap_context *c, long long task,
 long long tapset_sigaction_field(struct tap_context *c, long long act,
 				 long long handler);
 
+/* ---- memory.stp, proc_mem.stp (tapset_vm.c) -------------------------- */
+
+/* the GFP flags @flags in SystemTap's words: "GFP_KERNEL", or the bits
+ * joined by " | " ("__GFP_WAIT | __GFP_IO | __GFP_FS | __GFP_ZERO ..."). */
+void tapset_gfp_flag_str(char *out, long long flags);
+/* vm_fault_contains(): whether fault result @value is of SystemTap's
+ * kind @test (VM_FAULT_OOM 0 ... VM_FAULT_ERROR 6). */
+long long tapset_vm_fault_contains(long long value, long long test);
+/* addr_to_node(): the NUMA node of kernel address @addr; an address
+ * outside the direct map is an error. */
+long long tapset_addr_to_node(struct tap_context *c, long long addr);
+/* mem_page_size(): PAGE_SIZE. */
+long long tapset_page_size(void);
+/* the current task's pages of counter @member not yet in @mm's counts
+ * (0 when @mm is not the current task's). */
+long long tapset_mm_counter_pending(long long mm, long long member);
+
+/* ---- irq.stp (tapset_irq.c) ------------------------------------------ */
+
+/* irqflags_str(): "IRQF_SHARED|IRQF_ONESHOT", other bits as "|0x...". */
+void tapset_irqflags_str(char *out, long long flags);
+
 /* ---- timestamp.stp, ctime.stp ---------------------------------------- */
 
 long long tapset_gettimeofday_ns(void);

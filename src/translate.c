@@ -842,6 +842,9 @@ static void emit_params(struct tr *T, FILE *out)
 		/* private globals cannot be named from outside their file */
 		if (!global_is_scalar(v) || v->is_private)
 			continue;
+		/* a global may share its name with a kernel macro (memory.stp's
+		 * VM_FAULT_ERROR): the parameter's name must not expand */
+		fprintf(out, "#undef %s\n", v->name);
 		if (v->type == SEM_STRING) {
 			fprintf(out, "extern char %s[MAXSTRINGLEN];\n", g->cname);
 			fprintf(out, "module_param_string(%s, %s, MAXSTRINGLEN, 0);\n",

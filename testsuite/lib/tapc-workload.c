@@ -52,6 +52,27 @@
  *		(6); close(fd) (0); close(-1L) (fails: EBADF)
  *   threads-wait N FILE	start N threads that each wait (polling
  *		every 10 ms) until FILE exists, then join them
+ *   signals	signals to itself with raw system calls, in this order:
+ *		sigaction(SIGUSR1, handler, SA_SIGINFO|SA_RESTART, mask
+ *		{SIGUSR2}); sigaction(SIGUSR2, SIG_IGN);
+ *		rt_sigprocmask(SIG_BLOCK, {SIGUSR2}); kill(pid, SIGUSR1)
+ *		(handled); tkill(tid, SIGUSR2) (blocked: pending);
+ *		rt_sigpending(); tgkill(pid, tid, SIGUSR1) (handled);
+ *		rt_sigprocmask(SIG_UNBLOCK, {SIGUSR2}) (the pending SIGUSR2 is
+ *		taken, and ignored); tkill(tid, SIGUSR2) (ignored, not queued)
+ *   pages N	p = mmap(NULL, N pages, PROT_READ|PROT_WRITE,
+ *		MAP_PRIVATE|MAP_ANONYMOUS) (no huge pages: madvise
+ *		MADV_NOHUGEPAGE); read one byte of each page (N read faults,
+ *		each maps the zero page), then write one (N write faults, each
+ *		copies the zero page); munmap(p, N pages); then grow the heap by
+ *		N pages with brk and shrink it back
+ *   timer N	N expiries of a POSIX timer (CLOCK_MONOTONIC, 1 ms, one
+ *		shot each) that signals SIGUSR1 to the process, each waited
+ *		for in its handler: the kernel queues the timer's preallocated
+ *		signal N times
+ *   xattr N	N fsetxattr(fd, "user.tapc", 1500 bytes) on a memfd: the
+ *		kernel copies each value into a 1500-byte kvmalloc() buffer
+ *		(whatever the file system then says) and frees it
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -71,6 +92,7 @@
 #include <sys/wait.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #define LEASE_SYSCTL "/proc/sys/fs/lease-break-time"
 
 static long number(const char *step, const char *arg)
@@ -378,6 +400,113 @@ static void step_threads_wait(long n, const char *path)
 	free(threads);
 }
 
+static volatile sig_atomic_t handled;
+
+static void on_signal(int sig, siginfo_t *info, void *uctx)
+{
+	(void)sig;
+	(void)info;
+	(void)uctx;
+	handled++;
+}
+
+/* rt_sigprocmask() with the kernel's 8-byte set, bypassing libc's own
+ * blocking around its calls */
+static void block(int how, int sig)
+{
+	unsigned long set = 1UL << (sig - 1);
+
+	syscall(SYS_rt_sigprocmask, how, &set, NULL, sizeof(set));
+}
+
+static void step_signals(void)
+{
+	struct sigaction usr1 = { .sa_sigaction = on_signal,
+				  .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct sigaction usr2 = { .sa_handler = SIG_IGN };
+	long pid = getpid(), tid = syscall(SYS_gettid);
+	unsigned long pending;
+
+	handled = 0;
+	sigemptyset(&usr1.sa_mask);
+	sigaddset(&usr1.sa_mask, SIGUSR2);
+	sigemptyset(&usr2.sa_mask);
+	sigaction(SIGUSR1, &usr1, NULL);
+	sigaction(SIGUSR2, &usr2, NULL);
+	block(SIG_BLOCK, SIGUSR2);
+	syscall(SYS_kill, pid, SIGUSR1);
+	syscall(SYS_tkill, tid, SIGUSR2);
+	syscall(SYS_rt_sigpending, &pending, sizeof(pending));
+	syscall(SYS_tgkill, pid, tid, SIGUSR1);
+	block(SIG_UNBLOCK, SIGUSR2);
+	syscall(SYS_tkill, tid, SIGUSR2);
+	if (handled != 2 || pending != 1UL << (SIGUSR2 - 1)) {
+		fprintf(stderr, "tapc-workload: signals: %d handled, pending %#lx\n",
+			(int)handled, pending);
+		exit(1);
+	}
+}
+
+static void step_pages(long n)
+{
+	long page = sysconf(_SC_PAGESIZE), len = n * page, cur;
+	volatile char *p;
+	char sum = 0;
+
+	p = (volatile char *)syscall(SYS_mmap, NULL, len, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("tapc-workload: mmap");
+		exit(1);
+	}
+	syscall(SYS_madvise, p, len, MADV_NOHUGEPAGE);
+	for (long i = 0; i < n; i++)
+		sum += p[i * page];
+	for (long i = 0; i < n; i++)
+		p[i * page] = sum + 1;
+	syscall(SYS_munmap, p, len);
+	cur = syscall(SYS_brk, 0);
+	syscall(SYS_brk, cur + len);
+	syscall(SYS_brk, cur);
+}
+
+static void step_timer(long n)
+{
+	struct sigaction usr1 = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct itimerspec once = { .it_value = { 0, 1000000 } };
+	struct timespec nap = { 0, 1000000 };
+	long timer;
+
+	sigemptyset(&usr1.sa_mask);
+	sigaction(SIGUSR1, &usr1, NULL);
+	if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, &timer) < 0) {
+		perror("tapc-workload: timer_create");
+		exit(1);
+	}
+	handled = 0;
+	for (long i = 0; i < n; i++) {
+		syscall(SYS_timer_settime, timer, 0, &once, NULL);
+		while (handled == i)
+			nanosleep(&nap, NULL);
+	}
+	syscall(SYS_timer_delete, timer);
+}
+
+static void step_xattr(long n)
+{
+	static char value[1500];
+	long fd = syscall(SYS_memfd_create, "tapc-xattr", 0);
+
+	if (fd < 0) {
+		perror("tapc-workload: memfd_create");
+		exit(1);
+	}
+	for (long i = 0; i < n; i++)
+		syscall(SYS_fsetxattr, fd, "user.tapc", value, sizeof(value), 0);
+	syscall(SYS_close, fd);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -415,6 +544,15 @@ int main(int argc, char **argv)
 		} else if (strcmp(step, "threads-wait") == 0) {
 			step_threads_wait(number(step, arg), i + 2 < argc ? argv[i + 2] : NULL);
 			i++;	/* takes two */
+		} else if (strcmp(step, "signals") == 0) {
+			step_signals();
+			i--;	/* takes no argument */
+		} else if (strcmp(step, "pages") == 0) {
+			step_pages(number(step, arg));
+		} else if (strcmp(step, "timer") == 0) {
+			step_timer(number(step, arg));
+		} else if (strcmp(step, "xattr") == 0) {
+			step_xattr(number(step, arg));
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
