@@ -479,6 +479,8 @@ void ucfi_finish(struct ucfi_table *t)
 {
 	size_t out = 0;
 
+	if (t->count == 0)	/* no rows (and maybe no array): nothing to sort */
+		return;
 	qsort(t->rows, t->count, sizeof(*t->rows), row_cmp);
 	for (size_t i = 0; i < t->count; i++) {
 		struct ucfi_row *r = &t->rows[i];

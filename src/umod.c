@@ -281,6 +281,8 @@ static void dedup_symbols(struct umod *m)
 {
 	size_t out = 0;
 
+	if (m->nsyms == 0)	/* no table at all: qsort must not see NULL */
+		return;
 	qsort(m->syms, m->nsyms, sizeof(*m->syms), sym_cmp);
 	for (size_t i = 0; i < m->nsyms; i++)
 		if (!out || m->syms[out - 1].addr != m->syms[i].addr)
