@@ -29,7 +29,7 @@
 #define NULL ((void *)0)
 #endif
 
-/* Limits; each can be overridden with -D (for the runtime and the script). */
+/* Limits; each can be overridden with -D. */
 #ifndef MAXERRORS
 #define MAXERRORS 0		/* errors tolerated before the script stops */
 #endif
@@ -82,6 +82,33 @@
 #ifndef MAXTRYLOCK
 #define MAXTRYLOCK 100		/* tries per hit before it is skipped */
 #endif
+
+/*
+ * The runtime's own files (control.c, maps.c, locks.c, transport.c) read
+ * the limits above that they need from tap_limits, which the generated
+ * module defines (TAP_DEFINE_LIMITS) with the values it was compiled with.
+ * So one compiled runtime serves every -D set that changes only these
+ * limits (MODULE_ONLY in src/rtlimits.def): test-runtime-kbuild checks
+ * that they leave the runtime's preprocessed sources as they were.
+ */
+struct tap_limits {
+	long long action_budget;	/* TAP_ACTION_BUDGET */
+	long long maxerrors;
+	long long maxskipped;
+	unsigned int maxmapentries;
+	unsigned int maxtrylock;
+	unsigned long trylockdelay;	/* microseconds */
+	unsigned long buffer_size;	/* bytes */
+};
+extern const struct tap_limits tap_limits;
+#define TAP_DEFINE_LIMITS						\
+	const struct tap_limits tap_limits = {				\
+		.action_budget = TAP_ACTION_BUDGET,			\
+		.maxerrors = MAXERRORS, .maxskipped = MAXSKIPPED,	\
+		.maxmapentries = MAXMAPENTRIES,				\
+		.maxtrylock = MAXTRYLOCK, .trylockdelay = TRYLOCKDELAY,	\
+		.buffer_size = TAP_BUFFER_SIZE,				\
+	}
 
 /* Kinds of probe the runtime itself provides. */
 enum tap_probe_kind {

@@ -20,6 +20,7 @@
 
 #include "cachedir.h"
 #include "paths.h"
+#include "rtlimits.h"
 #include "launch.h"
 #include "util.h"
 
@@ -178,8 +179,9 @@ static void kbuild_word(FILE *f, const char *flag)
 	fputc('\'', f);
 }
 
-/* ccflags-y: the runtime's include path and the -D set. */
-static void kbuild_ccflags(FILE *f, const struct build_config *c)
+/* ccflags-y: the runtime's include path and the -D set (for the runtime
+ * alone: without the limits only the generated module reads). */
+static void kbuild_ccflags(FILE *f, const struct build_config *c, bool runtime_alone)
 {
 	char *inc;
 
@@ -194,7 +196,11 @@ static void kbuild_ccflags(FILE *f, const struct build_config *c)
 	kbuild_word(f, inc);
 	free(inc);
 	for (int i = 0; i < c->defines->count; i++) {
-		char *d = xasprintf("-D%s", c->defines->items[i]);
+		char *d;
+
+		if (runtime_alone && limit_module_only(c->defines->items[i]))
+			continue;
+		d = xasprintf("-D%s", c->defines->items[i]);
 
 		kbuild_word(f, d);
 		free(d);
@@ -333,8 +339,11 @@ static void hash_runtime_dir(struct hash128 *h, const char *dir)
 
 /* The cache key: the kernel build tree (its path, release, configuration,
  * which names the compiler, and exported symbols), the runtime, the -D set
- * in order (a later -D of a name overrides an earlier one). */
-static void runtime_cache_key(const struct build_config *c, char key[33])
+ * in order (a later -D of a name overrides an earlier one); for the
+ * runtime's objects alone, without the limits only the generated module
+ * reads. */
+static void runtime_cache_key(const struct build_config *c, bool runtime_alone,
+			      char key[33])
 {
 	struct hash128 h;
 	char real[PATH_MAX];
@@ -356,13 +365,14 @@ static void runtime_cache_key(const struct build_config *c, char key[33])
 	}
 	hash_runtime_dir(&h, c->runtime_dir);
 	for (int i = 0; i < c->defines->count; i++)
-		hash_add_str(&h, c->defines->items[i]);
+		if (!runtime_alone || !limit_module_only(c->defines->items[i]))
+			hash_add_str(&h, c->defines->items[i]);
 	hash_hex(&h, key);
 }
 
 void build_runtime_key(const struct build_config *c, char key[33])
 {
-	runtime_cache_key(c, key);
+	runtime_cache_key(c, false, key);
 }
 
 /* Replace every occurrence of from by to in the file at path. */
@@ -414,7 +424,7 @@ static bool compile_runtime_in(const char *dir, const char *final,
 		for (int i = 0; i < rs->objs.count; i++)
 			fprintf(f, " %s.o", rs->objs.items[i]);
 		fputc('\n', f);
-		kbuild_ccflags(f, c);
+		kbuild_ccflags(f, c, true);
 		ok = kbuild_tapconf(f, c);
 		ok = fclose(f) == 0 && ok;
 	}
@@ -508,7 +518,7 @@ static char *runtime_cache(const struct build_config *c,
 		snprintf(why, len, "the cache path has characters make cannot take");
 		goto fail;
 	}
-	runtime_cache_key(c, key);
+	runtime_cache_key(c, true, key);
 	final = xasprintf("%s/%s", root, key);
 	if (runtime_entry_ok(final, rs, why, len)) {
 		if (c->verbose)
@@ -591,7 +601,7 @@ static bool write_module_kbuild(const struct build *b,
 	for (int i = 0; i < rs->objs.count; i++)
 		fprintf(f, " tapcrt_%s.o", rs->objs.items[i]);
 	fputc('\n', f);
-	kbuild_ccflags(f, c);
+	kbuild_ccflags(f, c, false);
 	if (!cache_dir)
 		ok = kbuild_tapconf(f, c);
 	fprintf(f, "CFLAGS_%s_src.o := %s\n", b->name, opt_flag(c->opt_level));
@@ -698,14 +708,17 @@ bool build_module(struct build *b, const struct build_config *c)
 		fprintf(stderr, "tapc: compiling the runtime into the module: %s\n",
 			why);
 	if (cache_dir) {
-		/* The commands name the runtime's directory (its headers):
-		 * another installation with the same runtime shares the
-		 * objects, not the recipe. */
+		/* The commands name the runtime's directory (its headers)
+		 * and every -D: another installation with the same runtime,
+		 * or a -D set that differs only in limits the runtime does
+		 * not read, shares the objects, not the recipe. */
 		struct hash128 h;
 		char hex[33];
 
 		hash_init(&h);
 		hash_add_str(&h, c->runtime_dir);
+		for (int i = 0; i < c->defines->count; i++)
+			hash_add_str(&h, c->defines->items[i]);
 		hash_hex(&h, hex);
 		/* recipe3: the format's version, so that a tapc of another
 		 * format sharing the cache keeps its own */

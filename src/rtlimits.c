@@ -14,8 +14,18 @@ struct limit {
 
 static const struct limit limits[] = {
 #define LIMIT(name, min, max, def) { #name, min, max, def },
+#define MODULE_ONLY(name)
 #include "rtlimits.def"
 #undef LIMIT
+#undef MODULE_ONLY
+};
+
+static const char *const module_only[] = {
+#define LIMIT(name, min, max, def)
+#define MODULE_ONLY(name) #name,
+#include "rtlimits.def"
+#undef LIMIT
+#undef MODULE_ONLY
 };
 
 #define NLIMITS (sizeof(limits) / sizeof(limits[0]))
@@ -108,4 +118,14 @@ bool limits_check(const struct strlist *defines)
 			return false;
 	}
 	return limits_agree(value);
+}
+
+bool limit_module_only(const char *def)
+{
+	size_t len = strcspn(def, "=");
+
+	for (size_t i = 0; i < sizeof(module_only) / sizeof(module_only[0]); i++)
+		if (strlen(module_only[i]) == len && !strncmp(module_only[i], def, len))
+			return true;
+	return false;
 }

@@ -15,4 +15,9 @@
  * why. */
 bool limits_check(const struct strlist *defines);
 
+/* Whether the -D definition def ("NAME" or "NAME=VALUE") sets a limit
+ * only the generated module reads (MODULE_ONLY in rtlimits.def), so that
+ * the runtime's objects do not depend on it. */
+bool limit_module_only(const char *def);
+
 #endif

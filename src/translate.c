@@ -973,6 +973,8 @@ static void emit_modsyms(const struct tr *T, FILE *out)
 	for (size_t i = 0; i < T->modsyms.n; i++)
 		fprintf(out, " \"%s\",", (const char *)T->modsyms.v[i]);
 	fprintf(out, " NULL };\nconst unsigned int tap_nmodsyms = %zu;\n", T->modsyms.n);
+	/* the limits the runtime reads, with this module's -D values */
+	fputs("TAP_DEFINE_LIMITS;\n", out);
 }
 
 static void emit_kernel_decls(FILE *out)

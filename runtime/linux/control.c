@@ -96,7 +96,7 @@ static void tap_fatal(void)
 
 void tap_count_skipped(void)
 {
-	if (atomic_inc_return(&tap_skipped_count) > MAXSKIPPED) {
+	if (atomic_inc_return(&tap_skipped_count) > tap_limits.maxskipped) {
 		if (!READ_ONCE(tap_session_error))
 			tap_errmsg("ERROR: Skipped too many probes, check MAXSKIPPED or try again with tapc -t for more details.\n");
 		tap_fatal();
@@ -109,7 +109,7 @@ static void tap_report_error(struct tap_context *c)
 		tap_errmsg("ERROR: %s near %s\n", c->last_error, c->last_stmt);
 	else
 		tap_errmsg("ERROR: %s\n", c->last_error);
-	if (atomic_inc_return(&tap_error_count) > MAXERRORS)
+	if (atomic_inc_return(&tap_error_count) > tap_limits.maxerrors)
 		tap_fatal();
 }
 
@@ -120,7 +120,7 @@ static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
 	c->probe = p;
 	c->last_stmt = NULL;
 	c->last_error = NULL;
-	c->actionremaining = TAP_ACTION_BUDGET;
+	c->actionremaining = tap_limits.action_budget;
 	c->aborted = 0;
 	c->nesting = 0;
 	c->locals = pc->locals;

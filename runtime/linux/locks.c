@@ -94,13 +94,13 @@ bool tap_lock_probe(const struct tap_probe *p)
 	for (i = 0; i < p->nlocks; i++) {
 		waited = false;
 		while (!tap_trylock(&p->locks[i])) {
-			if (++retries > MAXTRYLOCK) {
+			if (++retries > tap_limits.maxtrylock) {
 				atomic_inc(&tap_glocks[p->locks[i].global].skipped);
 				tap_unlock_first(p, i);
 				return false;
 			}
 			waited = true;
-			udelay(TRYLOCKDELAY);
+			udelay(tap_limits.trylockdelay);
 		}
 		if (waited)
 			atomic_inc(&tap_glocks[p->locks[i].global].contended);

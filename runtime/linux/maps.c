@@ -481,7 +481,7 @@ static int tap_spec_of(const struct tap_global *g, struct tap_map_spec *sp)
 	}
 	if (g->nkeys < 1 || g->nkeys > TAP_MAX_KEYS)
 		return -EINVAL;
-	sp->max_entries = g->max_entries ? g->max_entries : MAXMAPENTRIES;
+	sp->max_entries = g->max_entries ? g->max_entries : tap_limits.maxmapentries;
 	sp->wrap = g->wrap;
 	sp->nkeys = g->nkeys;
 	for (i = 0; i < g->nkeys; i++) {
@@ -604,7 +604,7 @@ int tap_globals_init(void)
 			else
 				pr_err("%s: cannot allocate global %s (%u entries): out of memory\n",
 				       THIS_MODULE->name, g->name ? g->name : "?",
-				       g->max_entries ? g->max_entries : MAXMAPENTRIES);
+				       g->max_entries ? g->max_entries : tap_limits.maxmapentries);
 			tap_globals_exit();
 			return rc;
 		}

@@ -333,7 +333,7 @@ int tap_transport_init(const char *modname)
 {
 	int ret;
 
-	ret = tap_ring_init(&tap_out_ring, TAP_BUFFER_SIZE);
+	ret = tap_ring_init(&tap_out_ring, tap_limits.buffer_size);
 	if (ret)
 		return ret;
 	ret = tap_ring_init(&tap_err_ring, TAP_ERRBUF_SIZE);

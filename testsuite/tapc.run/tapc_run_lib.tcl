@@ -3,37 +3,87 @@
 # The modules here are written by hand the way pass 3 will generate them:
 # one C file that includes only tapc_runtime.h, compiled at -O0, linked
 # with the whole runtime (runtime/linux/*.c and runtime/core/*.c)
-# compiled at kbuild's -O2 with the kernel API feature tests' flags.
+# compiled at kbuild's -O2 with the kernel API feature tests' flags.  As
+# tapc does, the runtime is compiled once (the first build of the run)
+# and its objects copied into every module: the -D limits these tests set
+# are read by the generated file alone (tap_limits, MODULE_ONLY in
+# src/rtlimits.def).
 
 set tapc_run_rtdir [file normalize [file join $srcdir .. runtime]]
 
-# tapc_run_build NAME SOURCE ?DEFS?: build module NAME.ko from the
-# hand-written SOURCE and the runtime, with the -D options DEFS for both.
-# Returns the path of NAME.ko, or "" (build log in the test log).
-proc tapc_run_build {name source {defs ""}} {
+# tapc_run_kbuild_head F DEFS: the -D options DEFS, the include path and
+# the kernel API feature tests (as tapc writes them, build.c) in the open
+# Kbuild file F.
+proc tapc_run_kbuild_head {f defs} {
     global tapc_run_rtdir
+    puts $f "ccflags-y := -Werror $defs -I$tapc_run_rtdir -I$tapc_run_rtdir/linux -I$tapc_run_rtdir/core"
+    puts $f "tapc_conf_dir := '$tapc_run_rtdir/linux/tapconf'"
+    set mk [open [file join $tapc_run_rtdir linux tapconf tapconf.mk]]
+    puts -nonewline $f [read $mk]
+    close $mk
+}
+
+# tapc_run_runtime REL: the directory of the runtime's objects compiled
+# for REL (compiled by the first call of the run), or "".
+proc tapc_run_runtime {rel} {
+    global tapc_run_rtdir tapc_run_rtobjs
+    if {[info exists tapc_run_rtobjs]} {
+        return $tapc_run_rtobjs
+    }
+    set tapc_run_rtobjs ""
+    set dir [tapc_mktemp]
+    set objs {}
+    foreach f [concat [glob $tapc_run_rtdir/linux/*.c] \
+                   [glob $tapc_run_rtdir/core/*.c]] {
+        file copy -force $f $dir
+        lappend objs "[file rootname [file tail $f]].o"
+    }
+    set f [open [file join $dir Kbuild] w]
+    puts $f "obj-m := tapcrt.o"
+    puts $f "tapcrt-y := [join $objs]"
+    tapc_run_kbuild_head $f ""
+    close $f
+    set r [tapc_run_prog [concat [list make -C /lib/modules/$rel/build M=$dir] $objs] 900]
+    if {[lindex $r 0] != 0} {
+        send_log "tapc: compiling the runtime for $rel failed:\n[lindex $r 1][lindex $r 2]\n"
+        return ""
+    }
+    set tapc_run_rtobjs $dir
+    return $dir
+}
+
+# tapc_run_build NAME SOURCE ?DEFS?: build module NAME.ko from the
+# hand-written SOURCE, with the -D options DEFS, and the runtime's
+# objects.  Returns the path of NAME.ko, or "" (build log in the test log).
+proc tapc_run_build {name source {defs ""}} {
     set rel [tapc_target_release]
     if {$rel eq ""} {
         return ""
     }
+    set rt [tapc_run_runtime $rel]
+    if {$rt eq ""} {
+        return ""
+    }
     set dir [tapc_mktemp]
     set rtobjs {}
-    foreach f [concat [glob $tapc_run_rtdir/linux/*.c] \
-                   [glob $tapc_run_rtdir/core/*.c]] {
-        file copy -force $f $dir
-        lappend rtobjs "[file rootname [file tail $f]].o"
+    foreach o [glob -tails -directory $rt *.o] {
+        if {$o ne "tapcrt.o"} {
+            lappend rtobjs "tapcrt_$o"
+        }
     }
     file copy -force $source [file join $dir ${name}_gen.c]
     set f [open [file join $dir Kbuild] w]
     puts $f "obj-m := $name.o"
     puts $f "$name-y := ${name}_gen.o [join $rtobjs]"
-    puts $f "ccflags-y := -Werror $defs -I$tapc_run_rtdir -I$tapc_run_rtdir/linux -I$tapc_run_rtdir/core"
+    tapc_run_kbuild_head $f $defs
     puts $f "CFLAGS_${name}_gen.o := -O0"
-    # the kernel API feature tests, as tapc writes them (build.c)
-    puts $f "tapc_conf_dir := '$tapc_run_rtdir/linux/tapconf'"
-    set mk [open [file join $tapc_run_rtdir linux tapconf tapconf.mk]]
-    puts -nonewline $f [read $mk]
-    close $mk
+    # each runtime object and its .cmd file, which modpost reads
+    foreach o $rtobjs {
+        set src [string range $o 7 end]
+        set stem [file rootname $src]
+        puts $f "\$(obj)/$o: $rt/$src"
+        puts $f "\t\$(Q)cp $rt/$src \$@ && cp $rt/.$stem.o.cmd \$(obj)/.$o.cmd"
+    }
     close $f
     set r [tapc_run_prog [list make -C /lib/modules/$rel/build M=$dir modules] 600]
     set ko [file join $dir $name.ko]
