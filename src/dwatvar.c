@@ -138,6 +138,7 @@ struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, const struct expr *e
 		free(named.name);
 		free(o.modsym);
 		free(o.pieces);
+		free(o.dwops);
 	}
 	free(w.name);
 	return tv;

@@ -4,10 +4,12 @@
  * small stack whose entries are a constant, a register's value plus a
  * constant, or a static (link-time) address plus a constant; a variable
  * in pieces (DW_OP_piece) is each piece evaluated so, copied side by side
- * by the runtime.  Whatever does not fit that shape (a dereference,
- * arithmetic on two registers, bit pieces, implicit pointers, an entry
- * value away from the entry) is refused: SystemTap's "not accessible"
- * error names the operation.
+ * by the runtime.  What only the running kernel knows (a memory read,
+ * arithmetic on two registers, a shift of one, a typed conversion) turns
+ * the entry into a value computed at run time: single assignments
+ * (struct tvar_dwop) that pass 3 prints as C.  Whatever is left (bit
+ * pieces, branches, an entry value away from the entry) is refused:
+ * SystemTap's "not accessible" error names the operation.
  */
 #include "dwloc.h"
 
@@ -27,11 +29,15 @@
 /* Nesting of frame base -> CFA -> ... evaluations. */
 #define MAX_NEST 4
 
-enum elem_kind { E_CONST, E_REG, E_STATIC };
+/* Values computed at run time one location may take. */
+#define DWOPS_MAX 64
+
+enum elem_kind { E_CONST, E_REG, E_STATIC, E_NODE };
 
 struct elem {
 	enum elem_kind kind;
 	unsigned reg;		/* E_REG */
+	unsigned node;		/* E_NODE: the value number (ev->nodes) */
 	uint64_t val;		/* the constant, or what is added */
 };
 
@@ -44,6 +50,8 @@ struct eval {
 	char *msg;		/* why not, malloc'd */
 	bool msg_final;		/* msg is the whole message, not a reason */
 	int nest;
+	struct tvar_dwop *nodes;	/* values computed at run time */
+	size_t nnodes;
 };
 
 /* The operations tapc cannot lower, by name (others by number). */
@@ -111,6 +119,182 @@ static bool push_reg(struct eval *ev, unsigned reg, uint64_t off)
 	if (reg >= DW_X86_64_NREGS)
 		return refuse_plain(ev, "a register that is not one of pt_regs");
 	return push(ev, (struct elem){ .kind = E_REG, .reg = reg, .val = off });
+}
+
+/* ---- values computed at run time */
+
+/* A new value number for d, or false when there are too many. */
+static bool add_node(struct eval *ev, struct tvar_dwop d, unsigned *idx)
+{
+	if (ev->nnodes >= DWOPS_MAX)
+		return refuse_plain(ev, "location expression too long");
+	ev->nodes = xrealloc(ev->nodes, (ev->nnodes + 1) * sizeof(*ev->nodes));
+	ev->nodes[ev->nnodes] = d;
+	*idx = (unsigned)ev->nnodes++;
+	return true;
+}
+
+static bool is_module_scope(const struct eval *ev)
+{
+	return !ev->scope->user &&
+	       strcmp(ev->scope->module ? ev->scope->module : "kernel", "kernel") != 0;
+}
+
+/* The value number holding e (added if e is symbolic). */
+static bool materialize(struct eval *ev, struct elem e, unsigned *idx)
+{
+	unsigned off;
+
+	switch (e.kind) {
+	case E_CONST:
+		return add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CONST, .val = e.val }, idx);
+	case E_REG:
+		return add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_REG, .reg = e.reg,
+							.val = e.val }, idx);
+	case E_STATIC:
+		/* a module's statics are found through its symbols (module_origin) */
+		if (is_module_scope(ev))
+			return refuse_plain(ev, "a module's static in a computed location");
+		return add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_STATIC, .val = e.val }, idx);
+	case E_NODE:
+		if (!e.val) {
+			*idx = e.node;
+			return true;
+		}
+		if (!add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CONST, .val = e.val }, &off))
+			return false;
+		return add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY, .op = TVAR_OP_ADD,
+							.a = e.node, .b = off }, idx);
+	}
+	return false;
+}
+
+static bool push_node(struct eval *ev, struct tvar_dwop d)
+{
+	unsigned idx;
+
+	return add_node(ev, d, &idx) &&
+	       push(ev, (struct elem){ .kind = E_NODE, .node = idx });
+}
+
+/* DW_OP_deref, DW_OP_deref_size N: the memory at the top's value. */
+static bool deref(struct eval *ev, unsigned atom, uint64_t size)
+{
+	unsigned a;
+
+	if (!ev->n)
+		return refuse(ev, "malformed location expression at %s", atom);
+	if (size < 1 || size > 8)
+		return refuse(ev, "%s of more than 8 bytes", atom);
+	if (!materialize(ev, ev->stack[--ev->n], &a))
+		return false;
+	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_DEREF, .a = a,
+						  .size = (unsigned)size });
+}
+
+/* The size and signedness of the base type DW_OP_convert and the other
+ * typed operations name (0: the generic type, 8 bytes unsigned). */
+static bool typed(struct eval *ev, const Dwarf_Op *op, Dwarf_Word off, unsigned *size,
+		  bool *is_signed)
+{
+	Dwarf_Die type;
+	Dwarf_Attribute at;
+	Dwarf_Word enc = 0, bytes = 0;
+
+	*size = 8;
+	*is_signed = false;
+	if (!off)
+		return true;
+	if (dwarf_getlocation_die(ev->attr, op, &type) != 0 ||
+	    dwarf_tag(&type) != DW_TAG_base_type ||
+	    !dwarf_attr(&type, DW_AT_byte_size, &at) || dwarf_formudata(&at, &bytes) != 0 ||
+	    !dwarf_attr(&type, DW_AT_encoding, &at) || dwarf_formudata(&at, &enc) != 0)
+		return refuse(ev, "%s to a type that is not a base type", op->atom);
+	if (bytes < 1 || bytes > 8)
+		return refuse(ev, "%s to a type wider than 8 bytes", op->atom);
+	*size = (unsigned)bytes;
+	*is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	return true;
+}
+
+/* The top converted to size bytes (a typed stack's value). */
+static bool convert_top(struct eval *ev, unsigned size, bool is_signed)
+{
+	unsigned a;
+
+	if (!ev->n)
+		return refuse_plain(ev, "malformed location expression at a conversion");
+	if (size >= 8)
+		return true;
+	if (ev->stack[ev->n - 1].kind == E_CONST) {
+		uint64_t v = ev->stack[ev->n - 1].val, m = (1ULL << (size * 8)) - 1;
+
+		v &= m;
+		if (is_signed && (v >> (size * 8 - 1)))
+			v |= ~m;
+		ev->stack[ev->n - 1].val = v;
+		return true;
+	}
+	if (!materialize(ev, ev->stack[--ev->n], &a))
+		return false;
+	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CONVERT, .a = a, .size = size,
+						  .is_signed = is_signed });
+}
+
+/* DW_OP_convert, DW_OP_regval_type, DW_OP_deref_type. */
+static bool typed_op(struct eval *ev, const Dwarf_Op *op)
+{
+	unsigned size;
+	bool is_signed;
+
+	switch (op->atom) {
+	case DW_OP_convert: case DW_OP_GNU_convert:
+		return typed(ev, op, op->number, &size, &is_signed) &&
+		       convert_top(ev, size, is_signed);
+	case DW_OP_regval_type: case DW_OP_GNU_regval_type:
+		if (op->number >= DW_X86_64_NREGS)
+			return refuse_plain(ev, "a register that is not one of pt_regs");
+		return typed(ev, op, op->number2, &size, &is_signed) &&
+		       push(ev, (struct elem){ .kind = E_REG, .reg = (unsigned)op->number }) &&
+		       convert_top(ev, size, is_signed);
+	default:	/* DW_OP_deref_type, DW_OP_GNU_deref_type */
+		return typed(ev, op, op->number2, &size, &is_signed) &&
+		       deref(ev, op->atom, op->number) && convert_top(ev, size, is_signed);
+	}
+}
+
+/* DW_OP_dup, _drop, _over, _pick, _swap, _rot: the stack itself. */
+static bool stack_op(struct eval *ev, const Dwarf_Op *op)
+{
+	struct elem *s = ev->stack, t;
+	int n = ev->n;
+
+	switch (op->atom) {
+	case DW_OP_dup:
+		return n >= 1 ? push(ev, s[n - 1]) : refuse(ev, "malformed location expression at %s",
+							    op->atom);
+	case DW_OP_drop:
+		if (n < 1)
+			return refuse(ev, "malformed location expression at %s", op->atom);
+		ev->n--;
+		return true;
+	case DW_OP_over:
+		return n >= 2 ? push(ev, s[n - 2]) : refuse(ev, "malformed location expression at %s",
+							    op->atom);
+	case DW_OP_pick:
+		return op->number < (uint64_t)n ? push(ev, s[n - 1 - op->number]) :
+		       refuse(ev, "malformed location expression at %s", op->atom);
+	case DW_OP_swap:
+		if (n < 2)
+			return refuse(ev, "malformed location expression at %s", op->atom);
+		t = s[n - 1], s[n - 1] = s[n - 2], s[n - 2] = t;
+		return true;
+	default:	/* DW_OP_rot: the top goes third */
+		if (n < 3)
+			return refuse(ev, "malformed location expression at %s", op->atom);
+		t = s[n - 1], s[n - 1] = s[n - 2], s[n - 2] = s[n - 3], s[n - 3] = t;
+		return true;
+	}
 }
 
 static bool eval_ops(struct eval *ev, const Dwarf_Op *ops, size_t n);
@@ -183,31 +367,93 @@ static bool push_frame_base(struct eval *ev)
 	return ok;
 }
 
-/* DW_OP_entry_value(DW_OP_regN): at the entry of the function the
- * register still holds the value the caller passed. */
+/* DW_OP_entry_value(EXPR): at the entry of the function the registers
+ * and memory still hold what the caller passed, so EXPR's value now is
+ * the entry value (of a register location, DW_OP_regN, the register's). */
 static bool push_entry_value(struct eval *ev, const Dwarf_Op *op)
 {
 	Dwarf_Attribute block;
 	Dwarf_Op *ops;
 	size_t n;
 	Dwarf_Addr entry;
+	bool was_value = ev->is_value, ok;
 
 	if (dwarf_tag((Dwarf_Die *)&ev->scope->func) != DW_TAG_subprogram ||
 	    dwarf_entrypc((Dwarf_Die *)&ev->scope->func, &entry) != 0 || entry != ev->scope->pc)
 		return refuse(ev, "%s away from the function's entry", op->atom);
 	if (dwarf_getlocation_attr(ev->attr, op, &block) != 0 ||
-	    dwarf_getlocation(&block, &ops, &n) != 0 || n != 1)
-		return refuse(ev, "%s of an expression", op->atom);
-	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+	    dwarf_getlocation(&block, &ops, &n) != 0 || n < 1)
+		return refuse(ev, "%s of an expression libdw cannot read", op->atom);
+	if (n == 1 && ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
 		return push_reg(ev, ops[0].atom - DW_OP_reg0, 0);
-	if (ops[0].atom == DW_OP_regx)
+	if (n == 1 && ops[0].atom == DW_OP_regx)
 		return push_reg(ev, (unsigned)ops[0].number, 0);
-	return refuse(ev, "%s of an expression", op->atom);
+	ok = eval_ops(ev, ops, n);
+	ev->is_value = was_value;
+	return ok;
+}
+
+/* a OP b on DWARF's generic type (64 bits; division, modulo, right
+ * arithmetic shift and comparisons signed); false for a division by 0. */
+static bool fold(unsigned atom, uint64_t a, uint64_t b, uint64_t *r)
+{
+	int64_t sa = (int64_t)a, sb = (int64_t)b;
+
+	switch (atom) {
+	case DW_OP_plus: *r = a + b; return true;
+	case DW_OP_minus: *r = a - b; return true;
+	case DW_OP_mul: *r = a * b; return true;
+	case DW_OP_and: *r = a & b; return true;
+	case DW_OP_or: *r = a | b; return true;
+	case DW_OP_xor: *r = a ^ b; return true;
+	case DW_OP_shl: *r = b >= 64 ? 0 : a << b; return true;
+	case DW_OP_shr: *r = b >= 64 ? 0 : a >> b; return true;
+	case DW_OP_shra: *r = (uint64_t)(sa >> (b >= 63 ? 63 : b)); return true;
+	case DW_OP_eq: *r = a == b; return true;
+	case DW_OP_ne: *r = a != b; return true;
+	case DW_OP_lt: *r = sa < sb; return true;
+	case DW_OP_gt: *r = sa > sb; return true;
+	case DW_OP_le: *r = sa <= sb; return true;
+	case DW_OP_ge: *r = sa >= sb; return true;
+	case DW_OP_div:
+		if (!b)
+			return false;
+		*r = sb == -1 ? -a : (uint64_t)(sa / sb);
+		return true;
+	default:	/* DW_OP_mod */
+		if (!b)
+			return false;
+		*r = sb == -1 ? 0 : (uint64_t)(sa % sb);
+		return true;
+	}
+}
+
+/* The run-time operation of a DWARF arithmetic atom. */
+static enum tvar_dwarith arith_of(unsigned atom)
+{
+	static const struct {
+		unsigned atom;
+		enum tvar_dwarith op;
+	} map[] = {
+		{ DW_OP_plus, TVAR_OP_ADD }, { DW_OP_minus, TVAR_OP_SUB }, { DW_OP_mul, TVAR_OP_MUL },
+		{ DW_OP_div, TVAR_OP_DIV }, { DW_OP_mod, TVAR_OP_MOD }, { DW_OP_and, TVAR_OP_AND },
+		{ DW_OP_or, TVAR_OP_OR }, { DW_OP_xor, TVAR_OP_XOR }, { DW_OP_shl, TVAR_OP_SHL },
+		{ DW_OP_shr, TVAR_OP_SHR }, { DW_OP_shra, TVAR_OP_SHRA }, { DW_OP_eq, TVAR_OP_EQ },
+		{ DW_OP_ne, TVAR_OP_NE }, { DW_OP_lt, TVAR_OP_LT }, { DW_OP_gt, TVAR_OP_GT },
+		{ DW_OP_le, TVAR_OP_LE }, { DW_OP_ge, TVAR_OP_GE }, { DW_OP_neg, TVAR_OP_NEG },
+		{ DW_OP_not, TVAR_OP_NOT }, { DW_OP_abs, TVAR_OP_ABS },
+	};
+	size_t i = 0;
+
+	while (i + 1 < sizeof(map) / sizeof(*map) && map[i].atom != atom)
+		i++;
+	return map[i].op;
 }
 
 static bool binop(struct eval *ev, unsigned atom)
 {
 	struct elem b, a;
+	unsigned x, y;
 
 	if (ev->n < 2)
 		return refuse(ev, "malformed location expression at %s", atom);
@@ -219,10 +465,42 @@ static bool binop(struct eval *ev, unsigned atom)
 		a = b;
 		b = t;
 	}
-	if (b.kind != E_CONST)
-		return refuse(ev, "arithmetic on two places (%s)", atom);
-	a.val = atom == DW_OP_plus ? a.val + b.val : a.val - b.val;
-	return push(ev, a);
+	/* a place plus or minus a constant stays that place */
+	if (b.kind == E_CONST && (atom == DW_OP_plus || atom == DW_OP_minus)) {
+		a.val = atom == DW_OP_plus ? a.val + b.val : a.val - b.val;
+		return push(ev, a);
+	}
+	if (a.kind == E_CONST && b.kind == E_CONST) {
+		if (!fold(atom, a.val, b.val, &a.val))
+			return refuse(ev, "a division by zero (%s)", atom);
+		return push(ev, a);
+	}
+	if (!materialize(ev, a, &x) || !materialize(ev, b, &y))
+		return false;
+	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY, .op = arith_of(atom),
+						  .a = x, .b = y });
+}
+
+/* DW_OP_neg, DW_OP_not, DW_OP_abs. */
+static bool unop(struct eval *ev, unsigned atom)
+{
+	struct elem *top;
+	unsigned a;
+
+	if (!ev->n)
+		return refuse(ev, "malformed location expression at %s", atom);
+	top = &ev->stack[ev->n - 1];
+	if (top->kind == E_CONST) {
+		int64_t v = (int64_t)top->val;
+
+		top->val = atom == DW_OP_neg ? -top->val : atom == DW_OP_not ? ~top->val :
+			   v < 0 ? -top->val : top->val;
+		return true;
+	}
+	if (!materialize(ev, ev->stack[--ev->n], &a))
+		return false;
+	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_UNARY, .op = arith_of(atom),
+						  .a = a });
 }
 
 /* A constant-pushing operation, or false when op is none. */
@@ -285,8 +563,25 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 			return refuse(ev, "malformed location expression at %s", op->atom);
 		ev->stack[ev->n - 1].val += op->number;
 		return true;
-	case DW_OP_plus: case DW_OP_minus:
+	case DW_OP_plus: case DW_OP_minus: case DW_OP_mul: case DW_OP_div: case DW_OP_mod:
+	case DW_OP_and: case DW_OP_or: case DW_OP_xor: case DW_OP_shl: case DW_OP_shr:
+	case DW_OP_shra: case DW_OP_eq: case DW_OP_ne: case DW_OP_lt: case DW_OP_gt:
+	case DW_OP_le: case DW_OP_ge:
 		return binop(ev, op->atom);
+	case DW_OP_neg: case DW_OP_not: case DW_OP_abs:
+		return unop(ev, op->atom);
+	case DW_OP_deref:
+		return deref(ev, op->atom, 8);
+	case DW_OP_deref_size:
+		return deref(ev, op->atom, op->number);
+	case DW_OP_dup: case DW_OP_drop: case DW_OP_over: case DW_OP_pick: case DW_OP_swap:
+	case DW_OP_rot:
+		return stack_op(ev, op);
+	case DW_OP_convert: case DW_OP_GNU_convert: case DW_OP_regval_type:
+	case DW_OP_GNU_regval_type: case DW_OP_deref_type: case DW_OP_GNU_deref_type:
+		return typed_op(ev, op);
+	case DW_OP_nop:
+		return true;
 	case DW_OP_stack_value:
 		ev->is_value = true;
 		return true;
@@ -555,6 +850,36 @@ static int module_origin(struct eval *ev, uint64_t addr, struct tvar_origin *out
 	return 0;
 }
 
+/* A location computed at run time: its values (the last is the
+ * location), handed over to out. */
+static int computed_origin(struct eval *ev, struct elem top, struct tvar_origin *out)
+{
+	unsigned idx;
+	bool statics = false;
+
+	if (!materialize(ev, top, &idx))
+		return -1;
+	if (idx + 1 != ev->nnodes &&	/* the result last: an identity */
+	    !add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CONVERT, .a = idx, .size = 8 }, &idx))
+		return -1;
+	for (size_t i = 0; i < ev->nnodes; i++)
+		statics |= ev->nodes[i].kind == TVAR_DW_STATIC;
+	if (statics && !ev->scope->user &&
+	    !reloc_ref(dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu), &out->reloc_ref)) {
+		ev->msg = xstrdup("the kernel's symbol table (jiffies_64) is missing, so "
+				  "static addresses cannot be relocated");
+		ev->msg_final = true;
+		return -1;
+	}
+	out->base = TVAR_BASE_DWEXPR;
+	out->addr = 0;
+	out->dwops = ev->nodes;
+	out->ndwops = ev->nnodes;
+	ev->nodes = NULL;
+	ev->nnodes = 0;
+	return 0;
+}
+
 /* The top of the stack as where the walk starts. */
 static int to_origin(struct eval *ev, struct tvar_origin *out)
 {
@@ -576,6 +901,8 @@ static int to_origin(struct eval *ev, struct tvar_origin *out)
 		out->base = TVAR_BASE_REG;
 		out->slot = top.reg;
 		return 0;
+	case E_NODE:
+		return computed_origin(ev, top, out);
 	case E_STATIC:
 		if (ev->scope->user) {	/* moved by the load bias at run time */
 			out->base = TVAR_BASE_STATIC;
@@ -647,6 +974,8 @@ static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar
 			return refuse_plain(ev, "a static piece without the kernel's symbol table");
 		p->base = TVAR_BASE_STATIC;
 		break;
+	case E_NODE:
+		return refuse_plain(ev, "a piece computed at run time");
 	}
 	if (!p->in_mem && p->size > 8)
 		return refuse_plain(ev, "a value piece wider than 8 bytes");
@@ -760,6 +1089,7 @@ static int implicit_pointer(const struct dwarf_scope *scope, Dwarf_Attribute *at
 	if (r == 0 && (!out->in_mem || (out->base == TVAR_BASE_PIECES && op->number2))) {
 		free(out->modsym);
 		free(out->pieces);
+		free(out->dwops);
 		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
 				 "[man error::dwarf]: %s to '%s', which is not in memory",
 				 (uint64_t)scope->pc, op_name(op->atom), name ? name : "?");
@@ -800,12 +1130,15 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
 		       ops[0].atom == DW_OP_GNU_implicit_pointer))
 		return implicit_pointer(scope, &attr, &ops[0], out, msg);
 	if (in_pieces(ops, n)) {
-		if (pieces_origin(&ev, ops, n, out) == 0)
-			return 0;
+		r = pieces_origin(&ev, ops, n, out);
 	} else if (implicit_value(&ev, ops, n) || (!ev.msg && eval_ops(&ev, ops, n))) {
-		if (to_origin(&ev, out) == 0)
-			return 0;
+		r = to_origin(&ev, out);
+	} else {
+		r = -1;
 	}
+	free(ev.nodes);
+	if (r == 0)
+		return 0;
 	if (ev.msg_final) {
 		*msg = ev.msg;
 		return -1;

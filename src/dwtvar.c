@@ -215,6 +215,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 				     "%s->member", (uint64_t)scope->pc, e->name, e->name);
 		free(o.modsym);
 		free(o.pieces);
+		free(o.dwops);
 		return NULL;
 	}
 	if (o.pointee)	/* $p->x where p's target is known, p itself gone */
@@ -222,6 +223,7 @@ static struct tvar *var_access(const struct dwarf_scope *scope, const struct cty
 	tv = tvar_resolve_from(ct, type, &o, e, FAMILY_WORD, err);
 	free(o.modsym);
 	free(o.pieces);
+	free(o.dwops);
 	return tv;
 }
 

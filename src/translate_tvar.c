@@ -164,6 +164,98 @@ static void pieces_c(struct emit *m, const struct tvar *tv)
 	free(buf);
 }
 
+/* C for value d of a computed location, over the temporaries v[] of the
+ * values before it (64-bit, DWARF's generic type). */
+static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwop *d,
+		    char *const *v)
+{
+	static const struct {
+		enum tvar_dwarith op;
+		const char *c;
+	} ops[] = {
+		{ TVAR_OP_ADD, "+" }, { TVAR_OP_SUB, "-" }, { TVAR_OP_MUL, "*" },
+		{ TVAR_OP_AND, "&" }, { TVAR_OP_OR, "|" }, { TVAR_OP_XOR, "^" },
+	}, cmps[] = {
+		{ TVAR_OP_EQ, "==" }, { TVAR_OP_NE, "!=" }, { TVAR_OP_LT, "<" }, { TVAR_OP_GT, ">" },
+		{ TVAR_OP_LE, "<=" }, { TVAR_OP_GE, ">=" },
+	};
+	const char *a = v[d->a], *b = d->kind == TVAR_DW_BINARY ? v[d->b] : "";
+	unsigned sh = 64 - 8 * d->size;
+
+	switch (d->kind) {
+	case TVAR_DW_REG:
+		return xasprintf("(long long)(tap_dwarf_reg(c, %u) + %#" PRIx64 "UL)", d->reg,
+				 d->val);
+	case TVAR_DW_CONST:
+		return xasprintf("(long long)%#" PRIx64 "ULL", d->val);
+	case TVAR_DW_STATIC:
+		if (m->user)
+			return xasprintf("(long long)(%#" PRIx64 "UL + tap_uprobe_bias(c))", d->val);
+		return xasprintf("(long long)(%#" PRIx64 "UL + tap_kernel_reloc(%#" PRIx64 "UL))",
+				 d->val, tv->reloc_ref);
+	case TVAR_DW_DEREF:
+		return xasprintf("%s(c, (unsigned long)%s, %u, 0)", READER(m, "deref"), a, d->size);
+	case TVAR_DW_CONVERT:
+		if (d->size >= 8)
+			return xstrdup(a);
+		if (d->is_signed)
+			return xasprintf("(long long)((unsigned long long)%s << %u) >> %u", a, sh, sh);
+		return xasprintf("(long long)((unsigned long long)%s & %#llxULL)", a,
+				 (1ULL << (8 * d->size)) - 1);
+	case TVAR_DW_UNARY:
+		if (d->op == TVAR_OP_NEG)
+			return xasprintf("(long long)-(unsigned long long)%s", a);
+		if (d->op == TVAR_OP_NOT)
+			return xasprintf("~%s", a);
+		return xasprintf("(%s < 0 ? (long long)-(unsigned long long)%s : %s)", a, a, a);
+	case TVAR_DW_BINARY:
+		break;
+	}
+	for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
+		if (ops[i].op == d->op)
+			return xasprintf("(long long)((unsigned long long)%s %s (unsigned long long)%s)",
+					 a, ops[i].c, b);
+	for (size_t i = 0; i < sizeof(cmps) / sizeof(*cmps); i++)
+		if (cmps[i].op == d->op)
+			return xasprintf("(long long)(%s %s %s)", a, cmps[i].c, b);
+	switch (d->op) {
+	case TVAR_OP_SHL: case TVAR_OP_SHR:
+		return xasprintf("((unsigned long long)%s >= 64 ? 0LL : (long long)((unsigned long "
+				 "long)%s %s %s))", b, a, d->op == TVAR_OP_SHL ? "<<" : ">>", b);
+	case TVAR_OP_SHRA:
+		return xasprintf("(%s >> ((unsigned long long)%s >= 63 ? 63 : %s))", a, b, b);
+	case TVAR_OP_DIV:
+		return xasprintf("tap_div(c, %s, %s)", a, b);
+	default:	/* TVAR_OP_MOD */
+		return xasprintf("tap_mod(c, %s, %s)", a, b);
+	}
+}
+
+/* A location computed when the probe hits: each value in a temporary,
+ * in order; the last is the location (plus tv->addr: an implicit
+ * pointer's offset). */
+static void dwexpr_c(struct emit *m, const struct tvar *tv)
+{
+	char **v = xcalloc(tv->ndwops, sizeof(*v));
+
+	emit_where(m);
+	for (size_t i = 0; i < tv->ndwops; i++) {
+		char *c = dwop_c(m, tv, &tv->dwops[i], v);
+
+		v[i] = tr_ltmp(m->T);
+		tr_line(m->T, "%s = %s;", v[i], c);
+		free(c);
+		if (tv->dwops[i].kind == TVAR_DW_REG || tv->dwops[i].kind == TVAR_DW_DEREF ||
+		    (tv->dwops[i].kind == TVAR_DW_BINARY &&
+		     (tv->dwops[i].op == TVAR_OP_DIV || tv->dwops[i].op == TVAR_OP_MOD)))
+			tr_check(m->T);
+	}
+	set_c(m, xasprintf("((unsigned long)%s + %#" PRIx64 "UL)", v[tv->ndwops - 1], tv->addr));
+	for (size_t i = 0; i < tv->ndwops; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* The base's value (an unsigned long) as m's C. */
 static void base_c(struct emit *m, const struct tvar *tv)
 {
@@ -208,6 +300,9 @@ static void base_c(struct emit *m, const struct tvar *tv)
 		break;
 	case TVAR_BASE_PIECES:
 		pieces_c(m, tv);
+		break;
+	case TVAR_BASE_DWEXPR:
+		dwexpr_c(m, tv);
 		break;
 	case TVAR_BASE_NONE: case TVAR_BASE_PARENT:
 		break;

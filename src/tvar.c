@@ -53,6 +53,7 @@ void tvar_free(struct tvar *tv)
 	free(tv->name);
 	free(tv->modsym);
 	free(tv->pieces);
+	free(tv->dwops);
 	free(tv);
 }
 
@@ -64,6 +65,51 @@ bool tvar_writable(const struct tvar *tv)
 	if (tv->leaf == TVAR_READ)
 		return !tv->bits && tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
 	return tv->leaf == TVAR_VALUE && tv->base == TVAR_BASE_REG && !tv->nsteps && !tv->addr;
+}
+
+/* "dwexpr:[v0=reg:6+8,v1=deref:8(v0),v2=0x3,v3=shl(v1,v2)]" */
+static void dwops_text(const struct tvar *tv, struct strbuf *sb)
+{
+	static const char *const names[] = {
+		[TVAR_OP_ADD] = "add", [TVAR_OP_SUB] = "sub", [TVAR_OP_MUL] = "mul",
+		[TVAR_OP_DIV] = "div", [TVAR_OP_MOD] = "mod", [TVAR_OP_AND] = "and",
+		[TVAR_OP_OR] = "or", [TVAR_OP_XOR] = "xor", [TVAR_OP_SHL] = "shl",
+		[TVAR_OP_SHR] = "shr", [TVAR_OP_SHRA] = "shra", [TVAR_OP_EQ] = "eq",
+		[TVAR_OP_NE] = "ne", [TVAR_OP_LT] = "lt", [TVAR_OP_GT] = "gt", [TVAR_OP_LE] = "le",
+		[TVAR_OP_GE] = "ge", [TVAR_OP_NEG] = "neg", [TVAR_OP_NOT] = "not",
+		[TVAR_OP_ABS] = "abs",
+	};
+
+	strbuf_adds(sb, "dwexpr:");
+	for (size_t i = 0; i < tv->ndwops; i++) {
+		const struct tvar_dwop *d = &tv->dwops[i];
+
+		strbuf_addf(sb, "%sv%zu=", i ? "," : "[", i);
+		switch (d->kind) {
+		case TVAR_DW_REG:
+			strbuf_addf(sb, "reg:%u%+" PRId64, d->reg, (int64_t)d->val);
+			break;
+		case TVAR_DW_CONST:
+			strbuf_addf(sb, "%#" PRIx64, d->val);
+			break;
+		case TVAR_DW_STATIC:
+			strbuf_addf(sb, "static:%#" PRIx64, d->val);
+			break;
+		case TVAR_DW_DEREF:
+			strbuf_addf(sb, "deref:%u(v%u)", d->size, d->a);
+			break;
+		case TVAR_DW_BINARY:
+			strbuf_addf(sb, "%s(v%u,v%u)", names[d->op], d->a, d->b);
+			break;
+		case TVAR_DW_UNARY:
+			strbuf_addf(sb, "%s(v%u)", names[d->op], d->a);
+			break;
+		case TVAR_DW_CONVERT:
+			strbuf_addf(sb, "%s%u(v%u)", d->is_signed ? "s" : "u", d->size * 8, d->a);
+			break;
+		}
+	}
+	strbuf_addc(sb, ']');
 }
 
 static const char *base_text(const struct tvar *tv, struct strbuf *sb)
@@ -108,6 +154,9 @@ static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 			strbuf_addf(sb, "%s/%u", p->in_mem ? "@" : "", p->size);
 		}
 		strbuf_addc(sb, ']');
+		break;
+	case TVAR_BASE_DWEXPR:
+		dwops_text(tv, sb);
 		break;
 	}
 	return sb->buf;

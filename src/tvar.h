@@ -44,6 +44,47 @@ enum tvar_base {
 				 * (DW_OP_piece): each copied into a scratch
 				 * buffer of the probe's frame, whose address
 				 * the walk starts at */
+	TVAR_BASE_DWEXPR,	/* a DWARF location computed when the probe
+				 * hits (dwops: memory reads, arithmetic on
+				 * registers) */
+};
+
+/*
+ * One operation of a location computed at run time (TVAR_BASE_DWEXPR),
+ * as a DWARF expression lowered by pass 2 into single assignments: each
+ * defines value number i (its index) from constants and earlier values,
+ * and the last one is the location.  Values are 64-bit, as DWARF's
+ * generic type.
+ */
+enum tvar_dwop_kind {
+	TVAR_DW_REG,		/* register reg's value plus val */
+	TVAR_DW_CONST,		/* val */
+	TVAR_DW_STATIC,		/* link-time address val, moved as
+				 * TVAR_BASE_STATIC's (the tvar's reloc_ref) */
+	TVAR_DW_DEREF,		/* size bytes of memory at value a, zero-extended */
+	TVAR_DW_BINARY,		/* value a op value b */
+	TVAR_DW_UNARY,		/* op value a */
+	TVAR_DW_CONVERT,	/* value a cut to size bytes, sign-extended if
+				 * is_signed (DWARF's typed stack) */
+};
+
+/* DWARF's arithmetic: division, modulo, the arithmetic right shift and
+ * comparisons are signed, a shift by 64 or more gives 0 (or the sign). */
+enum tvar_dwarith {
+	TVAR_OP_ADD, TVAR_OP_SUB, TVAR_OP_MUL, TVAR_OP_DIV, TVAR_OP_MOD,
+	TVAR_OP_AND, TVAR_OP_OR, TVAR_OP_XOR, TVAR_OP_SHL, TVAR_OP_SHR, TVAR_OP_SHRA,
+	TVAR_OP_EQ, TVAR_OP_NE, TVAR_OP_LT, TVAR_OP_GT, TVAR_OP_LE, TVAR_OP_GE,
+	TVAR_OP_NEG, TVAR_OP_NOT, TVAR_OP_ABS,
+};
+
+struct tvar_dwop {
+	enum tvar_dwop_kind kind;
+	enum tvar_dwarith op;	/* TVAR_DW_BINARY, TVAR_DW_UNARY */
+	unsigned reg;		/* TVAR_DW_REG */
+	unsigned a, b;		/* operands: value numbers */
+	uint64_t val;		/* TVAR_DW_REG, _CONST, _STATIC */
+	unsigned size;		/* TVAR_DW_DEREF, TVAR_DW_CONVERT: bytes */
+	bool is_signed;		/* TVAR_DW_CONVERT */
 };
 
 /* One DW_OP_piece of a variable: size bytes from a register's value, a
@@ -96,6 +137,8 @@ struct tvar {
 	char *modsym;			/* TVAR_BASE_MODSYM */
 	struct tvar_piece *pieces;	/* TVAR_BASE_PIECES, in byte order */
 	size_t npieces;
+	struct tvar_dwop *dwops;	/* TVAR_BASE_DWEXPR */
+	size_t ndwops;
 	struct tvar_step *steps;
 	size_t nsteps;
 	enum tvar_leaf leaf;

@@ -634,6 +634,11 @@ struct tvar *tvar_resolve_from(const struct ctypes *ct, ctype_id base_type,
 		memcpy(tv->pieces, o->pieces, o->npieces * sizeof(*tv->pieces));
 		tv->npieces = o->npieces;
 	}
+	if (o->ndwops) {
+		tv->dwops = xmalloc(o->ndwops * sizeof(*tv->dwops));
+		memcpy(tv->dwops, o->dwops, o->ndwops * sizeof(*tv->dwops));
+		tv->ndwops = o->ndwops;
+	}
 	ok = walk(&w, tv);
 
 	free(w.steps);

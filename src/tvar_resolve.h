@@ -52,6 +52,9 @@ struct tvar_origin {
 	struct tvar_piece *pieces;	/* as in struct tvar: malloc'd, the
 					 * caller's to free (it is copied) */
 	size_t npieces;
+	struct tvar_dwop *dwops;	/* as in struct tvar: malloc'd, the
+					 * caller's to free (it is copied) */
+	size_t ndwops;
 	bool in_mem;
 	/* The place is that of what the variable points to, not its own
 	 * (DW_OP_implicit_pointer: a pointer optimized away whose target

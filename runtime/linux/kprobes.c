@@ -198,8 +198,8 @@ static bool tap_kp_in_module(const struct tap_kp *k, const char *name)
 /*
  * Under tap_kp_mutex.  A module function whose module is not loaded does
  * not resolve (-ENOENT): it waits for the module, quietly, as in
- * SystemTap; a probe the arming condition keeps off is registered
- * disabled.
+ * SystemTap; one missing from a module that is loaded is an error.  A
+ * probe the arming condition keeps off is registered disabled.
  */
 static void tap_kp_register(struct tap_kp *k, bool at_start)
 {
@@ -210,7 +210,8 @@ static void tap_kp_register(struct tap_kp *k, bool at_start)
 		kp->flags |= KPROBE_FLAG_DISABLED;
 	rc = k->ret ? register_kretprobe(&k->u.krp) : register_kprobe(&k->u.kp);
 	k->registered = rc == 0;
-	if (rc && !(at_start && rc == -ENOENT && k->probe->module))
+	if (rc && !(at_start && rc == -ENOENT && k->probe->module &&
+		    !tap_module_live(k->probe->module)))
 		tap_kp_warn(k, rc);
 }
 

@@ -51,6 +51,32 @@ unsigned long tap_kernel_symbol(const char *name)
 }
 
 /*
+ * find_module() is not exported since Linux 5.12; found as above, it is
+ * called with preemption off, which keeps the module list stable.
+ */
+bool tap_module_live(const char *name)
+{
+	static struct module *(*find)(const char *name);
+	char kname[MODULE_NAME_LEN];
+	struct module *mod;
+	bool live;
+	int err, i;
+
+	if (!find)
+		find = tap_kernel_function("find_module", &err);
+	if (!find || strscpy(kname, name, sizeof(kname)) < 0)
+		return false;
+	for (i = 0; kname[i]; i++)
+		if (kname[i] == '-')
+			kname[i] = '_';
+	preempt_disable();
+	mod = find(kname);
+	live = mod && mod->state == MODULE_STATE_LIVE;
+	preempt_enable();
+	return live;
+}
+
+/*
  * The module symbols statics of modules are read from, looked up when the
  * script starts (kallsyms_lookup_name() takes "MOD:NAME") and again when
  * a module of theirs is loaded later, as module probes are placed then

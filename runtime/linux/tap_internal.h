@@ -160,6 +160,8 @@ struct tracepoint *tap_tracepoint_find(const char *name);
  */
 void *tap_kernel_function(const char *name, int *err);
 unsigned long tap_kernel_symbol(const char *name);
+/* Whether module @name ('-' and '_' alike) is loaded and live. */
+bool tap_module_live(const char *name);
 int tap_modsyms_init(void);
 void tap_modsyms_exit(void);
 

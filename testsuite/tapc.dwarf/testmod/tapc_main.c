@@ -84,6 +84,7 @@ static TAPC_TM_KEEP void tapc_tm_run(int n)
 	tapc_tm_note(n);
 	sum += tapc_tm_dup(n) + tapc_tm_dup_b(n);
 	sum += tapc_tm_pair(n, 4);
+	sum += tapc_tm_exprs(n, tapc_tm_longs, 0x1234UL * n);
 	WRITE_ONCE(tapc_tm_last, sum);
 }
 

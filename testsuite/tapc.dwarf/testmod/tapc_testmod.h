@@ -31,5 +31,8 @@ struct tapc_tm_pair {
 };
 
 int tapc_tm_dup_b(int x);
+long tapc_tm_sink(long v);
+extern long tapc_tm_longs[2];
+long tapc_tm_exprs(long x, long *p, unsigned long u);
 
 #endif
