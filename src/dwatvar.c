@@ -100,17 +100,17 @@ static int declared_origin(Dwarf *dw, const char *module, const char *name,
 	return 0;
 }
 
-static int origin_of(Dwarf *dw, const char *module, const struct found *f,
+static int origin_of(Dwarf *dw, const char *module, bool user, const struct found *f,
 		     const struct wanted *w, struct tvar_origin *o, char **msg)
 {
-	struct dwarf_scope scope = { .cu = f->cu, .func = f->cu, .module = module };
+	struct dwarf_scope scope = { .cu = f->cu, .func = f->cu, .module = module, .user = user };
 
 	if (!f->have_def)
 		return declared_origin(dw, module, w->name, o, msg);
 	return dwloc_variable(&scope, (Dwarf_Die *)&f->var, o, msg);
 }
 
-struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, const struct expr *e,
+struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, bool user, const struct expr *e,
 			     struct family_error *err)
 {
 	char *at = strchr(e->str, '@');
@@ -130,11 +130,13 @@ struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, const struct expr *e
 		err->msg = xasprintf("unable to find global '%s' in %s%s%s", w.name,
 				     module ? module : "kernel", w.file ? ", in " : "",
 				     w.file ? w.file : "");
-	} else if (origin_of(dw, module, &f, &w, &o, &msg) != 0) {
+	} else if (origin_of(dw, module, user, &f, &w, &o, &msg) != 0) {
 		err->msg = msg;
 	} else {
 		named.name = xasprintf("@var(\"%s\")", e->str);
 		tv = tvar_resolve_from(&ct, dwloc_type_of(&f.var), &o, &named, "@var", err);
+		if (tv && user)
+			tvar_set_user(tv);
 		free(named.name);
 		free(o.modsym);
 		free(o.pieces);

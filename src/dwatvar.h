@@ -19,9 +19,11 @@
 #include "tvar.h"
 
 /* The access path of e (an E_VAR) in dw, the DWARF of module (NULL or
- * "kernel": the kernel's vmlinux); NULL with *err filled in SystemTap's
- * words ("unable to find global 'x' in kernel"). */
-struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, const struct expr *e,
+ * "kernel": the kernel's vmlinux; user: the path of a user binary, whose
+ * statics are read in the current task at their address plus the probed
+ * binary's load bias); NULL with *err filled in SystemTap's words
+ * ("unable to find global 'x' in kernel"). */
+struct tvar *dwatvar_resolve(Dwarf *dw, const char *module, bool user, const struct expr *e,
 			     struct family_error *err);
 
 #endif

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "elab_int.h"
 #include "probes/family.h"
@@ -11,6 +12,7 @@
 #include "sem_cast.h"
 #include "sem_target.h"
 #include "suggest.h"
+#include "upath.h"
 
 /* ---- symbol resolution ----------------------------------------------------- */
 
@@ -529,6 +531,21 @@ static void atvar_default_module(const struct derived_probe *dp, struct expr *e)
 		e->module = xstrdup(mod);
 }
 
+/* Whether dp probes the code of the user binary at path (the same file,
+ * however named). */
+static bool probes_binary(const struct derived_probe *dp, const char *path)
+{
+	const char *mine = dp && dp->family->debug_module ? dp->family->debug_module(dp) : NULL;
+	char *why = NULL, *p = mine ? upath_program(path, &why) : NULL;
+	struct stat a, b;
+	bool same = p && stat(p, &a) == 0 && stat(mine, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino;
+
+	free(p);
+	free(why);
+	return same;
+}
+
 /* @var("name@file", "module")...: its indexes and its variable
  * (sem_atvar.h). */
 static void res_atvar(struct rctx *R, struct expr *e)
@@ -541,6 +558,11 @@ static void res_atvar(struct rctx *R, struct expr *e)
 	if (sa->type == SEM_UNKNOWN)
 		sem_error(R->E, &sa->err.pos, sa->err.what ? sa->err.what : "operator '@var'",
 			  "%s", sa->err.msg);
+	else if (sa->access->user && !probes_binary(R->dp, e->module))
+		sem_error(R->E, &e->pos, "operator '@var'",
+			  "a static of %s is read only in the process(...).function and "
+			  ".statement probes of that binary (where its load address is known)",
+			  e->module);
 }
 
 /* @cast(ptr, "type", "module")...: its pointer, its indexes and its type

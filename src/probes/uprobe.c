@@ -209,6 +209,15 @@ static bool uprobe_unprivileged(const struct point_pattern *pat)
 	return true;
 }
 
+/* @var("name") in a process probe looks in the binary probed (statics
+ * are read at their address plus its load bias at the hit). */
+static const char *uprobe_debug_module(const struct derived_probe *dp)
+{
+	const struct uprobe_data *d = dp->fp.data;
+
+	return d ? d->file : NULL;
+}
+
 /* ---- pass 3 ---------------------------------------------------------- */
 
 static void uprobe_emit(FILE *out, const struct derived_probe *dp, size_t index)
@@ -235,6 +244,7 @@ const struct probe_family probe_family_uprobe = {
 	.derived_point = uprobe_derived_point,
 	.print_sig = uprobe_print_sig,
 	.saves_entry = uprobe_saves_entry,
+	.debug_module = uprobe_debug_module,
 	.unprivileged = uprobe_unprivileged,
 	.emit_entry = uprobe_emit,
 };

@@ -179,7 +179,7 @@ static void resolve(const struct dwarf_scope *scope, const char *text)
 
 	if (e->kind == E_VAR) {
 		tv = dwatvar_resolve(dwarf_cu_getdwarf(((Dwarf_Die *)&scope->cu)->cu),
-				     e->module ? e->module : scope->module, e, &err);
+				     e->module ? e->module : scope->module, scope->user, e, &err);
 		t = tv ? tv->type : SEM_UNKNOWN;
 	} else {
 		t = dwtvar_type(scope, e, write_mode, &err, &tv);
