@@ -231,7 +231,9 @@ static enum dwmatch_keep variant_keep(int variant)
  * Functions the DWARF knows under another name: libc's malloc is
  * __libc_malloc's alias, a symbol only.  As SystemTap does, the symbol
  * table names them, and the DWARF function at the same address gives the
- * probe its place and variables.
+ * probe its place and variables.  Functions the DWARF does not know at
+ * all (_start, crt's frame_dummy: objects compiled without -g) are
+ * probed from the symbol table, as SystemTap's "*" lists them too.
  */
 static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
 {
@@ -244,7 +246,8 @@ static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
 		int line;
 		const char *file;
 
-		if (has_probe_at(q, 0, found[i]->addr))
+		if (has_probe_at(q, 0, found[i]->addr) ||
+		    ((q->variant & UV_EXPORTED) && !uelf_exported(b->elf, found[i]->name)))
 			continue;
 		if (!f) {
 			push_probe(q, xstrdup(found[i]->name), found[i]->addr);
@@ -271,9 +274,10 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 		return -1;
 	}
 	ubin_current = b;
-	if (dwmatch_in(&m, b->dw) > 0 ||
-	    (!m.file && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE &&
-	     expand_aliases(&m, b) > 0))
+	dwmatch_in(&m, b->dw);
+	if (!m.file && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
+		expand_aliases(&m, b);
+	if (q->out->n > 0)
 		n = (int)q->out->n;
 	else
 		n = dwmatch_fail(&m, b->dw, err);

@@ -167,6 +167,29 @@ static char *uprobe_print_sig(const struct derived_probe *dp)
 	return xasprintf(" /* pc=0x%" PRIx64 " offset=0x%" PRIx64 " */", d->addr, d->offset);
 }
 
+/* $$vars, $$parms, $$locals or $$return (with "$" after it or not) read,
+ * in a probe without DWARF: SystemTap's empty string, as no variable is
+ * known. */
+static struct tvar *empty_context(const struct expr *e, bool write)
+{
+	static const char *const names[] = { "$$vars", "$$parms", "$$locals", "$$return" };
+	struct tvar *tv;
+
+	if (write || e->addressof || e->comps.n > 1 ||
+	    (e->comps.n == 1 && ((const struct tcomp *)e->comps.v[0])->kind != TC_PPRINT))
+		return NULL;
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		if (strcmp(e->name, names[i]))
+			continue;
+		tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
+		tv->leaf = TVAR_TEXT;
+		tv->type = SEM_STRING;
+		tv->text = xstrdup("");
+		return tv;
+	}
+	return NULL;
+}
+
 /* $var ... over the binary's DWARF (dwtvar.h), read from the probed
  * process's memory. */
 static enum sem_type uprobe_target_type(const struct derived_probe *dp, const struct expr *e,
@@ -174,8 +197,16 @@ static enum sem_type uprobe_target_type(const struct derived_probe *dp, const st
 					struct tvar **access)
 {
 	const struct uprobe_data *d = dp->fp.data;
+	struct tvar *tv;
 	enum sem_type t;
 
+	if (!d->has_dwarf && (tv = empty_context(e, write))) {
+		if (access)
+			*access = tv;
+		else
+			tvar_free(tv);
+		return SEM_STRING;
+	}
 	if (!d->has_dwarf) {
 		err->pos = e->pos;
 		err->msg = xasprintf("target variables need debuginfo, and '%s' has none "
