@@ -43,7 +43,7 @@ proc tapc_run_runtime {rel} {
     puts $f "tapcrt-y := [join $objs]"
     tapc_run_kbuild_head $f ""
     close $f
-    set r [tapc_run_prog [concat [list make -C /lib/modules/$rel/build M=$dir] $objs] 900]
+    set r [tapc_run_prog [concat [list make -j[exec nproc] -C /lib/modules/$rel/build M=$dir] $objs] 900]
     if {[lindex $r 0] != 0} {
         send_log "tapc: compiling the runtime for $rel failed:\n[lindex $r 1][lindex $r 2]\n"
         return ""
