@@ -357,6 +357,10 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 
 		expr_free(np->cond);
 		np->cond = and_cond(loc->cond, pp->cond);
+		/* As in SystemTap, a "?" on the point naming the alias (or
+		 * on any alias above it) makes each of its locations
+		 * optional: one its kernel lacks resolves to nothing. */
+		np->optional = np->optional || parent_optional || pp->optional;
 		for (size_t j = (size_t)k; j < pp->comps.n; j++)
 			vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
 		n = derive_point(E, D, np, blk, &link, parent_optional || pp->optional);

@@ -73,6 +73,11 @@
  *   xattr N	N fsetxattr(fd, "user.tapc", 1500 bytes) on a memfd: the
  *		kernel copies each value into a 1500-byte kvmalloc() buffer
  *		(whatever the file system then says) and frees it
+ *   blk-write N DEV	N writes of 4096 bytes (each byte 0x5a) to the
+ *		block device DEV opened O_WRONLY|O_DIRECT, the i-th (from 0)
+ *		at byte 1 MiB + 4096 * i (sector 2048 + 8 * i): one bio each
+ *   blk-read N DEV	N reads of 4096 bytes from DEV opened
+ *		O_RDONLY|O_DIRECT, at the same offsets as blk-write
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -507,6 +512,47 @@ static void step_xattr(long n)
 	syscall(SYS_close, fd);
 }
 
+#define BLK_IO_BYTES 4096
+#define BLK_IO_BASE (1L << 20)
+
+/* N O_DIRECT transfers of BLK_IO_BYTES at BLK_IO_BASE + i * BLK_IO_BYTES */
+static void step_blk(long n, const char *dev, int write)
+{
+	void *buf;
+	long fd;
+
+	if (!dev) {
+		fprintf(stderr, "tapc-workload: blk-%s needs a number and a device\n",
+			write ? "write" : "read");
+		exit(2);
+	}
+	/* O_DIRECT wants a buffer aligned to the logical block size */
+	if (posix_memalign(&buf, BLK_IO_BYTES, BLK_IO_BYTES) != 0) {
+		fprintf(stderr, "tapc-workload: out of memory\n");
+		exit(1);
+	}
+	memset(buf, 0x5a, BLK_IO_BYTES);
+	fd = open(dev, (write ? O_WRONLY : O_RDONLY) | O_DIRECT);
+	if (fd < 0) {
+		perror(dev);
+		exit(1);
+	}
+	for (long i = 0; i < n; i++) {
+		off_t at = BLK_IO_BASE + i * BLK_IO_BYTES;
+		ssize_t done = write ? pwrite(fd, buf, BLK_IO_BYTES, at)
+				     : pread(fd, buf, BLK_IO_BYTES, at);
+
+		if (done != BLK_IO_BYTES) {
+			fprintf(stderr, "tapc-workload: %s %s at %ld: %s\n",
+				write ? "write" : "read", dev, (long)at,
+				done < 0 ? strerror(errno) : "short");
+			exit(1);
+		}
+	}
+	close(fd);
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -553,6 +599,10 @@ int main(int argc, char **argv)
 			step_timer(number(step, arg));
 		} else if (strcmp(step, "xattr") == 0) {
 			step_xattr(number(step, arg));
+		} else if (strcmp(step, "blk-write") == 0 || strcmp(step, "blk-read") == 0) {
+			step_blk(number(step, arg), i + 2 < argc ? argv[i + 2] : NULL,
+				 step[4] == 'w');
+			i++;	/* takes two */
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
