@@ -204,23 +204,9 @@ void tapset_tz_name(char *out);
 
 /* ---- floatingpoint.stp ------------------------------------------------ */
 
-/* binary64 arithmetic on bit patterns, in integers: runtime/core/softfloat.h
- * documents these (the same prototypes). */
-unsigned long long tap_fp_add(unsigned long long a, unsigned long long b);
-unsigned long long tap_fp_sub(unsigned long long a, unsigned long long b);
-unsigned long long tap_fp_mul(unsigned long long a, unsigned long long b);
-unsigned long long tap_fp_div(unsigned long long a, unsigned long long b);
-unsigned long long tap_fp_rem(unsigned long long a, unsigned long long b);
-unsigned long long tap_fp_sqrt(unsigned long long a);
-int tap_fp_eq(unsigned long long a, unsigned long long b);
-int tap_fp_le(unsigned long long a, unsigned long long b);
-int tap_fp_lt(unsigned long long a, unsigned long long b);
-unsigned long long tap_fp_from_long(long long n);
-long long tap_fp_to_long(unsigned long long a, long long mode);
-unsigned long long tap_fp_from_fp32(unsigned long long f32);
-void tap_fp_to_string(char *out, unsigned long size, unsigned long long a,
-		      long long precision);
-int tap_fp_from_string(const char *s, unsigned long long *out);
+/* binary64 arithmetic on bit patterns, in integers (self-contained:
+ * no kernel header) */
+#include "core/softfloat.h"
 
 /* ---- random.stp ------------------------------------------------------ */
 
