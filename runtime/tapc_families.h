@@ -36,6 +36,22 @@ enum tap_proc_syscall_slot {
 	TAP_PROC_NSLOTS,
 };
 
+/*
+ * TAP_PROBE_NETFILTER: the event a hook's handler runs with, slots of an
+ * unsigned long each (runtime/linux/netfilter.c): the hook's number, the
+ * packet, the devices, the okfn of struct nf_hook_state, and the address
+ * of the hook's verdict (an unsigned int, NF_ACCEPT unless changed).
+ */
+enum tap_nf_slot {
+	TAP_NF_SLOT_HOOKNUM = 0,
+	TAP_NF_SLOT_SKB,
+	TAP_NF_SLOT_IN,
+	TAP_NF_SLOT_OUT,
+	TAP_NF_SLOT_OKFN,
+	TAP_NF_SLOT_VERDICT,
+	TAP_NF_NSLOTS,
+};
+
 /* struct tap_probe.flags: TAP_PF_* for every family, then each family's
  * own bits from 0x100 up. */
 #define TAP_PF_RETURN		0x1	/* a .return probe */

@@ -130,7 +130,10 @@ enum tap_probe_kind {
 	TAP_PROBE_PROCFS = 10,	/* procfs("NAME").read/.write */
 	TAP_PROBE_HWBKPT = 11,	/* kernel.data(...): a hardware watchpoint */
 	TAP_PROBE_UPROBE = 12,	/* an instruction of a user binary: a uprobe */
-	TAP_PROBE_KIND_MAX = TAP_PROBE_UPROBE,
+	TAP_PROBE_NETFILTER = 13,	/* netfilter.hook(...).pf(...): a hook on
+					 * init_net, .arg[0] the protocol family,
+					 * .arg[1] the hook */
+	TAP_PROBE_KIND_MAX = TAP_PROBE_NETFILTER,
 };
 
 /* struct tap_probe.flags (TAP_PF_RETURN ...) and the other numbers the
@@ -203,6 +206,9 @@ union tap_probe_data {
 		int maxactive;		/* .return: calls whose entry values
 					 * are kept at once; -1: the default */
 	} uprobe;
+	struct {			/* TAP_PROBE_NETFILTER */
+		int priority;		/* struct nf_hook_ops.priority */
+	} netfilter;
 };
 
 /* One probe point, as the translator emits it. */

@@ -426,6 +426,12 @@ void tapset_sprint_ustack(char *out, const char *stk);
  * address that is no live task). */
 void tapset_task_backtrace(struct tap_context *c, char *out, long long task);
 
+/* ---- netfilter probes (runtime/linux/netfilter.c) */
+
+/* $indev_name, $outdev_name: the name of the device in slot @slot of a
+ * netfilter hit's event (enum tap_nf_slot), "" without one. */
+const char *tap_netfilter_devname(struct tap_context *c, int slot);
+
 /* ---- procfs("PATH").read/.write probes: $value (runtime/linux/procfs.c) */
 
 /* A write probe's $value: the data written (at most MAXSTRINGLEN - 1

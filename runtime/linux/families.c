@@ -14,6 +14,7 @@ extern const struct tap_family tap_family_trace;
 extern const struct tap_family tap_family_procfs;
 extern const struct tap_family tap_family_hwbkpt;
 extern const struct tap_family tap_family_uprobe;
+extern const struct tap_family tap_family_netfilter;
 
 const struct tap_family *const tap_families[] = {
 	&tap_family_umods,	/* first: the user binaries, for every probe */
@@ -25,5 +26,6 @@ const struct tap_family *const tap_families[] = {
 	&tap_family_procfs,
 	&tap_family_hwbkpt,
 	&tap_family_uprobe,
+	&tap_family_netfilter,
 	NULL
 };

@@ -17,6 +17,7 @@
 	F(syscall)	/* the system call tapset's __syscall(NR) ... */ \
 	F(trace)	/* kernel.trace("NAME") */ \
 	F(procfs)	/* procfs("PATH").read/.write */ \
+	F(netfilter)	/* netfilter.hook("H").pf("PF")[.priority("P")] */ \
 	F(kdata)	/* kernel.data(ADDR|"SYM")[.length(N)].write/.rw */ \
 	F(uprobe)	/* process("PATH").function/.statement/.plt ... */ \
 	F(sdt)		/* process("PATH")[.provider("P")].mark("NAME") */

@@ -38,6 +38,10 @@
  *   udp N	a UDP datagram of N bytes (N <= 4096) from one socket on
  *		127.0.0.1 to another, sent with sendto() and received with
  *		recvfrom() into a 4096-byte buffer
+ *   udp-port P	a UDP datagram of 100 bytes from a socket of 127.0.0.1 to
+ *		another bound to 127.0.0.1:P, which waits for it for at most
+ *		half a second with recvfrom() (SO_RCVTIMEO: EAGAIN when a
+ *		netfilter hook dropped it; no message either way)
  *   modload KO	load the kernel module file KO (finit_module), waiting
  *		while a module of its name is loaded (another script's
  *		run of the same step), up to 60 s
@@ -300,6 +304,39 @@ static void step_udp(long n)
 		perror("tapc-workload: udp");
 		exit(1);
 	}
+	close(sender);
+	close(receiver);
+}
+
+static void step_udp_port(long port)
+{
+	static char out[100], in[4096];
+	struct timeval wait = { .tv_sec = 0, .tv_usec = 500000 };
+	struct sockaddr_in to = { 0 }, from;
+	int receiver, sender;
+
+	if (port < 1 || port > 65535) {
+		fprintf(stderr, "tapc-workload: udp-port wants a port\n");
+		exit(2);
+	}
+	loopback_up();
+	receiver = socket(AF_INET, SOCK_DGRAM, 0);
+	to.sin_family = AF_INET;
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	to.sin_port = htons((unsigned short)port);
+	if (receiver < 0 || bind(receiver, (struct sockaddr *)&to, sizeof(to)) != 0 ||
+	    setsockopt(receiver, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait)) != 0) {
+		perror("tapc-workload: udp-port");
+		exit(1);
+	}
+	sender = bound_socket(SOCK_DGRAM, &from);
+	memset(out, 'z', sizeof(out));
+	if (sendto(sender, out, sizeof(out), 0, (struct sockaddr *)&to, sizeof(to)) !=
+	    (ssize_t)sizeof(out)) {
+		perror("tapc-workload: udp-port");
+		exit(1);
+	}
+	recvfrom(receiver, in, sizeof(in), 0, NULL, NULL);	/* the script sees how it ends */
 	close(sender);
 	close(receiver);
 }
@@ -576,6 +613,8 @@ int main(int argc, char **argv)
 			step_tcp(number(step, arg));
 		} else if (strcmp(step, "udp") == 0) {
 			step_udp(number(step, arg));
+		} else if (strcmp(step, "udp-port") == 0) {
+			step_udp_port(number(step, arg));
 		} else if (strcmp(step, "modload") == 0) {
 			step_modload(arg);
 		} else if (strcmp(step, "modrun") == 0) {
