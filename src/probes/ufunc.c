@@ -235,7 +235,7 @@ static enum dwmatch_keep variant_keep(int variant)
  * all (_start, crt's frame_dummy: objects compiled without -g) are
  * probed from the symbol table, as SystemTap's "*" lists them too.
  */
-static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
+static size_t expand_aliases(struct dwmatch *m, const struct ubin *b, bool undescribed_only)
 {
 	const struct usym **found;
 	size_t n = uelf_functions(b->elf, m->func, &found), pushed = 0;
@@ -246,7 +246,9 @@ static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
 		int line;
 		const char *file;
 
-		if (has_probe_at(q, 0, found[i]->addr) ||
+		/* after DWARF matches, a function the DWARF describes had
+		 * its chance: its probe sits past the prologue, not here */
+		if (has_probe_at(q, 0, found[i]->addr) || (f && undescribed_only) ||
 		    ((q->variant & UV_EXPORTED) && !uelf_exported(b->elf, found[i]->name)))
 			continue;
 		if (!f) {
@@ -267,6 +269,7 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 {
 	struct dwmatch m = { .pp = q->pp, .comp = q->func_comp, .keep = variant_keep(q->variant),
 			     .exported = user_exports, .push = push_dwarf, .ctx = q };
+	bool matched;
 	int n;
 
 	if (!dwmatch_parse(&m, q->func_comp->arg->str, err)) {
@@ -274,9 +277,9 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 		return -1;
 	}
 	ubin_current = b;
-	dwmatch_in(&m, b->dw);
+	matched = dwmatch_in(&m, b->dw) > 0;
 	if (!m.file && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
-		expand_aliases(&m, b);
+		expand_aliases(&m, b, matched);
 	if (q->out->n > 0)
 		n = (int)q->out->n;
 	else
