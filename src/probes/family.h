@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "elaborate.h"
 
@@ -142,6 +143,19 @@ struct probe_family {
 static inline const struct pp_comp *family_comp(const struct probe_point *pp, int i)
 {
 	return pp->comps.v[i];
+}
+
+/* The first component of pp called name, or NULL. */
+static inline const struct pp_comp *family_comp_named(const struct probe_point *pp,
+						      const char *name)
+{
+	for (size_t i = 0; i < pp->comps.n; i++) {
+		const struct pp_comp *c = pp->comps.v[i];
+
+		if (!strcmp(c->name, name))
+			return c;
+	}
+	return NULL;
 }
 
 /* For expand hooks: fill *err (msg malloc'd) and return -1. */

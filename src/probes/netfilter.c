@@ -138,17 +138,6 @@ static bool nf_number(const char *s, long long *value)
 	return true;
 }
 
-static const struct pp_comp *comp_named(const struct probe_point *pp, const char *name)
-{
-	for (size_t i = 0; i < pp->comps.n; i++) {
-		const struct pp_comp *c = pp->comps.v[i];
-
-		if (!strcmp(c->name, name))
-			return c;
-	}
-	return NULL;
-}
-
 static int nf_fail(struct family_error *err, const struct pp_comp *c, char *msg)
 {
 	return family_fail(err, c->arg ? &c->arg->pos : &c->pos, msg);
@@ -184,8 +173,8 @@ static long long nf_nhooks(long long pf)
 static int nf_expand(const struct point_pattern *pat, const struct probe_point *pp,
 		     struct vec *out, struct family_error *err)
 {
-	const struct pp_comp *hook = comp_named(pp, "hook"), *pf = comp_named(pp, "pf");
-	const struct pp_comp *prio = comp_named(pp, "priority");
+	const struct pp_comp *hook = family_comp_named(pp, "hook"), *pf = family_comp_named(pp, "pf");
+	const struct pp_comp *prio = family_comp_named(pp, "priority");
 	long long pfnum, hooknum, priority = 0;
 	struct family_point *fp;
 

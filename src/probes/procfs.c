@@ -128,18 +128,6 @@ static const char *bad_path(const char *path)
 	}
 }
 
-/* The number argument of the component called name. */
-static const struct pp_comp *comp_named(const struct probe_point *pp, const char *name)
-{
-	for (size_t i = 0; i < pp->comps.n; i++) {
-		const struct pp_comp *c = pp->comps.v[i];
-
-		if (!strcmp(c->name, name))
-			return c;
-	}
-	return NULL;
-}
-
 static int procfs_expand(const struct point_pattern *pat, const struct probe_point *pp,
 			 struct vec *out, struct family_error *err)
 {
@@ -161,9 +149,9 @@ static int procfs_expand(const struct point_pattern *pat, const struct probe_poi
 	fp->flags = write ? TAP_PROCFS_WRITE : 0;
 	fp->num[1] = write ? 0022 : 0044;
 	if (pat->variant & PV_UMASK)
-		fp->num[1] = comp_named(pp, "umask")->arg->num;
+		fp->num[1] = family_comp_named(pp, "umask")->arg->num;
 	if (pat->variant & PV_MAXSIZE) {
-		const struct pp_comp *m = comp_named(pp, "maxsize");
+		const struct pp_comp *m = family_comp_named(pp, "maxsize");
 
 		if (m->arg->num <= 0 || m->arg->num > INT32_MAX) {
 			err->pos = m->arg->pos;
