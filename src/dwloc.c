@@ -443,11 +443,13 @@ static enum tvar_dwarith arith_of(unsigned atom)
 		{ DW_OP_le, TVAR_OP_LE }, { DW_OP_ge, TVAR_OP_GE }, { DW_OP_neg, TVAR_OP_NEG },
 		{ DW_OP_not, TVAR_OP_NOT }, { DW_OP_abs, TVAR_OP_ABS },
 	};
-	size_t i = 0;
+	size_t i;
 
-	while (i + 1 < sizeof(map) / sizeof(*map) && map[i].atom != atom)
-		i++;
-	return map[i].op;
+	for (i = 0; i < sizeof(map) / sizeof(*map); i++)
+		if (map[i].atom == atom)
+			return map[i].op;
+	/* binop() and unop() are reached only through the atoms above. */
+	abort();
 }
 
 static bool binop(struct eval *ev, unsigned atom)
