@@ -223,6 +223,9 @@ struct tap_probe {
 	 * which reads them here (its own struct type); else NULL. */
 	const void *consts;
 	const char *pp;			/* probe point, e.g. "begin(10)" */
+	/* pn(): the script-level point (an alias's name) when it is not pp;
+	 * set only in modules that call pn() or pnlabel() */
+	const char *pn;
 	const char *loc;		/* where it is declared: "FILE:LINE:COL" */
 	const char *derivation;		/* -t: printed as ", from: TEXT" */
 	const struct tap_lock_req *locks;	/* sorted by global */

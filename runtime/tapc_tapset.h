@@ -97,13 +97,17 @@ long long tapset_task_comm_addr(long long task);
 #define TAPSET_TASK_EUID	11
 #define TAPSET_TASK_GID		12
 #define TAPSET_TASK_EGID	13
+#define TAPSET_TASK_PGRP	14	/* tapset_task_ns_id() only */
+#define TAPSET_TASK_SID		15	/* tapset_task_ns_id() only */
 /* The task's real credentials, in its own user namespace. */
 long long tapset_task_cred(struct tap_context *c, long long task,
 			   long long which);
 /*
- * task_ns_*(): TAPSET_TASK_TGID, _PID or a credential as seen from the
- * namespaces of the -x/-c target (the initial ones without a target);
- * raises "cannot resolve id in namespace" for one they cannot see.
+ * task_ns_*() and ns_*(): TAPSET_TASK_TGID, _PID, _PGRP, _SID or a
+ * credential as the namespaces of the loader (tapc-run) see them: a pid
+ * they cannot see is 0, a user or group id they cannot map the overflow
+ * id (65534); raises "cannot resolve id in namespace" once the loader
+ * has gone.
  */
 long long tapset_task_ns_id(struct tap_context *c, long long task,
 			    long long which);
@@ -405,6 +409,10 @@ void tapset_sprint_backtrace(struct tap_context *c, char *out);
 /* print_syms(), sprint_syms(): the hex addresses of @stk, symbolised. */
 void tapset_print_syms(struct tap_context *c, const char *stk);
 void tapset_sprint_syms(char *out, const char *stk);
+/* stack(n), callers(n): raise "reached end of stack before unwinding to
+ * level N" past the stack's end. */
+long long tapset_stack(struct tap_context *c, long long n);
+void tapset_callers(struct tap_context *c, char *out, long long n);
 
 /* ---- ucontext*.stp: user symbols and stacks (runtime/linux/tapset_ustack.c) */
 
@@ -418,6 +426,15 @@ long long tapset_umodname(char *out, long long addr);
  * only); hex addresses (at most @max, all when negative); lines. */
 void tapset_print_ubacktrace(struct tap_context *c, int brief);
 void tapset_ubacktrace(struct tap_context *c, char *out, long long max);
+/* ucallers(n), ustack(n): as callers() and stack() for the user stack */
+void tapset_ucallers(struct tap_context *c, char *out, long long n);
+long long tapset_ustack(struct tap_context *c, long long n);
+/* print_usyms(), sprint_usyms(): " WORD : USYMDATA" lines */
+void tapset_print_usyms(struct tap_context *c, const char *stk);
+void tapset_sprint_usyms(char *out, const char *stk);
+/* umodaddr(), umodbuildid(): raise "umod... 0xADDR unknown" */
+long long tapset_umodaddr(struct tap_context *c, long long addr);
+void tapset_umodbuildid(struct tap_context *c, char *out, long long addr);
 void tapset_sprint_ubacktrace(struct tap_context *c, char *out);
 /* print_ustack(), sprint_ustack(): the hex addresses of @stk, symbolised. */
 void tapset_print_ustack(struct tap_context *c, const char *stk);
@@ -446,5 +463,22 @@ const char *tap_procfs_value(struct tap_context *c);
  */
 int tap_procfs_set(struct tap_context *c, const char *s);
 int tap_procfs_append(struct tap_context *c, const char *s);
+
+/* ---- ctxinfo.stp, namespaces.stp, pn.stp (runtime/linux/tapset_ctxinfo.c) */
+
+/* print_regs(): SystemTap's x86-64 register dump; nothing without registers */
+void tapset_print_regs(struct tap_context *c);
+long long tapset_stack_size(void);
+long long tapset_stack_used(void);
+long long tapset_stack_unused(void);
+/* probe_type(): "kprobe", "begin_end" ... as SystemTap names them */
+void tapset_probe_type(struct tap_context *c, char *out);
+void tapset_pn(struct tap_context *c, char *out);
+void tapset_pnlabel(struct tap_context *c, char *out);
+long long tapset_probing_32bit_app(struct tap_context *c);
+void tapset_regparm(struct tap_context *c, long long n);
+long long tapset_ktime_get_ns(void);
+long long tapset_ns_ppid(struct tap_context *c);
+void tapset_dump_stack(void);
 
 #endif /* TAPC_TAPSET_H */

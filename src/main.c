@@ -530,7 +530,8 @@ static bool uses_user_symbols(const struct program *prog)
 	static const char *const names[] = {
 		"usymname", "usymdata", "umodname", "ubacktrace", "ucallers",
 		"print_ubacktrace", "print_ubacktrace_brief", "sprint_ubacktrace",
-		"print_ustack", "sprint_ustack",
+		"print_ustack", "sprint_ustack", "ustack", "print_usyms",
+		"sprint_usyms", "umodbuildid",
 	};
 
 	for (size_t i = 0; i < prog->functions.n; i++) {

@@ -1068,9 +1068,41 @@ static void emit_row_locks(FILE *out, struct probe_row *rows, size_t n)
 	free(keys);
 }
 
+/* Whether the program calls pn() or pnlabel(), which read tap_probe.pn. */
+static bool uses_probe_name(const struct program *p)
+{
+	for (size_t i = 0; i < p->functions.n; i++) {
+		const struct sem_function *f = p->functions.v[i];
+
+		if (!strcmp(f->name, "pn") || !strcmp(f->name, "pnlabel"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * ".pn = TEXT, " for pn(): SystemTap's script-level probe point, the name
+ * of the alias the user's point matched (after wildcard expansion), or
+ * the point itself (what -l lists); nothing when that is pp.
+ */
+static void emit_probe_name(FILE *out, const struct derived_probe *dp,
+			    const char *pp)
+{
+	char *pn = derived_list_name(dp), *pns;
+
+	if (strcmp(pn, pp)) {
+		pns = tr_cstr(pn, strlen(pn));
+		fprintf(out, ".pn = %s, ", pns);
+		free(pns);
+	}
+	free(pn);
+}
+
 static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 			     size_t n, bool display)
 {
+	bool with_pn = uses_probe_name(T->p);
+
 	emit_row_locks(out, rows, n);
 	if (display) {
 		struct lock_set set = { 0 };
@@ -1124,6 +1156,8 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 			if (rows[i].consts)
 				fprintf(out, ".consts = %s, ", rows[i].consts);
 			fprintf(out, ".pp = %s, .loc = %s, .derivation = %s, ", pps, ls, ds);
+			if (with_pn)
+				emit_probe_name(out, dp, pp);
 			free(ls);
 			free(ds);
 		}

@@ -12,6 +12,8 @@
  * tapc-run reads them as the user after it dropped root.
  */
 #include <linux/compiler.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/cred.h>
 #include <linux/sched.h>
 #include <linux/uidgid.h>
@@ -26,12 +28,26 @@ kuid_t tap_uid;
 kgid_t tap_gid;
 /* stp_pid(): the loader (tapc-run, SystemTap's staprun and stapio) */
 static pid_t tap_loader_pid;
+/* its process id in the initial pid namespace, for tap_ns_task() */
+static pid_t tap_loader_global_pid;
 
 void tap_privilege_init(void)
 {
 	tap_uid = current_uid();
 	tap_gid = current_gid();
 	tap_loader_pid = task_tgid_vnr(current);
+	tap_loader_global_pid = task_tgid_nr(current);
+}
+
+/*
+ * The task whose namespaces ns_pid(), task_ns_uid() and the others
+ * answer in: SystemTap's stapio's without --target-namespaces, here the
+ * loader's (tapc-run's); NULL once it has gone.  Caller holds RCU.
+ */
+struct task_struct *tap_ns_task(void)
+{
+	return pid_task(find_pid_ns(tap_loader_global_pid, &init_pid_ns),
+			PIDTYPE_PID);
 }
 
 long long tapset_stp_pid(void)

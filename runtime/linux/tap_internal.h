@@ -79,6 +79,8 @@ extern atomic_t tap_state_gen;	/* bumped on every state change */
 extern kuid_t tap_uid;		/* the real user that loaded the module */
 extern kgid_t tap_gid;
 void tap_privilege_init(void);	/* at load, in the loader's context */
+/* The loader's task, whose namespaces ns_*() see; RCU held (privilege.c). */
+struct task_struct *tap_ns_task(void);
 bool tap_stapusr(void);		/* a --privilege=stapusr module */
 struct task_struct;
 bool tap_task_is_users(struct task_struct *t);	/* t's euid is tap_uid */
@@ -183,6 +185,9 @@ void tap_flush(struct tap_cpu *pc);
  * it.
  */
 char *tap_cpu_scratch(void);
+/* callers() and ucallers(): "0xA 0xB ..." of @pcs[0..@n] (tapset_stack.c) */
+void tapset_hex_words(struct tap_context *c, char *out,
+		      const unsigned long *pcs, unsigned int got, long long n);
 
 /* uprobes.c: a TAP_PROBE_UPROBE hit's event (tap_context.event). */
 struct tap_uprobe_event {

@@ -222,6 +222,70 @@ void tapset_sprint_backtrace(struct tap_context *c, char *out)
 	sprint_stack_pcs(c, out, TAP_SYM_SIMPLE, false);
 }
 
+/* ---- stack() and callers(): addresses by depth -------------------------- */
+
+static void stack_end_error(struct tap_context *c, long long level)
+{
+	tap_errorf(c, "reached end of stack before unwinding to level %lld",
+		   level);
+}
+
+/*
+ * The address at depth @n, 0 the probed point.  A negative @n reads the
+ * first address, as SystemTap's fallback (which walks backtrace()'s words
+ * while n > 0) does.
+ */
+noinline long long tapset_stack(struct tap_context *c, long long n)
+{
+	unsigned long pcs[MAXBACKTRACE];
+	unsigned int got = stack_capture(c, pcs, MAXBACKTRACE);
+	long long depth = n < 0 ? 0 : n;
+
+	if (depth >= got) {
+		stack_end_error(c, n);
+		return 0;
+	}
+	return (long long)pcs[depth];
+}
+
+/*
+ * "0xA 0xB ...": the @pcs at depths 0 to @n (all @got of them for -1),
+ * cut before a word that would not fit a string; the unwind error when
+ * the stack ends before depth @n.  Shared with ucallers().
+ */
+void tapset_hex_words(struct tap_context *c, char *out,
+		      const unsigned long *pcs, unsigned int got, long long n)
+{
+	size_t len = 0;
+	long long i;
+
+	out[0] = '\0';
+	for (i = 0; n == -1 ? i < got : i <= n; i++) {
+		char word[24];
+		int wl;
+
+		if (i >= got) {
+			out[0] = '\0';
+			stack_end_error(c, n);
+			return;
+		}
+		wl = scnprintf(word, sizeof(word), "%s0x%lx", i ? " " : "",
+			       pcs[i]);
+		if (len + wl > MAXSTRINGLEN - 1)
+			break;
+		memcpy(out + len, word, wl + 1);
+		len += wl;
+	}
+}
+
+noinline void tapset_callers(struct tap_context *c, char *out, long long n)
+{
+	unsigned long pcs[MAXBACKTRACE];
+	unsigned int got = stack_capture(c, pcs, MAXBACKTRACE);
+
+	tapset_hex_words(c, out, pcs, got, n);
+}
+
 /* ---- print_syms() and sprint_syms() ------------------------------------ */
 
 /*

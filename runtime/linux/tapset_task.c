@@ -192,73 +192,98 @@ out:
 	return id;
 }
 
-/* The pid namespace task_ns_pid() and task_ns_tid() answer in: the -x or
- * -c target's, else the initial one. */
+/*
+ * The namespaces task_ns_*() and ns_*() answer in: the loader's, as
+ * SystemTap's are its stapio's without --target-namespaces.  NULL when
+ * the loader has gone.  Caller holds RCU, which keeps both alive.
+ */
 static struct pid_namespace *target_pid_ns(void)
 {
-	struct task_struct *t;
-	struct pid_namespace *ns = &init_pid_ns;
+	struct task_struct *t = tap_ns_task();
 
-	if (!tap_target())
-		return ns;
-	t = pid_task(find_pid_ns(tap_target(), &init_pid_ns), PIDTYPE_PID);
-	if (t && task_active_pid_ns(t))
-		ns = task_active_pid_ns(t);
-	return ns;
+	return t ? task_active_pid_ns(t) : NULL;
 }
 
-/* The user namespace of task_ns_uid() and the others: the target's
- * credentials', else the initial one. */
 static struct user_namespace *target_user_ns(void)
 {
-	struct task_struct *t;
+	struct task_struct *t = tap_ns_task();
 
-	if (!tap_target())
-		return &init_user_ns;
-	t = pid_task(find_pid_ns(tap_target(), &init_pid_ns), PIDTYPE_PID);
-	return t ? __task_cred(t)->user_ns : &init_user_ns;
+	return t ? __task_cred(t)->user_ns : NULL;
+}
+
+/* A pid of @t's in @ns (0 when @ns cannot see it, as SystemTap's). */
+static long long task_ns_pid_of(struct task_struct *t, long long which,
+				struct pid_namespace *ns)
+{
+	if (!pid_alive(t))
+		return 0;
+	switch (which) {
+	case TAPSET_TASK_TGID:
+		return task_tgid_nr_ns(t, ns);
+	case TAPSET_TASK_PID:
+		return task_pid_nr_ns(t, ns);
+	case TAPSET_TASK_PGRP:
+		return task_pgrp_nr_ns(t, ns);
+	default:
+		return task_session_nr_ns(t, ns);
+	}
+}
+
+/* A credential of @copy's in @ns (the overflow id when @ns cannot map
+ * it, as SystemTap's from_kuid_munged()). */
+static long long task_ns_cred_of(const struct cred *copy, long long which,
+				 struct user_namespace *ns)
+{
+	switch (which) {
+	case TAPSET_TASK_UID:
+		return from_kuid_munged(ns, copy->uid);
+	case TAPSET_TASK_EUID:
+		return from_kuid_munged(ns, copy->euid);
+	case TAPSET_TASK_GID:
+		return from_kgid_munged(ns, copy->gid);
+	default:
+		return from_kgid_munged(ns, copy->egid);
+	}
 }
 
 long long tapset_task_ns_id(struct tap_context *c, long long task,
 			    long long which)
 {
 	struct task_struct *t = (struct task_struct *)(unsigned long)task;
+	struct pid_namespace *pid_ns;
+	struct user_namespace *user_ns;
 	struct cred copy;
-	long long id = -1;
+	long long id = 0;
 
 	rcu_read_lock();
 	if (!readable(c, t, sizeof(*t)))
 		goto out;
 	switch (which) {
 	case TAPSET_TASK_TGID:
-		id = pid_alive(t) ? task_tgid_nr_ns(t, target_pid_ns()) : 0;
-		break;
 	case TAPSET_TASK_PID:
-		id = pid_alive(t) ? task_pid_nr_ns(t, target_pid_ns()) : 0;
+	case TAPSET_TASK_PGRP:
+	case TAPSET_TASK_SID:
+		pid_ns = target_pid_ns();
+		if (!pid_ns)
+			goto unresolved;
+		id = task_ns_pid_of(t, which, pid_ns);
 		break;
 	default:
+		user_ns = target_user_ns();
+		if (!user_ns)
+			goto unresolved;
 		if (!task_cred_copy(c, t, &copy))
 			goto out;
-		if (which == TAPSET_TASK_UID)
-			id = from_kuid(target_user_ns(), copy.uid);
-		else if (which == TAPSET_TASK_EUID)
-			id = from_kuid(target_user_ns(), copy.euid);
-		else if (which == TAPSET_TASK_GID)
-			id = from_kgid(target_user_ns(), copy.gid);
-		else
-			id = from_kgid(target_user_ns(), copy.egid);
+		id = task_ns_cred_of(&copy, which, user_ns);
 		break;
 	}
-	/* an id the namespace cannot see: 0 for a pid, -1 for a uid */
-	if (id <= 0 && (which == TAPSET_TASK_TGID || which == TAPSET_TASK_PID))
-		id = -1;
-	if (id == (uid_t)-1)
-		id = -1;
-	if (id < 0)
-		tap_errorf(c, "cannot resolve id in namespace");
 out:
 	rcu_read_unlock();
-	return id < 0 ? 0 : id;
+	return id;
+unresolved:
+	rcu_read_unlock();
+	tap_errorf(c, "cannot resolve id in namespace");
+	return 0;
 }
 
 /* The task's descriptor table, read without faulting.  Return: false

@@ -24,6 +24,7 @@
 #include <asm/unwind.h>
 #include "strfn.h"
 #include "tap_internal.h"
+#include "tapc_usym.h"
 #include "uunwind.h"
 
 enum tap_usym_format {
@@ -138,6 +139,30 @@ void tapset_ubacktrace(struct tap_context *c, char *out, long long max)
 		len += scnprintf(out + len, MAXSTRINGLEN - len, "0x%lx ", s.pcs[i]);
 }
 
+/* ucallers(n): depths 0 to n, as callers() for the kernel's stack. */
+noinline void tapset_ucallers(struct tap_context *c, char *out, long long n)
+{
+	struct ustack s;
+
+	s.n = tap_ustack(c, s.pcs, s.inexact, MAXBACKTRACE);
+	tapset_hex_words(c, out, s.pcs, s.n, n);
+}
+
+/* ustack(n): as stack(n). */
+noinline long long tapset_ustack(struct tap_context *c, long long n)
+{
+	struct ustack s;
+	long long depth = n < 0 ? 0 : n;
+
+	s.n = tap_ustack(c, s.pcs, s.inexact, MAXBACKTRACE);
+	if (depth >= s.n) {
+		tap_errorf(c, "reached end of stack before unwinding to level %lld",
+			   n);
+		return 0;
+	}
+	return (long long)s.pcs[depth];
+}
+
 /* Whole lines while they fit, as sprint_backtrace(). */
 void tapset_sprint_ubacktrace(struct tap_context *c, char *out)
 {
@@ -202,6 +227,88 @@ void tapset_sprint_ustack(char *out, const char *stk)
 		strlcat(out, line, MAXSTRINGLEN);
 		total += n;
 	}
+}
+
+/* ---- print_usyms(), sprint_usyms(), umodaddr(), umodbuildid() ---------- */
+
+/*
+ * One " WORD : USYMDATA\n" line for the word of @stk at *@pos into @line
+ * (MAXSTRINGLEN bytes), the word printed as written; its length, 0 at
+ * the end of @stk.
+ */
+static size_t usyms_line(char *line, const char *stk, size_t *pos)
+{
+	size_t start = *pos, end, n;
+	char digits[24];
+
+	while (stk[start] == ' ')
+		start++;
+	for (end = start; stk[end] && stk[end] != ' '; end++)
+		;
+	*pos = end;
+	if (end == start)
+		return 0;
+	strscpy(digits, stk + start, min(end - start + 1, sizeof(digits)));
+	n = scnprintf(line, MAXSTRINGLEN, " %.*s : ", (int)(end - start),
+		      stk + start);
+	n += usym_format(line + n, MAXSTRINGLEN - n,
+			 (unsigned long)tap_strtol(digits, 16), TAP_USYM_DATA,
+			 false);
+	return n + scnprintf(line + n, MAXSTRINGLEN - n, "\n");
+}
+
+noinline void tapset_print_usyms(struct tap_context *c, const char *stk)
+{
+	char *line = tap_cpu_scratch();
+	size_t pos = 0;
+
+	while (usyms_line(line, stk, &pos))
+		tap_print(c, line);
+}
+
+/* Whole lines while their total is at most MAXSTRINGLEN (SystemTap's
+ * test), cut to a string's MAXSTRINGLEN - 1 bytes. */
+noinline void tapset_sprint_usyms(char *out, const char *stk)
+{
+	char *line = tap_cpu_scratch();
+	size_t pos = 0, total = 0, n;
+
+	out[0] = '\0';
+	while ((n = usyms_line(line, stk, &pos)) != 0) {
+		total += n;
+		if (total > MAXSTRINGLEN)
+			break;
+		strlcat(out, line, MAXSTRINGLEN);
+	}
+}
+
+/* umodaddr(): @addr less the load address of the file mapped there. */
+noinline long long tapset_umodaddr(struct tap_context *c, long long addr)
+{
+	struct tap_uloc l;
+
+	if (!tap_ulocate(addr, &l) || !l.map_size) {
+		tap_errorf(c, "umodaddr 0x%llx unknown", addr);
+		return 0;
+	}
+	return (long long)l.map_off;
+}
+
+/* umodbuildid(): the GNU build-id, in hex, of the module's user binary
+ * mapped at @addr. */
+noinline void tapset_umodbuildid(struct tap_context *c, char *out,
+				 long long addr)
+{
+	struct tap_uloc l;
+	unsigned int i;
+
+	out[0] = '\0';
+	if (!tap_ulocate(addr, &l) || !l.mod || !l.mod->build_id_len) {
+		tap_errorf(c, "umodbuildid 0x%llx unknown", addr);
+		return;
+	}
+	for (i = 0; i < l.mod->build_id_len && 2 * i + 2 < MAXSTRINGLEN; i++)
+		scnprintf(out + 2 * i, 3, "%02x", l.mod->build_id[i]);
 }
 
 /* ---- task_backtrace() --------------------------------------------------- */
