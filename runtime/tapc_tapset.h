@@ -183,6 +183,24 @@ long long tapset_mm_counter_pending(long long mm, long long member);
 /* irqflags_str(): "IRQF_SHARED|IRQF_ONESHOT", other bits as "|0x...". */
 void tapset_irqflags_str(char *out, long long flags);
 
+/* ---- socket.stp (tapset_socket.c) ----------------------------------- */
+
+/* the name tables of sock_*_num2str(), sock_*_str2num(),
+ * tcp_sockstate_str(), tcp_sockopt_str(), tcp_ipv6_sockopt_str() */
+enum tapset_sock_table {
+	TAPSET_SOCK_PROT, TAPSET_SOCK_FAM, TAPSET_SOCK_STATE, TAPSET_SOCK_TYPE,
+	TAPSET_TCP_STATE, TAPSET_TCP_SOCKOPT, TAPSET_IPV6_SOCKOPT
+};
+/* sock_prot_num2str() ...: the name of @num in @table, "UNDEF" if none
+ * ("UNDEF_SOCKOPT(N)" for the option tables). */
+void tapset_sock_num2str(char *out, int table, long long num);
+/* sock_prot_str2num() ...: the number of @name in @table, -1 if none. */
+long long tapset_sock_str2num(int table, const char *name);
+/* sock_flags_num2str(): "ASYNC_NOSPACE|NOSPACE" ... of sock->flags. */
+void tapset_sock_flags_str(char *out, long long flags);
+/* msg_flags_num2str(): "PEEK|DONTWAIT" ... of MSG_* flags. */
+void tapset_msg_flags_str(char *out, long long flags);
+
 /* ---- timestamp.stp, ctime.stp ---------------------------------------- */
 
 long long tapset_gettimeofday_ns(void);

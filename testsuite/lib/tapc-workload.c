@@ -82,6 +82,19 @@
  *		at byte 1 MiB + 4096 * i (sector 2048 + 8 * i): one bio each
  *   blk-read N DEV	N reads of 4096 bytes from DEV opened
  *		O_RDONLY|O_DIRECT, at the same offsets as blk-write
+ *   tcpv N	a TCP exchange over 127.0.0.1 in vectors: a listening
+ *		socket on a free port, a client connects and sets
+ *		TCP_NODELAY (setsockopt(IPPROTO_TCP, TCP_NODELAY, 1)),
+ *		writev()s N bytes (2 <= N <= 4096) as {N/2, N - N/2}; the
+ *		server accepts and readv()s them in one call into
+ *		{2048, 2048} bytes (all N are queued by then: loopback
+ *		delivers during the writev), then all three close
+ *   pagecache DEV	buffered I/O on the block device DEV (a ram disk):
+ *		fd = open(DEV, O_RDONLY); posix_fadvise(fd, 1 MiB, 8192,
+ *		DONTNEED) (drops pages 256 and 257 if cached); pread 8192
+ *		bytes at 1 MiB (pages 256 and 257 enter the page cache, maybe
+ *		more by readahead); posix_fadvise(fd, 1 MiB, 8192, DONTNEED)
+ *		(both leave it); close(fd)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -92,6 +105,7 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -286,6 +300,56 @@ static void step_tcp(long n)
 	close(client);
 	close(conn);
 	close(server);
+}
+
+static void step_tcpv(long n)
+{
+	static char out[4096], in[4096];
+	size_t size = net_size("tcpv", n);
+	struct iovec outv[2], inv[2] = { { in, 2048 }, { in + 2048, 2048 } };
+	struct sockaddr_in addr;
+	int server, client, conn, one = 1;
+
+	if (size < 2) {
+		fprintf(stderr, "tapc-workload: tcpv wants 2 to 4096 bytes\n");
+		exit(2);
+	}
+	loopback_up();
+	server = bound_socket(SOCK_STREAM, &addr);
+	client = socket(AF_INET, SOCK_STREAM, 0);
+	if (listen(server, 1) != 0 || client < 0 ||
+	    connect(client, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
+	    setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0 ||
+	    (conn = accept(server, NULL, NULL)) < 0) {
+		perror("tapc-workload: tcpv");
+		exit(1);
+	}
+	memset(out, 'v', size);
+	outv[0] = (struct iovec){ out, size / 2 };
+	outv[1] = (struct iovec){ out + size / 2, size - size / 2 };
+	if (writev(client, outv, 2) != (ssize_t)size ||
+	    readv(conn, inv, 2) != (ssize_t)size) {
+		perror("tapc-workload: tcpv writev/readv");
+		exit(1);
+	}
+	close(client);
+	close(conn);
+	close(server);
+}
+
+static void step_pagecache(const char *dev)
+{
+	static char buf[8192];
+	int fd = dev ? open(dev, O_RDONLY) : -1;
+
+	if (fd < 0 || posix_fadvise(fd, 1 << 20, sizeof(buf), POSIX_FADV_DONTNEED) ||
+	    pread(fd, buf, sizeof(buf), 1 << 20) != (ssize_t)sizeof(buf) ||
+	    posix_fadvise(fd, 1 << 20, sizeof(buf), POSIX_FADV_DONTNEED)) {
+		fprintf(stderr, "tapc-workload: pagecache %s: %s\n",
+			dev ? dev : "(no device)", strerror(errno));
+		exit(1);
+	}
+	close(fd);
 }
 
 static void step_udp(long n)
@@ -611,6 +675,10 @@ int main(int argc, char **argv)
 			step_lease(number(step, arg), 0);
 		} else if (strcmp(step, "tcp") == 0) {
 			step_tcp(number(step, arg));
+		} else if (strcmp(step, "tcpv") == 0) {
+			step_tcpv(number(step, arg));
+		} else if (strcmp(step, "pagecache") == 0) {
+			step_pagecache(arg);
 		} else if (strcmp(step, "udp") == 0) {
 			step_udp(number(step, arg));
 		} else if (strcmp(step, "udp-port") == 0) {
