@@ -95,6 +95,13 @@
  *		bytes at 1 MiB (pages 256 and 257 enter the page cache, maybe
  *		more by readahead); posix_fadvise(fd, 1 MiB, 8192, DONTNEED)
  *		(both leave it); close(fd)
+ *   pty N	N pseudo-terminal pairs, each: posix_openpt(O_RDWR|O_NOCTTY),
+ *		grantpt, unlockpt, open(ptsname, O_RDWR|O_NOCTTY), the slave
+ *		made raw (tcsetattr, cfmakeraw: no echo); ioctl(master,
+ *		TIOCSWINSZ, 37 rows, 101 columns, 808 x 666 pixels);
+ *		write(master, "hello tapc\n", 11); poll(slave, POLLIN, -1);
+ *		read(slave, 32) (11 bytes); write(slave, "pong", 4);
+ *		read(master, 32) (4 bytes); close(slave); close(master)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -112,6 +119,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <poll.h>
+#include <termios.h>
 #include <sys/wait.h>
 #include <errno.h>
 #include <pthread.h>
@@ -654,6 +663,52 @@ static void step_blk(long n, const char *dev, int write)
 	free(buf);
 }
 
+static void pty_fail(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* @n bytes of @fd into @buf, which must be all of them */
+static void pty_read_exact(int fd, char *buf, size_t size, ssize_t n)
+{
+	if (read(fd, buf, size) != n)
+		pty_fail("tapc-workload: pty read");
+}
+
+/* One pseudo-terminal pair's round trip (see the pty step above) */
+static void pty_round(void)
+{
+	static const struct winsize ws = { .ws_row = 37, .ws_col = 101,
+					   .ws_xpixel = 808, .ws_ypixel = 666 };
+	struct pollfd pfd;
+	struct termios tio;
+	char buf[32];
+	int master, slave;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		pty_fail("tapc-workload: posix_openpt");
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	if (slave < 0 || tcgetattr(slave, &tio))
+		pty_fail("tapc-workload: pty slave");
+	cfmakeraw(&tio);
+	if (tcsetattr(slave, TCSANOW, &tio) || ioctl(master, TIOCSWINSZ, &ws))
+		pty_fail("tapc-workload: pty settings");
+	if (write(master, "hello tapc\n", 11) != 11)
+		pty_fail("tapc-workload: pty write");
+	pfd.fd = slave;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, -1) != 1)
+		pty_fail("tapc-workload: poll");
+	pty_read_exact(slave, buf, sizeof(buf), 11);
+	if (write(slave, "pong", 4) != 4)
+		pty_fail("tapc-workload: pty write");
+	pty_read_exact(master, buf, sizeof(buf), 4);
+	close(slave);
+	close(master);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -710,6 +765,9 @@ int main(int argc, char **argv)
 			step_blk(number(step, arg), i + 2 < argc ? argv[i + 2] : NULL,
 				 step[4] == 'w');
 			i++;	/* takes two */
+		} else if (strcmp(step, "pty") == 0) {
+			for (long n = number(step, arg); n > 0; n--)
+				pty_round();
 		} else {
 			fprintf(stderr, "tapc-workload: unknown step '%s'\n", step);
 			return 2;
