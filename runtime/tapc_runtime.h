@@ -489,6 +489,10 @@ struct tap_context {
 	/* A .return probe's values saved at entry (struct tap_probe.entry),
 	 * or NULL. */
 	void *saved;
+	/* set_returnval() (--compatible=4.0 and older): what returnval()
+	 * gives for the rest of the hit, when returnval_set. */
+	long long returnval_override;
+	int returnval_set;
 };
 
 /*

@@ -408,6 +408,42 @@ long long tapset_kernel_write(long long addr, long long size, long long val);
 long long tapset_kernel_write_string(long long addr, const char *val,
 				     long long n);
 
+/* ---- the rest of the conversions (runtime/linux/tapset_convert.c) ---- */
+
+/*
+ * kernel_string_utf16() and the others: the UTF-16 (@unit 2) or UTF-32
+ * (@unit 4) string at @addr, kernel memory or with @user the current
+ * task's, as UTF-8 into @out.  Raises SystemTap's "... string copy fault"
+ * or "invalid UTF-16 character U+X at ADDR" in @c.
+ */
+void tapset_string_utf(struct tap_context *c, char *out, long long addr,
+		       long long unit, long long user);
+/* kernel_buffer_quoted(), user_buffer_quoted_error(): @inlen bytes at
+ * @addr quoted and escaped (NULs as "\0"), at most @outlen characters.
+ * Return: 0, or -EFAULT when unreadable or @outlen is 0. */
+long long tapset_buffer_quoted(char *out, long long addr, long long inlen,
+			       long long outlen, long long user);
+/* kernel_buffer_quoted(): as tapset_buffer_quoted(), and on -EFAULT the
+ * address in hex, cut to @outlen - 1 characters. */
+void tapset_kernel_buffer_quoted(char *out, long long addr, long long inlen,
+				 long long outlen);
+/* Guru-mode writes of the current task's memory: @size bytes of @val, or
+ * at most @n bytes of @val and a NUL.  Return: 0, or -EFAULT. */
+long long tapset_user_write(long long addr, long long size, long long val);
+long long tapset_user_write_string(long long addr, const char *val, long long n);
+/* set_int_arg() and the others: the low @size bytes of system call
+ * argument @n (1-6) in a syscall probe's user registers; SystemTap's
+ * errors elsewhere. */
+void tapset_set_arg(struct tap_context *c, long long n, long long size,
+		    long long val);
+/* guru-delay.stp, guru-signal.stp, panic.stp */
+void tapset_mdelay(long long ms);
+void tapset_udelay(long long us);
+void tapset_raise(struct tap_context *c, long long signo);
+void tapset_panic(const char *msg);
+/* errno_p(): |@err| when it is a known error number, else 0. */
+long long tapset_errno_p(long long err);
+
 /* ---- backtrace.stp: kernel stacks and symbols ------------------------ */
 
 #ifndef MAXBACKTRACE

@@ -386,8 +386,10 @@ static void res_call(struct rctx *R, struct expr *e)
 	for (int i = 0; i < head->n_group; i++) {
 		struct sem_function *f = head->group[i];
 
-		/* tapset C marked slash-star "guru" star-slash needs -g */
-		if ((f->decl->pragmas & PRAGMA_GURU) && !E->o->guru) {
+		/* tapset C marked slash-star "guru" star-slash needs -g when
+		 * a script calls it; a tapset's own functions may call it, as
+		 * SystemTap's set_int_arg() calls set_kernel_int() */
+		if ((f->decl->pragmas & PRAGMA_GURU) && !privileged_pos(E, &e->pos)) {
 			char *w = describe_expr(e);
 
 			sem_error(E, &e->pos, w,

@@ -130,6 +130,7 @@ static void tap_init_context(struct tap_cpu *pc, const struct tap_probe *p)
 	c->user_regs = 0;
 	c->event = NULL;
 	c->saved = NULL;
+	c->returnval_set = 0;
 	pc->len = 0;
 }
 

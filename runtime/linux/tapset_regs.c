@@ -198,6 +198,8 @@ long long tapset_arg(struct tap_context *c, long long n, long long sign_extend,
 
 long long tapset_returnval(struct tap_context *c)
 {
+	if (c->returnval_set)
+		return c->returnval_override;
 	if (!c->regs) {
 		tap_errorf(c, "returnval() not defined in this context %s",
 			   c->probe ? c->probe->pp : "");

@@ -85,6 +85,13 @@ void tapset_errno_str(char *out, long long err)
 		snprintf(out, MAXSTRINGLEN, "E#%lld", err);
 }
 
+long long tapset_errno_p(long long err)
+{
+	long long e = err < 0 ? -err : err;
+
+	return tap_errno_name(e) ? e : 0;
+}
+
 void tapset_return_str(char *out, long long format, long long ret)
 {
 	const char *name = ret < 0 ? tap_errno_name(-ret) : NULL;

@@ -77,6 +77,16 @@
  *   xattr N	N fsetxattr(fd, "user.tapc", 1500 bytes) on a memfd: the
  *		kernel copies each value into a 1500-byte kvmalloc() buffer
  *		(whatever the file system then says) and frees it
+ *   convert	buffers of known contents passed to write(-1, buf, size)
+ *		(each fails with EBADF, the kernel reads none of them), so
+ *		that a probe sees where they are, in this order: UTF-16
+ *		{'H', U+00E9, U+1F600 as D83D DE00, U+4E16, 0} (12 bytes);
+ *		UTF-32 {'H', U+00E9, U+1F600, U+4E16, 0} (20); UTF-16 {'A',
+ *		DC00, 0} (6: a lone low surrogate); the 9 bytes
+ *		a " b \ \n \t \001 \0 z; twice a 16-byte stack buffer
+ *		holding "original" (8: a guru probe may change it between
+ *		the two); then fd = open("/dev/null", O_WRONLY),
+ *		write(fd, "hello\n", 6) and close(fd)
  *   blk-write N DEV	N writes of 4096 bytes (each byte 0x5a) to the
  *		block device DEV opened O_WRONLY|O_DIRECT, the i-th (from 0)
  *		at byte 1 MiB + 4096 * i (sector 2048 + 8 * i): one bio each
@@ -104,6 +114,7 @@
  *		read(master, 32) (4 bytes); close(slave); close(master)
  */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -707,6 +718,25 @@ static void pty_round(void)
 	pty_read_exact(master, buf, sizeof(buf), 4);
 	close(slave);
 	close(master);
+static void step_convert(void)
+{
+	static const uint16_t utf16[] = { 0x48, 0xe9, 0xd83d, 0xde00, 0x4e16, 0 };
+	static const uint32_t utf32[] = { 0x48, 0xe9, 0x1f600, 0x4e16, 0 };
+	static const uint16_t bad16[] = { 0x41, 0xdc00, 0 };
+	static const char bytes[] = "a\"b\\\n\t\001\0z";
+	/* on the stack: writable, so a guru probe can change it */
+	char name[16] = "original";
+	long fd;
+
+	syscall(SYS_write, -1L, utf16, sizeof(utf16));
+	syscall(SYS_write, -1L, utf32, sizeof(utf32));
+	syscall(SYS_write, -1L, bad16, sizeof(bad16));
+	syscall(SYS_write, -1L, bytes, sizeof(bytes) - 1);
+	syscall(SYS_write, -1L, name, 8L);
+	syscall(SYS_write, -1L, name, 8L);
+	fd = syscall(SYS_open, "/dev/null", O_WRONLY);
+	syscall(SYS_write, fd, "hello\n", 6L);
+	syscall(SYS_close, fd);
 }
 
 int main(int argc, char **argv)
@@ -752,6 +782,9 @@ int main(int argc, char **argv)
 		} else if (strcmp(step, "threads-wait") == 0) {
 			step_threads_wait(number(step, arg), i + 2 < argc ? argv[i + 2] : NULL);
 			i++;	/* takes two */
+		} else if (strcmp(step, "convert") == 0) {
+			step_convert();
+			i--;	/* takes no argument */
 		} else if (strcmp(step, "signals") == 0) {
 			step_signals();
 			i--;	/* takes no argument */
