@@ -136,12 +136,14 @@ static void test_command(void)
 
 		chmod(dir, 0777);
 		snprintf(cmd, sizeof(cmd),
-			 "grep -E '^(Uid|Gid)' /proc/self/status >%s; : >%s/done",
+			 "grep -E '^(Uid|Gid|CapPrm|CapEff)' /proc/self/status >%s; : >%s/done",
 			 result, dir);
 		out = run_and_read(cmd, &other, result);
 		CHECK(!strcmp(out, "Uid:\t65534\t65534\t65534\t65534\n"
-			      "Gid:\t65534\t65534\t65534\t65534\n"),
-		      "the caller's ids only: '%s'", out);
+			      "Gid:\t65534\t65534\t65534\t65534\n"
+			      "CapPrm:\t0000000000000000\n"
+			      "CapEff:\t0000000000000000\n"),
+		      "the caller's ids only, no capability: '%s'", out);
 	} else {
 		printf("(not root: the privilege drop is not checked)\n");
 	}
