@@ -125,7 +125,14 @@ static void test_command(void)
 	out = run_and_read(cmd, &me, result);
 	CHECK(!strncmp(out, "2\nfd-closed\n", 12), "a shell; descriptors closed: '%s'", out);
 	CHECK(strstr(out, "SigBlk:\t0000000000000000\n") != NULL, "no signal blocked: '%s'", out);
-	CHECK(strstr(out, "SigIgn:\t0000000000000000\n") != NULL, "no signal ignored: '%s'", out);
+	/* signals 1-31 (glibc keeps 32 and 33 for itself: an ignored one
+	 * inherited from the test's parent cannot be reset with signal()) */
+	{
+		const char *ign = strstr(out, "SigIgn:\t");
+
+		CHECK(ign && strtoull(ign + 8, NULL, 16) % (1ULL << 31) == 0,
+		      "no signal ignored: '%s'", out);
+	}
 	close(fd);
 
 	/* set-user-ID root for another user: the command is that user's for
