@@ -73,6 +73,9 @@
 #ifndef TAP_ERRBUF_SIZE
 #define TAP_ERRBUF_SIZE (16 * 1024)	/* ERROR/WARNING channel */
 #endif
+#ifndef TAP_CMDBUF_SIZE
+#define TAP_CMDBUF_SIZE (16 * 1024)	/* system() commands not yet run */
+#endif
 #ifndef TAP_ERRMSG_LEN
 #define TAP_ERRMSG_LEN 128	/* bytes kept of one error message */
 #endif

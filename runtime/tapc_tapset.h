@@ -24,6 +24,15 @@ void tapset_warn(const char *msg);
  * kernel's default level). */
 void tapset_printk(long long level, const char *msg);
 
+/* ftrace(): MSG and a newline into the ftrace ring buffer. */
+void tapset_ftrace(const char *msg);
+
+/* ---- system.stp ------------------------------------------------------ */
+
+/* system(): queue CMD for tapc-run, after the hit's output so far; a
+ * warning when it is longer than 383 bytes or the queue is full. */
+void tapset_system(struct tap_context *c, const char *cmd);
+
 /* ---- string.stp, tokenize.stp ---------------------------------------- */
 
 void tapset_substr(char *out, const char *str, long long start,

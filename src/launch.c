@@ -174,7 +174,7 @@ static void argv_free(struct argv_builder *a)
 
 /* tapc-vm exec (or run) -- in front of tapc-run; false when tapc-vm
  * cannot tell whether its persistent guest runs (it said why). */
-static bool remote_prefix(struct argv_builder *a, int verbose)
+static bool remote_prefix(struct argv_builder *a, int verbose, bool input)
 {
 	enum remote_vm_guest guest = remote_vm_guest();
 	bool persistent = guest == REMOTE_VM_GUEST;
@@ -194,6 +194,8 @@ static bool remote_prefix(struct argv_builder *a, int verbose)
 	/* The script decides how long it runs (-T, exit(), Ctrl-C). */
 	arg(a, "--timeout");
 	arg(a, "0");
+	if (input)
+		arg(a, "--stdin");
 	arg(a, persistent ? "exec" : "run");
 	arg(a, "--");
 	free(vm);
@@ -216,6 +218,10 @@ static void loader_args(struct argv_builder *a, const struct tapc_options *o, bo
 		arg(a, "-o");
 		arg(a, out);
 		free(out);
+	}
+	if (o->size_option) {
+		arg(a, "-S");
+		arg(a, o->size_option);
 	}
 	if (o->command) {
 		arg(a, "-c");
@@ -249,14 +255,15 @@ static int wait_child(pid_t pid)
 	return 128 + WTERMSIG(status);
 }
 
-int run_module(const struct tapc_options *o, const char *ko, bool rename_if_loaded)
+int run_module(const struct tapc_options *o, const char *ko, bool rename_if_loaded,
+	       bool input)
 {
 	struct argv_builder a = { NULL, 0 };
 	char *loader = run_loader_path();
 	pid_t pid;
 	int status;
 
-	if (o->remote && !remote_prefix(&a, o->verbose)) {
+	if (o->remote && !remote_prefix(&a, o->verbose, input)) {
 		free(loader);
 		argv_free(&a);
 		return 1;

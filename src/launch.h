@@ -15,7 +15,10 @@ bool run_host_can_load(char *why, size_t len);
  * tapc receives meanwhile are passed on, so the script stops cleanly.
  * Returns tapc-run's exit status (0, or 1 after errors), or -1 when it
  * could not be run (reported). */
-int run_module(const struct tapc_options *o, const char *ko, bool rename_if_loaded);
+/* @input: the script reads stdin (input.char/input.line), which tapc-vm
+ * then passes into the test VM. */
+int run_module(const struct tapc_options *o, const char *ko, bool rename_if_loaded,
+	       bool input);
 
 /* The tapc-run program to run (malloc'ed): next to tapc when installed,
  * src/run/tapc-run in the build tree, else from PATH. */

@@ -19,6 +19,7 @@
 #include "paths.h"
 #include "launch.h"
 #include "pass1.h"
+#include "probes/family.h"
 #include "translate.h"
 #include "translate_usym.h"
 #include "umod.h"
@@ -396,8 +397,22 @@ static bool can_run_here(const struct session *s, bool *as_p4)
 	return true;
 }
 
+/* Whether the script has input.char/input.line probes (procfs
+ * "__stdin", tapsets/input.stp): tapc-vm then passes our stdin on. */
+static bool reads_stdin(const struct program *prog)
+{
+	for (size_t i = 0; i < prog->probes.n; i++) {
+		const struct derived_probe *dp = prog->probes.v[i];
+
+		if (dp->runs && !strcmp(dp->family->name, "procfs") &&
+		    dp->fp.target && !strcmp(dp->fp.target, "__stdin"))
+			return true;
+	}
+	return false;
+}
+
 /* Pass 5: tapc-run. Returns the exit status of tapc. */
-static int run_pass5(struct session *s, const struct build *b)
+static int run_pass5(struct session *s, const struct build *b, bool input)
 {
 	const struct tapc_options *o = s->opts;
 	struct child_clock clock;
@@ -407,7 +422,7 @@ static int run_pass5(struct session *s, const struct build *b)
 		fputs("Pass 5: starting run.\n", stderr);
 	fflush(stderr);
 	child_clock_read(&clock);
-	st = run_module(o, b->ko_path, b->shared_name);
+	st = run_module(o, b->ko_path, b->shared_name, input);
 	if (o->verbose) {
 		char figures[96];
 
@@ -611,7 +626,7 @@ static int run_backend(struct session *s, const struct program *prog)
 		goto out;
 	}
 	if (!run_interrupted())
-		status = run_pass5(s, &b);
+		status = run_pass5(s, &b, reads_stdin(prog));
 out:
 	if (o->keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", b.dir);

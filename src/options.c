@@ -37,6 +37,8 @@ static const char usage_text[] =
 "  -k             keep the temporary build directory\n"
 "  -m NAME        name the module NAME (a-z, 0-9, '_')\n"
 "  -o FILE        send the script's output to FILE\n"
+"  -S SIZE[,N]    with -o: FILE.0, FILE.1, ...: the next file past SIZE MiB,\n"
+"                 only the last N kept\n"
 "  -c CMD         run CMD and stop when it exits; target() is its pid\n"
 "  -x PID         set target() to PID\n"
 "  -r RELEASE|DIR build for kernel RELEASE, or the kernel build tree DIR\n"
@@ -302,6 +304,23 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* -S SIZE[,N], as SystemTap checks it: digits, then maybe a comma and
+ * digits (tapc-run checks that -o comes with it, as staprun does). */
+static bool valid_size_option(const char *arg)
+{
+	size_t n = strspn(arg, "0123456789");
+
+	if (n == 0 || n > 12)
+		return false;
+	if (arg[n] == '\0')
+		return true;
+	if (arg[n] != ',')
+		return false;
+	arg += n + 1;
+	n = strspn(arg, "0123456789");
+	return n > 0 && n <= 7 && arg[n] == '\0';
+}
+
 /* Handle one option letter; false after reporting an error. */
 static bool take_option(struct tapc_options *o, int c, const char *arg,
 			int bad_letter)
@@ -348,6 +367,13 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	case 'k': o->keep_tmpdir = true; return true;
 	case 'm': return take_module_name(o, arg);
 	case 'o': o->output_file = arg; return true;
+	case 'S':
+		if (!valid_size_option(arg)) {
+			bad_usage("invalid -S '%s' (expected SIZE[,N]: the file size in MiB, the number of files)", arg);
+			return false;
+		}
+		o->size_option = arg;
+		return true;
 	case 'c': o->command = arg; return true;
 	case 'x':
 		o->target_pid = parse_number(arg, 1, 0x7fffffffL);
@@ -437,7 +463,7 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 	o->last_pass = 5;
 	o->privilege = PRIV_STAPDEV;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:c:x:r:tT:wWuO:l:L:d:",
+	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:S:c:x:r:tT:wWuO:l:L:d:",
 				long_options, NULL)) != -1) {
 		if (c == OPT_HELP) {
 			fputs(usage_text, stdout);

@@ -37,6 +37,7 @@ struct tapc_options {
 	bool keep_tmpdir;	/* -k */
 	char *module_name;	/* -m NAME, checked and trimmed as stap does */
 	const char *output_file;	/* -o FILE */
+	const char *size_option;	/* -S SIZE[,N], for tapc-run */
 	const char *command;	/* -c CMD */
 	long target_pid;	/* -x PID; 0 when not given */
 	const char *release;	/* -r RELEASE|DIR */

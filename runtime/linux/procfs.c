@@ -20,7 +20,10 @@
  *  - a write() passes at most MAXSTRINGLEN - 1 bytes, and fewer than the
  *    read buffer's size, to the write probes as $value and reports that
  *    many written: a longer write goes on in the next call;
- *  - /proc/systemtap stays once made: other modules may have files in it.
+ *  - /proc/systemtap stays once made: other modules may have files in it;
+ *  - the module's directory, its subdirectories and files belong to the
+ *    user who loaded the module (a write-only file of mode 0200, as
+ *    input.stp's __stdin, is that user's alone);
  * Unlike SystemTap, several readers may have a file open at once (each
  * open file has its own buffer), and a write whose probe failed, or that
  * comes while the session is not running, fails with EIO instead of
@@ -447,6 +450,7 @@ static struct proc_dir_entry *tap_procfs_dir_for(const char *path)
 				kfree(d->path);
 				return NULL;
 			}
+			proc_set_user(d->pde, tap_uid, tap_gid);
 			tap_procfs_ndirs++;
 		}
 		parent = d->pde;
@@ -477,6 +481,7 @@ static void tap_procfs_remove(void)
 static int tap_procfs_create(void)
 {
 	unsigned int i, slashes = 0;
+	struct proc_dir_entry *pde;
 	char *name;
 
 	for (i = 0; i < tap_procfs_nfiles; i++) {
@@ -500,18 +505,21 @@ static int tap_procfs_create(void)
 		       THIS_MODULE->name, THIS_MODULE->name);
 		return -ENOMEM;
 	}
+	proc_set_user(tap_procfs_moddir, tap_uid, tap_gid);
 	for (i = 0; i < tap_procfs_nfiles; i++) {
 		struct tap_procfs_file *f = &tap_procfs_files[i];
 		struct proc_dir_entry *dir = tap_procfs_dir_for(f->path);
 		const char *leaf = strrchr(f->path, '/');
 
 		tap_procfs_settle(f);
-		if (!dir || !proc_create_data(leaf ? leaf + 1 : f->path, f->mode,
-					      dir, &tap_procfs_ops, f)) {
+		pde = dir ? proc_create_data(leaf ? leaf + 1 : f->path, f->mode,
+					     dir, &tap_procfs_ops, f) : NULL;
+		if (!pde) {
 			pr_err("%s: cannot create /proc/systemtap/%s/%s\n",
 			       THIS_MODULE->name, THIS_MODULE->name, f->path);
 			return -ENOMEM;
 		}
+		proc_set_user(pde, tap_uid, tap_gid);
 	}
 	return 0;
 }

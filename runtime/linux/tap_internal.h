@@ -70,7 +70,7 @@ struct tap_cpu {
 	char scratch[TAP_SCRATCH_SIZE];
 };
 
-extern struct tap_ring tap_out_ring, tap_err_ring;
+extern struct tap_ring tap_out_ring, tap_err_ring, tap_cmd_ring;
 extern atomic_t tap_state;
 extern atomic_t tap_error_count, tap_skipped_count;
 extern atomic_t tap_state_gen;	/* bumped on every state change */
@@ -88,7 +88,8 @@ bool tap_task_is_users(struct task_struct *t);	/* t's euid is tap_uid */
 /* transport.c */
 int tap_transport_init(const char *modname);
 void tap_transport_exit(void);
-void tap_ring_write(struct tap_ring *r, const char *s, size_t len);
+/* false when the piece was dropped (no room, or NMI and a busy lock) */
+bool tap_ring_write(struct tap_ring *r, const char *s, size_t len);
 void tap_count_cut(u64 len);
 void tap_notify(void);		/* wake readers; safe in any context */
 __printf(1, 2) void tap_errmsg(const char *fmt, ...);

@@ -61,3 +61,20 @@ void tapset_printk(long long level, const char *msg)
 		break;
 	}
 }
+
+/*
+ * ftrace(): MSG and a newline as a print event of the ftrace ring buffer,
+ * where trace_printk() puts its text (the "trace" file of tracefs shows
+ * it), without trace_printk()'s per-CPU buffers, which only process
+ * context can allocate.  Dropped when tracing is off, as SystemTap's.
+ */
+void tapset_ftrace(const char *msg)
+{
+	char *line = tap_cpu_scratch();
+	size_t n = strnlen(msg, MAXSTRINGLEN - 1);
+
+	memcpy(line, msg, n);
+	line[n++] = '\n';
+	line[n] = '\0';
+	__trace_puts(_THIS_IP_, line, n);
+}

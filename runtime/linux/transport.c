@@ -6,6 +6,8 @@
  *   err  ERROR and WARNING lines, for tapc-run's stderr
  *   ctl  read: "STATE ERRORS SKIPPED DROPPED CUT\n"; poll says when it changed
  *        write: "start" (run begin probes, start timers) or "stop"
+ *   cmd  the commands of system(), each ended by a NUL, for tapc-run to
+ *        run as the session's user (tapset_system.c)
  *
  * out and err are bounded rings.  Probe hits never wait for the reader:
  * a hit's output that does not fit is dropped whole and counted, and
@@ -24,7 +26,7 @@
 #include <linux/string.h>
 #include "tap_internal.h"
 
-struct tap_ring tap_out_ring, tap_err_ring;
+struct tap_ring tap_out_ring, tap_err_ring, tap_cmd_ring;
 static DECLARE_WAIT_QUEUE_HEAD(tap_ctl_wq);
 static DEFINE_MUTEX(tap_read_mutex);
 static struct proc_dir_entry *tap_dir;
@@ -34,6 +36,7 @@ static void tap_wake(struct irq_work *w)
 {
 	wake_up_interruptible_all(&tap_out_ring.wq);
 	wake_up_interruptible_all(&tap_err_ring.wq);
+	wake_up_interruptible_all(&tap_cmd_ring.wq);
 	wake_up_interruptible_all(&tap_ctl_wq);
 }
 
@@ -59,13 +62,14 @@ static int tap_ring_init(struct tap_ring *r, size_t size)
 	return 0;
 }
 
-void tap_ring_write(struct tap_ring *r, const char *s, size_t len)
+bool tap_ring_write(struct tap_ring *r, const char *s, size_t len)
 {
 	unsigned long flags;
 	size_t off, first;
+	bool written = false;
 
 	if (!len)
-		return;
+		return true;
 	/*
 	 * A hit in NMI context (a hardware perf event) may have interrupted
 	 * this CPU inside the lock: it must not wait, so its output is
@@ -74,7 +78,7 @@ void tap_ring_write(struct tap_ring *r, const char *s, size_t len)
 	if (in_nmi()) {
 		if (!spin_trylock_irqsave(&r->lock, flags)) {
 			atomic64_add(len, &r->nmi_dropped);
-			return;
+			return false;
 		}
 	} else {
 		spin_lock_irqsave(&r->lock, flags);
@@ -87,9 +91,11 @@ void tap_ring_write(struct tap_ring *r, const char *s, size_t len)
 		memcpy(r->buf + off, s, first);
 		memcpy(r->buf, s + first, len - first);
 		r->head += len;
+		written = true;
 	}
 	spin_unlock_irqrestore(&r->lock, flags);
 	tap_notify();
+	return written;
 }
 
 /*
@@ -239,6 +245,23 @@ static const struct proc_ops tap_err_ops = {
 	.proc_lseek = noop_llseek,
 };
 
+static ssize_t tap_cmd_read(struct file *f, char __user *b, size_t n,
+			    loff_t *pos)
+{
+	return tap_ring_read(&tap_cmd_ring, f, b, n);
+}
+
+static __poll_t tap_cmd_poll(struct file *f, poll_table *w)
+{
+	return tap_ring_poll(&tap_cmd_ring, f, w);
+}
+
+static const struct proc_ops tap_cmd_ops = {
+	.proc_read = tap_cmd_read,
+	.proc_poll = tap_cmd_poll,
+	.proc_lseek = noop_llseek,
+};
+
 static const char *const tap_state_names[] = {
 	[TAP_LOADED] = "loaded",
 	[TAP_STARTING] = "starting",
@@ -339,14 +362,18 @@ int tap_transport_init(const char *modname)
 	ret = tap_ring_init(&tap_err_ring, TAP_ERRBUF_SIZE);
 	if (ret)
 		goto err_out;
+	ret = tap_ring_init(&tap_cmd_ring, TAP_CMDBUF_SIZE);
+	if (ret)
+		goto err_err;
 	snprintf(tap_dir_name, sizeof(tap_dir_name), "tapc-%s", modname);
 	tap_dir = proc_mkdir(tap_dir_name, NULL);
 	if (!tap_dir) {
 		ret = -EEXIST;
-		goto err_err;
+		goto err_cmd;
 	}
 	if (!tap_channel("out", 0400, &tap_out_ops) ||
 	    !tap_channel("err", 0400, &tap_err_ops) ||
+	    !tap_channel("cmd", 0400, &tap_cmd_ops) ||
 	    !tap_channel("ctl", 0600, &tap_ctl_ops)) {
 		ret = -ENOMEM;
 		goto err_dir;
@@ -355,6 +382,8 @@ int tap_transport_init(const char *modname)
 	return 0;
 err_dir:
 	proc_remove(tap_dir);
+err_cmd:
+	vfree(tap_cmd_ring.buf);
 err_err:
 	vfree(tap_err_ring.buf);
 err_out:
@@ -368,6 +397,7 @@ void tap_transport_exit(void)
 	tap_wake(NULL);
 	proc_remove(tap_dir);
 	irq_work_sync(&tap_wake_work);
+	vfree(tap_cmd_ring.buf);
 	vfree(tap_err_ring.buf);
 	vfree(tap_out_ring.buf);
 }

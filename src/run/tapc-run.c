@@ -2,11 +2,14 @@
 /*
  * tapc-run: load a tapc probe module, relay its output, stop it, unload it.
  *
- *   tapc-run [-o FILE] [-c CMD] [-x PID] [-T SECS] [-v] MODULE.ko [NAME=VALUE...]
+ *   tapc-run [-o FILE [-S SIZE[,N]]] [-c CMD] [-x PID] [-T SECS] [-v] MODULE.ko [NAME=VALUE...]
  *
- * The module (runtime/linux/) makes /proc/tapc-NAME/{out,err,ctl}.  We
- * write "start" to ctl, copy out to stdout (or -o FILE) and err to stderr
- * as bytes arrive, and write "stop" to ctl when the script called exit()
+ * The module (runtime/linux/) makes /proc/tapc-NAME/{out,err,cmd,ctl}.  We
+ * write "start" to ctl, copy out to stdout (or -o FILE, outfile.c) and err
+ * to stderr as bytes arrive, run the commands of system() that come on cmd
+ * (syscmd.c), feed our stdin to the script's input probes
+ * (/proc/systemtap/NAME/__stdin, if the script has them), and write
+ * "stop" to ctl when the script called exit()
  * (ctl's state turns "exiting"), on -T, SIGINT/SIGTERM/SIGHUP, or when the
  * -c command ends.  The module then runs its end probes and turns "done";
  * we read out and err to their end, remove the module and print the
@@ -20,9 +23,12 @@
  */
 #define _GNU_SOURCE
 #include "approve.h"
+#include "input.h"
 #include "modimage.h"
+#include "outfile.h"
 #include "privilege.h"
 #include "setuid.h"
+#include "syscmd.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -50,8 +56,12 @@ static struct setuid_state privs;	/* set-user-ID root for another user? */
 struct session {
 	char name[256];		/* module name */
 	char dir[300];		/* /proc/tapc-NAME */
-	int out_fd, err_fd, ctl_fd;	/* the module's files */
-	int dest_fd;		/* stdout or -o FILE */
+	int out_fd, err_fd, cmd_fd, ctl_fd;	/* the module's files */
+	struct outfile dest;	/* stdout or -o FILE */
+	struct syscmd_reader cmds;	/* system() commands from cmd */
+	struct input input;	/* stdin to the script's input probes */
+	int sigfd;		/* the signals we take (non-blocking) */
+	bool input_tried;
 	bool loaded;
 	pid_t child;		/* -c command, or 0 */
 	int go_fd;		/* write end of the child's start pipe */
@@ -64,7 +74,7 @@ struct session {
 	unsigned long long dropped;	/* output the full ring had no room for */
 	unsigned long long cut;		/* of prints longer than a hit's buffer */
 	bool stop_sent;
-	bool out_eof, err_eof;
+	bool out_eof, err_eof, cmd_eof;
 };
 
 static void vmsg(const char *fmt, ...)
@@ -83,9 +93,12 @@ static void vmsg(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
+		"Usage: %s [-o FILE [-S SIZE[,N]]] [-c CMD] [-x PID] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
 		"  -o FILE   write the script's output to FILE instead of stdout (opened\n"
-		"            once the module is loaded, never through a symbolic link)\n"
+		"            once the module is loaded, never through a symbolic link);\n"
+		"            switch_file() or SIGUSR2 goes on to FILE.1, FILE.2, ...\n"
+		"  -S SIZE[,N]  write FILE.0, FILE.1, ...: the next file once one holds\n"
+		"            more than SIZE MiB; keep only the last N files\n"
 		"  -c CMD    run CMD as the target (under /bin/sh only if it needs a shell);\n"
 		"            stop when it ends\n"
 		"  -x PID    set target() to PID\n"
@@ -254,41 +267,6 @@ static int load_module(struct session *s, int fd, const char *params)
 }
 
 /*
- * -o FILE: opened once the module is loaded, so that a failed load leaves
- * FILE as it was; as the caller; never through a symbolic link in its last
- * component; created or truncated as staprun does, with its name first
- * put through strftime(3) when it holds a '%'.  The descriptor, or -1
- * after a message.
- */
-static int open_output(const char *name)
-{
-	char expanded[4096];
-	time_t t = time(NULL);
-	struct tm tm;
-	int fd;
-
-	if (strchr(name, '%')) {
-		if (!localtime_r(&t, &tm) ||
-		    strftime(expanded, sizeof(expanded), name, &tm) == 0) {
-			fprintf(stderr, "ERROR: %s: invalid output file name format '%s'\n",
-				prog, name);
-			return -1;
-		}
-		name = expanded;
-	}
-	/* O_NONBLOCK: a FIFO without a reader fails instead of hanging */
-	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
-		  O_CLOEXEC, 0666);
-	if (fd < 0) {
-		fprintf(stderr, "ERROR: Couldn't open output file '%s': %s\n", name,
-			errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-		return -1;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
-}
-
-/*
  * A module of that name is loaded already (the same cached module run
  * twice at once): load this copy under a name of the same length made
  * unique by our pid, "PREFIXpNNNNNNN" in place of its last 8 characters,
@@ -418,30 +396,89 @@ static void request_stop(struct session *s, const char *why)
 	ctl_write(s, "stop");
 }
 
-/* Copy what one channel has; false at its end or on error. */
-static bool relay(int from, int to, bool *eof)
+/* Read what one channel has: its byte count, 0 at its end (*eof set)
+ * or when it has nothing now, -1 on error. */
+static ssize_t channel_read(int from, char *buf, size_t size, bool *eof)
 {
-	char buf[65536];
-	ssize_t n = read(from, buf, sizeof(buf));
+	ssize_t n = read(from, buf, size);
 
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN)
-			return true;
+			return 0;
 		fprintf(stderr, "ERROR: %s: read error: %s\n", prog,
 			strerror(errno));
 		*eof = true;
-		return false;
+		return -1;
 	}
-	if (n == 0) {
+	if (n == 0)
 		*eof = true;
-		return true;
-	}
-	if (write_all(to, buf, n) < 0 && to != STDERR_FILENO) {
-		fprintf(stderr, "ERROR: %s: cannot write output: %s\n", prog,
-			strerror(errno));
+	return n;
+}
+
+static void take_signals(struct session *s);
+
+/*
+ * The script's output, to stdout or the -o file: false on error.  The
+ * signals that came are taken first: output written after a SIGUSR2 was
+ * sent (switch_file()) goes to the next file.
+ */
+static bool relay_out(struct session *s)
+{
+	char buf[65536];
+	ssize_t n;
+
+	take_signals(s);
+	n = channel_read(s->out_fd, buf, sizeof(buf), &s->out_eof);
+
+	if (n < 0)
 		return false;
+	return n == 0 || outfile_write(&s->dest, buf, (size_t)n) == 0;
+}
+
+/* Errors and warnings, to stderr (whose failures do not matter). */
+static bool relay_err(struct session *s)
+{
+	char buf[16384];
+	ssize_t n = channel_read(s->err_fd, buf, sizeof(buf), &s->err_eof);
+
+	if (n > 0)
+		write_all(STDERR_FILENO, buf, (size_t)n);
+	return n >= 0;
+}
+
+static void run_system(const char *cmd, void *arg)
+{
+	(void)arg;
+	vmsg("system(): %s", cmd);
+	if (syscmd_start(cmd, &privs) < 0)
+		fprintf(stderr, "WARNING: %s: cannot start system() command '%s': %s\n",
+			prog, cmd, strerror(errno));
+}
+
+/*
+ * system() commands: the output the module had before them is relayed
+ * first (the runtime hands a hit's output over before its command), so
+ * that what a probe printed before system() precedes what the command
+ * prints.  False on error.
+ */
+static bool relay_cmd(struct session *s)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while (!s->out_eof) {
+		size_t before = s->dest.written;
+		unsigned long fnum = s->dest.fnum;
+
+		if (!relay_out(s))
+			return false;
+		if (s->dest.written == before && s->dest.fnum == fnum)
+			break;	/* nothing more now */
 	}
-	return true;
+	n = channel_read(s->cmd_fd, buf, sizeof(buf), &s->cmd_eof);
+	if (n > 0)
+		syscmd_feed(&s->cmds, buf, (size_t)n, run_system, NULL);
+	return n >= 0;
 }
 
 /*
@@ -636,6 +673,26 @@ static int open_channel(struct session *s, const char *file, int flags)
 	return fd;
 }
 
+/*
+ * The commands of system(), run with the caller's privileges.  The
+ * channel must belong to the caller: the module gives its files to the
+ * real user who loaded it, so a /proc/tapc-NAME of another user's module
+ * is never taken for ours.
+ */
+static int open_cmd_channel(struct session *s)
+{
+	int fd = open_channel(s, "cmd", O_RDONLY | O_NONBLOCK);
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != getuid())) {
+		fprintf(stderr, "ERROR: %s: %s/cmd does not belong to the session's user\n",
+			prog, s->dir);
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* SIGCHLD: the -c command ended (or could not be run): stop. */
 static void child_ended(struct session *s)
 {
@@ -653,17 +710,51 @@ static void child_ended(struct session *s)
 	}
 }
 
-/* Relay until the session is done and both channels are drained. */
-static int run_session(struct session *s, int sigfd, double timeout)
+/*
+ * The signals that came (sigfd does not block): SIGCHLD for the -c
+ * command, SIGUSR2 for the next output file (switch_file(): taken before
+ * each read of the output, so that all output written after the signal
+ * was sent goes to the new file), the others to stop.
+ */
+static void take_signals(struct session *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			child_ended(s);
+		} else if (si.ssi_signo == SIGUSR2) {
+			vmsg("SIGUSR2: the next output file");
+			if (outfile_switch(&s->dest) < 0)
+				request_stop(s, "no output file");
+		} else {
+			request_stop(s, strsignal(si.ssi_signo));
+		}
+	}
+}
+
+/* The session runs: start the -c command and feed stdin to the script. */
+static void session_running(struct session *s)
+{
+	release_child(s);
+	if (!s->input_tried) {
+		s->input_tried = true;
+		input_open(&s->input, s->name);
+	}
+}
+
+/* Relay until the session is done and its channels are drained. */
+static int run_session(struct session *s, double timeout)
 {
 	double deadline = timeout > 0 ? now() + timeout : 0;
 	bool ctl_ok = true;
 
 	if (ctl_write(s, "start") < 0)
 		return -1;
-	while (!(s->out_eof && s->err_eof)) {
-		struct pollfd pfd[4];
-		int n = 0, ms = -1, i_out = -1, i_err = -1, i_ctl = -1;
+	while (!(s->out_eof && s->err_eof && s->cmd_eof)) {
+		struct pollfd pfd[6];
+		int n = 0, ms = -1, i_out = -1, i_err = -1, i_cmd = -1;
+		int i_ctl = -1, i_in = -1;
 
 		if (!s->out_eof) {
 			pfd[n] = (struct pollfd){ .fd = s->out_fd, .events = POLLIN };
@@ -673,12 +764,20 @@ static int run_session(struct session *s, int sigfd, double timeout)
 			pfd[n] = (struct pollfd){ .fd = s->err_fd, .events = POLLIN };
 			i_err = n++;
 		}
+		if (!s->cmd_eof) {
+			pfd[n] = (struct pollfd){ .fd = s->cmd_fd, .events = POLLIN };
+			i_cmd = n++;
+		}
 		if (ctl_ok) {
 			pfd[n] = (struct pollfd){ .fd = s->ctl_fd,
 						  .events = POLLIN | POLLPRI };
 			i_ctl = n++;
 		}
-		pfd[n] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		if (s->input.fd >= 0 && !s->stop_sent) {
+			pfd[n] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+			i_in = n++;
+		}
+		pfd[n] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
 		n++;
 		if (deadline && !s->stop_sent) {
 			double left = deadline - now();
@@ -694,17 +793,7 @@ static int run_session(struct session *s, int sigfd, double timeout)
 		}
 		if (deadline && !s->stop_sent && now() >= deadline)
 			request_stop(s, "-T time is up");
-		if (pfd[n - 1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGCHLD) {
-					child_ended(s);
-				} else {
-					request_stop(s, strsignal(si.ssi_signo));
-				}
-			}
-		}
+		take_signals(s);
 		if (i_ctl >= 0 && pfd[i_ctl].revents) {
 			if (ctl_read(s) < 0) {
 				fprintf(stderr,
@@ -715,27 +804,32 @@ static int run_session(struct session *s, int sigfd, double timeout)
 			} else {
 				vmsg("module state: %s", s->state);
 				if (!strcmp(s->state, "running"))
-					release_child(s);
+					session_running(s);
 				else if (!strcmp(s->state, "exiting"))
 					request_stop(s, "the script called exit() or failed");
 			}
 		}
-		if (i_out >= 0 && pfd[i_out].revents &&
-		    !relay(s->out_fd, s->dest_fd, &s->out_eof))
+		if (i_in >= 0 && pfd[i_in].revents)
+			input_forward(&s->input);
+		if (i_out >= 0 && pfd[i_out].revents && !relay_out(s))
 			return -1;
-		if (i_err >= 0 && pfd[i_err].revents &&
-		    !relay(s->err_fd, STDERR_FILENO, &s->err_eof))
+		if (i_err >= 0 && pfd[i_err].revents && !relay_err(s))
+			return -1;
+		if (i_cmd >= 0 && pfd[i_cmd].revents && !relay_cmd(s))
 			return -1;
 	}
+	input_close(&s->input);
 	return ctl_read(s);	/* the final counts */
 }
 
 int main(int argc, char **argv)
 {
-	struct session s = { .out_fd = -1, .err_fd = -1, .ctl_fd = -1,
-			     .dest_fd = STDOUT_FILENO, .go_fd = -1,
-			     .exec_fd = -1 };
-	const char *outfile = NULL, *cmd = NULL;
+	struct session s = { .out_fd = -1, .err_fd = -1, .cmd_fd = -1,
+			     .ctl_fd = -1, .dest = { .fd = STDOUT_FILENO },
+			     .input = { .fd = -1 }, .go_fd = -1, .exec_fd = -1 };
+	const char *outfile = NULL, *cmd = NULL, *size_arg = NULL;
+	unsigned long long size_max = 0;
+	unsigned long num_max = 0;
 	long target = 0;
 	double timeout = 0;
 	char *params = NULL, *end;
@@ -745,13 +839,22 @@ int main(int argc, char **argv)
 
 	if (setuid_init(&privs) < 0)
 		return 1;
-	while ((opt = getopt(argc, argv, "+o:c:x:T:Rvh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:S:c:x:T:Rvh")) != -1) {
 		switch (opt) {
 		case 'R':
 			rename_if_loaded = true;
 			break;
 		case 'o':
 			outfile = optarg;
+			break;
+		case 'S':
+			size_arg = optarg;
+			if (!outfile_parse_size(optarg, &size_max, &num_max)) {
+				fprintf(stderr, "ERROR: Invalid file size option '%s'.\n",
+					optarg);
+				usage(stderr);
+				return 1;
+			}
 			break;
 		case 'c':
 			cmd = optarg;
@@ -788,6 +891,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	if (size_arg && !outfile) {
+		fprintf(stderr, "ERROR: You have to specify output FILE with '-S' option.\n");
+		usage(stderr);
+		return 1;
+	}
 	if (module_name(argv[optind], s.name, sizeof(s.name)) < 0) {
 		fprintf(stderr, "ERROR: %s: bad module name '%s'\n", prog,
 			argv[optind]);
@@ -809,9 +917,11 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGUSR2);	/* switch_file() */
 	sigprocmask(SIG_BLOCK, &mask, &oldmask);
 	signal(SIGPIPE, SIG_IGN);
-	sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	s.sigfd = sigfd;
 	if (sigfd < 0) {
 		fprintf(stderr, "ERROR: %s: signalfd: %s\n", prog,
 			strerror(errno));
@@ -850,18 +960,19 @@ int main(int argc, char **argv)
 	close(fd);
 	s.loaded = true;
 
-	if (outfile)
-		s.dest_fd = open_output(outfile);
-	if (s.dest_fd < 0) {
+	if (outfile_open(&s.dest, outfile, size_max, num_max) < 0) {
 		status = 1;
 	} else {
 		s.ctl_fd = open_channel(&s, "ctl", O_RDWR);
-		s.out_fd = open_channel(&s, "out", O_RDONLY);
-		s.err_fd = open_channel(&s, "err", O_RDONLY);
+		s.out_fd = open_channel(&s, "out", O_RDONLY | O_NONBLOCK);
+		s.err_fd = open_channel(&s, "err", O_RDONLY | O_NONBLOCK);
+		s.cmd_fd = open_cmd_channel(&s);
 		if (s.ctl_fd < 0 || s.out_fd < 0 || s.err_fd < 0 ||
-		    run_session(&s, sigfd, timeout) < 0)
+		    s.cmd_fd < 0 || run_session(&s, timeout) < 0)
 			status = 1;
 	}
+	if (s.cmd_fd >= 0)
+		close(s.cmd_fd);
 	if (s.ctl_fd >= 0)
 		close(s.ctl_fd);
 	if (s.out_fd >= 0)
@@ -886,11 +997,11 @@ int main(int argc, char **argv)
 			s.cut);
 	if (s.errors || s.child_failed)
 		status = 1;
-	if (outfile && s.dest_fd >= 0 && close(s.dest_fd) < 0) {
-		fprintf(stderr, "ERROR: %s: writing '%s': %s\n", prog, outfile,
-			strerror(errno));
+	if (outfile_close(&s.dest) < 0)
 		status = 1;
-	}
+	if (s.cmds.overlong)
+		fprintf(stderr, "WARNING: %s: %llu system() commands were too long to run\n",
+			prog, s.cmds.overlong);
 	free(params);
 	return status;
 fail:
