@@ -79,6 +79,7 @@ static const char *op_name(unsigned atom)
 		{ DW_OP_shl, "DW_OP_shl" }, { DW_OP_shr, "DW_OP_shr" }, { DW_OP_shra, "DW_OP_shra" },
 		{ DW_OP_or, "DW_OP_or" }, { DW_OP_xor, "DW_OP_xor" }, { DW_OP_not, "DW_OP_not" },
 		{ DW_OP_dup, "DW_OP_dup" }, { DW_OP_swap, "DW_OP_swap" },
+		{ DW_OP_bra, "DW_OP_bra" }, { DW_OP_skip, "DW_OP_skip" },
 	};
 	static char buf[32];
 
