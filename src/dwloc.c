@@ -703,6 +703,8 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 		return refuse(ev, "a variable in pieces (%s)", op->atom);
 	case DW_OP_implicit_value:
 		return refuse(ev, "%s within an expression", op->atom);
+	case DW_OP_bra:		/* SystemTap's words */
+		return refuse(ev, "conditional branches not supported (%s)", op->atom);
 	default:
 		return refuse(ev, "%s", op->atom);
 	}
