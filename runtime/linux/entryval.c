@@ -32,6 +32,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timex.h>
 #include "tap_internal.h"
 
 #define TAP_EV_SETS_BITS 10
@@ -227,16 +228,27 @@ static struct notifier_block tap_ev_module_nb = {
 
 static void tap_entryvals_stop(void)
 {
-	unsigned int k;
+	struct kprobe **v;
+	unsigned int k, n = 0;
 
 	if (!tap_ev_probes)
 		return;
 	if (tap_ev_notifying)
 		unregister_module_notifier(&tap_ev_module_nb);
 	tap_ev_notifying = false;
-	for (k = 0; k < tap_nentryvals; k++)
-		if (tap_ev_probes[k].registered)
+	/* all at once: one RCU grace period, not one a probe */
+	v = kcalloc(tap_nentryvals, sizeof(*v), GFP_KERNEL);
+	for (k = 0; k < tap_nentryvals; k++) {
+		if (!tap_ev_probes[k].registered)
+			continue;
+		if (v)
+			v[n++] = &tap_ev_probes[k].kp;
+		else
 			unregister_kprobe(&tap_ev_probes[k].kp);
+	}
+	if (n)
+		unregister_kprobes(v, n);
+	kfree(v);
 	kfree(tap_ev_probes);
 	tap_ev_probes = NULL;
 	kvfree(tap_ev_slots);
