@@ -284,6 +284,20 @@ extern const int tap_timing;
  * (tap_module_symbol), NULL-terminated. */
 extern const char *const tap_modsyms[];
 extern const unsigned int tap_nmodsyms;
+/*
+ * Entry values read away from a function's entry (DW_OP_entry_value):
+ * a companion kprobe at target + offset (the function's entry) saves
+ * DWARF register reg of each task that enters the function, which
+ * tap_entry_value(c, k) reads back for the current task
+ * (runtime/linux/entryval.c).  Ends with a NULL target.
+ */
+struct tap_entryval {
+	const char *target;		/* "NAME" or "MOD:NAME" */
+	unsigned long offset;		/* bytes past it */
+	unsigned int reg;		/* DWARF register number, 0-16 */
+};
+extern const struct tap_entryval tap_entryvals[];
+extern const unsigned int tap_nentryvals;
 
 /*
  * tapc --privilege: the level the module was built for, SystemTap's bits

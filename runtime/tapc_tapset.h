@@ -319,6 +319,10 @@ unsigned long tap_kernel_reloc(unsigned long jiffies_64_link);
 /* Where symbol tap_modsyms[@k] of a module is, as it was looked up when the
  * script started; raises an error in @c (and is 0) if it was not found. */
 unsigned long tap_module_symbol(struct tap_context *c, unsigned int k);
+/* Register tap_entryvals[@k] as the current task last entered its
+ * function, saved by the companion kprobe there; raises an error in @c
+ * (and is 0) when no value was saved for this task. */
+unsigned long tap_entry_value(struct tap_context *c, unsigned int k);
 /* register("rax"), "eax", "ax", "al" ...: sign-extended, or not (u_register). */
 long long tapset_register(struct tap_context *c, const char *name,
 			  long long sign_extend);

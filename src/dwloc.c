@@ -7,9 +7,12 @@
  * by the runtime.  What only the running kernel knows (a memory read,
  * arithmetic on two registers, a shift of one, a typed conversion) turns
  * the entry into a value computed at run time: single assignments
- * (struct tvar_dwop) that pass 3 prints as C.  Whatever is left (bit
- * pieces, branches, an entry value away from the entry) is refused:
- * SystemTap's "not accessible" error names the operation.
+ * (struct tvar_dwop) that pass 3 prints as C.  An entry value
+ * (DW_OP_entry_value) is the register itself at the function's entry;
+ * elsewhere, as SystemTap does, it is the value a companion kprobe on the
+ * function's entry saved for the task (TVAR_DW_ENTRY).  Whatever is left
+ * (bit pieces, branches, DW_OP_GNU_parameter_ref) is refused: SystemTap's
+ * "not accessible" error names the operation.
  */
 #include "dwloc.h"
 
@@ -76,6 +79,7 @@ static const char *op_name(unsigned atom)
 		{ DW_OP_shl, "DW_OP_shl" }, { DW_OP_shr, "DW_OP_shr" }, { DW_OP_shra, "DW_OP_shra" },
 		{ DW_OP_or, "DW_OP_or" }, { DW_OP_xor, "DW_OP_xor" }, { DW_OP_not, "DW_OP_not" },
 		{ DW_OP_dup, "DW_OP_dup" }, { DW_OP_swap, "DW_OP_swap" },
+		{ DW_OP_bra, "DW_OP_bra" }, { DW_OP_skip, "DW_OP_skip" },
 	};
 	static char buf[32];
 
@@ -140,6 +144,24 @@ static bool is_module_scope(const struct eval *ev)
 	       strcmp(ev->scope->module ? ev->scope->module : "kernel", "kernel") != 0;
 }
 
+static bool module_holder(struct eval *ev, uint64_t addr, char **modsym, uint64_t *off);
+
+/* A module's static address as a value: its symbol where the module is
+ * loaded plus the offset into it. */
+static bool module_static_node(struct eval *ev, uint64_t addr, unsigned *idx)
+{
+	char *modsym;
+	uint64_t off;
+	struct tvar_dwop d = { .kind = TVAR_DW_MODSYM };
+
+	if (!module_holder(ev, addr, &modsym, &off))
+		return false;
+	d.sym = dwloc_intern(modsym);
+	d.val = off;
+	free(modsym);
+	return add_node(ev, d, idx);
+}
+
 /* The value number holding e (added if e is symbolic). */
 static bool materialize(struct eval *ev, struct elem e, unsigned *idx)
 {
@@ -152,9 +174,9 @@ static bool materialize(struct eval *ev, struct elem e, unsigned *idx)
 		return add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_REG, .reg = e.reg,
 							.val = e.val }, idx);
 	case E_STATIC:
-		/* a module's statics are found through its symbols (module_origin) */
+		/* a module's statics are found through its symbols */
 		if (is_module_scope(ev))
-			return refuse_plain(ev, "a module's static in a computed location");
+			return module_static_node(ev, e.val, idx);
 		return add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_STATIC, .val = e.val }, idx);
 	case E_NODE:
 		if (!e.val) {
@@ -367,9 +389,95 @@ static bool push_frame_base(struct eval *ev)
 	return ok;
 }
 
+/* The entry pc of the out-of-line function whose code holds scope->pc
+ * (for an inline instance, the function it was inlined into): where the
+ * registers still hold what the caller passed. */
+static bool function_entry(Dwarf_Die *func, Dwarf_Addr *entry)
+{
+	Dwarf_Addr base, end;
+	ptrdiff_t off;
+
+	if (dwarf_entrypc(func, entry) == 0)
+		return true;
+	/* a function split in parts (its .cold code apart) has only
+	 * DW_AT_ranges: gcc lists the part its symbol starts first */
+	off = dwarf_ranges(func, 0, &base, entry, &end);
+	return off > 0;
+}
+
+static bool frame_function_entry(const struct eval *ev, Dwarf_Addr *entry)
+{
+	Dwarf_Die *func = (Dwarf_Die *)&ev->scope->func, *scopes = NULL;
+	bool ok = false;
+	int n;
+
+	if (dwarf_tag(func) == DW_TAG_subprogram)
+		return function_entry(func, entry);
+	n = dwarf_getscopes_die(func, &scopes);
+	for (int i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			ok = function_entry(&scopes[i], entry);
+			break;
+		}
+	}
+	free(scopes);
+	return ok;
+}
+
+/* Where the kernel registers a kprobe at the function entry ENTRY: the
+ * symbol ("NAME", or "MOD:NAME" in a module) and offset, as the probes
+ * of kernel.function are placed (the family's symbol_at; a module's function
+ * whose name is not unique from a neighbour, dwloc_anchor). */
+static bool entry_symbol(struct eval *ev, Dwarf_Addr entry, const char **sym, uint64_t *off)
+{
+	Dwarf *dbg = dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu);
+	const char *name = NULL;
+	unsigned long o = 0;
+	char *full;
+
+	if (ev->scope->symbol_at)
+		name = ev->scope->symbol_at(ev->scope->ix, entry, &o);
+	if (!name)
+		name = dwloc_anchor(dbg, entry, &o);
+	if (!name)
+		return refuse_plain(ev, "no symbol to place the probe saving an entry value at");
+	full = is_module_scope(ev) ? xasprintf("%s:%s", ev->scope->module, name) : xstrdup(name);
+	*sym = dwloc_intern(full);
+	*off = o;
+	free(full);
+	return true;
+}
+
+/* DW_OP_entry_value(DW_OP_regN) away from the entry: the register as a
+ * companion kprobe on the function's entry saved it for the task, which
+ * is how SystemTap reads it (its operand evaluated there, kept per
+ * thread). */
+static bool saved_entry_value(struct eval *ev, const Dwarf_Op *op, const Dwarf_Op *ops,
+			      size_t n, Dwarf_Addr entry)
+{
+	struct tvar_dwop d = { .kind = TVAR_DW_ENTRY };
+
+	if (ev->scope->user)
+		return refuse(ev, "%s away from the function's entry in a user-space probe",
+			      op->atom);
+	if (n == 1 && ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+		d.reg = ops[0].atom - DW_OP_reg0;
+	else if (n == 1 && ops[0].atom == DW_OP_regx)
+		d.reg = (unsigned)ops[0].number;
+	else
+		return refuse(ev, "%s of a value other than a register, away from the "
+			      "function's entry", op->atom);
+	if (d.reg >= DW_X86_64_NREGS)
+		return refuse_plain(ev, "a register that is not one of pt_regs");
+	if (!entry_symbol(ev, entry, &d.sym, &d.val))
+		return false;
+	return push_node(ev, d);
+}
+
 /* DW_OP_entry_value(EXPR): at the entry of the function the registers
  * and memory still hold what the caller passed, so EXPR's value now is
- * the entry value (of a register location, DW_OP_regN, the register's). */
+ * the entry value (of a register location, DW_OP_regN, the register's);
+ * elsewhere it is what was saved then. */
 static bool push_entry_value(struct eval *ev, const Dwarf_Op *op)
 {
 	Dwarf_Attribute block;
@@ -378,12 +486,13 @@ static bool push_entry_value(struct eval *ev, const Dwarf_Op *op)
 	Dwarf_Addr entry;
 	bool was_value = ev->is_value, ok;
 
-	if (dwarf_tag((Dwarf_Die *)&ev->scope->func) != DW_TAG_subprogram ||
-	    dwarf_entrypc((Dwarf_Die *)&ev->scope->func, &entry) != 0 || entry != ev->scope->pc)
-		return refuse(ev, "%s away from the function's entry", op->atom);
 	if (dwarf_getlocation_attr(ev->attr, op, &block) != 0 ||
 	    dwarf_getlocation(&block, &ops, &n) != 0 || n < 1)
 		return refuse(ev, "%s of an expression libdw cannot read", op->atom);
+	if (!frame_function_entry(ev, &entry))
+		return refuse(ev, "%s in a function without an entry address", op->atom);
+	if (entry != ev->scope->pc)
+		return saved_entry_value(ev, op, ops, n, entry);
 	if (n == 1 && ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
 		return push_reg(ev, ops[0].atom - DW_OP_reg0, 0);
 	if (n == 1 && ops[0].atom == DW_OP_regx)
@@ -596,6 +705,8 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 		return refuse(ev, "a variable in pieces (%s)", op->atom);
 	case DW_OP_implicit_value:
 		return refuse(ev, "%s within an expression", op->atom);
+	case DW_OP_bra:		/* SystemTap's words */
+		return refuse(ev, "conditional branches not supported (%s)", op->atom);
 	default:
 		return refuse(ev, "%s", op->atom);
 	}
@@ -827,28 +938,47 @@ const char *dwloc_anchor(Dwarf *dbg, uint64_t addr, unsigned long *offset)
  * the symbol in the loaded module's symbol table by "MOD:NAME", which
  * names one symbol only if the module has one of that name.
  */
-static int module_origin(struct eval *ev, uint64_t addr, struct tvar_origin *out)
+/* The symbol of the module that holds static address addr, as
+ * "MOD:NAME" (malloc'd), and the offset into it; false with the
+ * message set (final) when the runtime could not find it. */
+static bool module_holder(struct eval *ev, uint64_t addr, char **modsym, uint64_t *off)
 {
 	Elf *elf = dwarf_getelf(dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu));
 	struct modsym_search s = { .addr = addr };
 
 	if (elf)
 		each_symbol(elf, &s, find_holder);
+	free(ev->msg);
+	ev->msg_final = true;
 	if (!s.best) {
 		ev->msg = xasprintf("no symbol of module '%s' holds static address %#" PRIx64,
 				    ev->scope->module, addr);
-		return -1;
+		return false;
 	}
 	each_symbol(elf, &s, count_name);
 	if (s.same_name != 1) {
 		ev->msg = xasprintf("the static '%s' of module '%s' is one of %d symbols of that "
 				    "name, which the module's symbol table cannot tell apart",
 				    s.best, ev->scope->module, s.same_name);
-		return -1;
+		return false;
 	}
+	ev->msg = NULL;
+	ev->msg_final = false;
+	*modsym = xasprintf("%s:%s", ev->scope->module, s.best);
+	*off = addr - s.best_addr;
+	return true;
+}
+
+static int module_origin(struct eval *ev, uint64_t addr, struct tvar_origin *out)
+{
+	char *modsym;
+	uint64_t off;
+
+	if (!module_holder(ev, addr, &modsym, &off))
+		return -1;
 	out->base = TVAR_BASE_MODSYM;
-	out->modsym = xasprintf("%s:%s", ev->scope->module, s.best);
-	out->addr = addr - s.best_addr;
+	out->modsym = modsym;
+	out->addr = off;
 	return 0;
 }
 
@@ -1166,4 +1296,15 @@ ctype_id dwloc_type_of(Dwarf_Die *die)
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
 		return 0;
 	return dwarf_dieoffset(&t);
+}
+
+static struct vec interned;
+
+const char *dwloc_intern(const char *s)
+{
+	for (size_t i = 0; i < interned.n; i++)
+		if (!strcmp(interned.v[i], s))
+			return interned.v[i];
+	vec_push(&interned, xstrdup(s));
+	return interned.v[interned.n - 1];
 }

@@ -30,6 +30,9 @@ bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr);
  * apart, so the anchor must be in the same one.) */
 const char *dwloc_anchor(Dwarf *dbg, uint64_t addr, unsigned long *offset);
 
+/* S, kept until the process ends (the strings of struct tvar_dwop). */
+const char *dwloc_intern(const char *s);
+
 /* The type of a variable, parameter or function DIE (its DW_AT_type,
  * through abstract origins and specifications) as a ctype_id of
  * ctypes_dwarf(), 0 for none or void. */

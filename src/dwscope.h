@@ -16,6 +16,8 @@
 
 #include <elfutils/libdw.h>
 
+struct dwindex;
+
 struct dwarf_scope {
 	Dwarf_Die cu;		/* its compile unit */
 	/* DW_TAG_subprogram, or the DW_TAG_inlined_subroutine of an inline
@@ -36,6 +38,13 @@ struct dwarf_scope {
 	/* A user binary's (process(...).function): statics are at their
 	 * link-time address plus the binary's load bias in the process. */
 	bool user;
+	/* Where the family registers a kprobe at a code address of this
+	 * DWARF (kfunc: dwindex_symbol over ix), for an entry value's
+	 * companion kprobe on the function's entry.  NULL: the ELF symbol
+	 * table is searched (dwloc_anchor). */
+	const char *(*symbol_at)(const struct dwindex *ix, Dwarf_Addr addr,
+				 unsigned long *offset);
+	const struct dwindex *ix;
 };
 
 #endif

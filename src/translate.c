@@ -973,6 +973,15 @@ static void emit_modsyms(const struct tr *T, FILE *out)
 	for (size_t i = 0; i < T->modsyms.n; i++)
 		fprintf(out, " \"%s\",", (const char *)T->modsyms.v[i]);
 	fprintf(out, " NULL };\nconst unsigned int tap_nmodsyms = %zu;\n", T->modsyms.n);
+	/* the registers companion kprobes save at function entries */
+	fputs("const struct tap_entryval tap_entryvals[] = {", out);
+	for (size_t i = 0; i < T->entryvals.n; i++) {
+		const struct tr_entryval *ev = T->entryvals.v[i];
+
+		fprintf(out, "\n\t{ \"%s\", %#" PRIx64 "UL, %u },", ev->sym, ev->offset, ev->reg);
+	}
+	fprintf(out, "%s{ NULL, 0, 0 } };\nconst unsigned int tap_nentryvals = %zu;\n",
+		T->entryvals.n ? "\n\t" : " ", T->entryvals.n);
 	/* the limits the runtime reads, with this module's -D values */
 	fputs("TAP_DEFINE_LIMITS;\n", out);
 }
@@ -1296,6 +1305,9 @@ bool translate(const struct program *p, const struct translate_options *o,
 	for (size_t i = 0; i < T.modsyms.n; i++)
 		free(T.modsyms.v[i]);
 	free(T.modsyms.v);
+	for (size_t i = 0; i < T.entryvals.n; i++)
+		free(T.entryvals.v[i]);
+	free(T.entryvals.v);
 	strbuf_free(&shared);
 	return !T.failed;
 }

@@ -13,6 +13,7 @@
 #define TAPC_TRANSLATE_INT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "lookup.h"
 #include "translate.h"
@@ -22,6 +23,14 @@
 struct tr_global {
 	const struct vardecl *v;
 	char *cname;			/* C variable */
+};
+
+/* A register a companion kprobe saves at a function's entry for the
+ * entry values read away from it (DW_OP_entry_value). */
+struct tr_entryval {
+	const char *sym;		/* the kprobe's "NAME" or "MOD:NAME" */
+	uint64_t offset;		/* bytes past it: the function's entry */
+	unsigned reg;			/* DWARF register number */
 };
 
 struct tr {
@@ -43,6 +52,8 @@ struct tr {
 	struct vec modsyms;		/* "MOD:NAME" of module statics'
 					 * bases (char *), each once: the
 					 * runtime's tap_modsyms[] */
+	struct vec entryvals;		/* struct tr_entryval *, each once:
+					 * the runtime's tap_entryvals[] */
 
 	/* The body being generated. */
 	const char *cfunc;		/* its C function, and frame member */

@@ -164,6 +164,25 @@ static void pieces_c(struct emit *m, const struct tvar *tv)
 	free(buf);
 }
 
+/* The index of (sym + off, reg) in the runtime's tap_entryvals[], the
+ * values companion kprobes save at function entries, added once. */
+static unsigned entryval_index(struct tr *T, const char *sym, uint64_t off, unsigned reg)
+{
+	struct tr_entryval *ev;
+
+	for (size_t i = 0; i < T->entryvals.n; i++) {
+		ev = T->entryvals.v[i];
+		if (!strcmp(ev->sym, sym) && ev->offset == off && ev->reg == reg)
+			return (unsigned)i;
+	}
+	ev = xmalloc(sizeof(*ev));
+	ev->sym = sym;
+	ev->offset = off;
+	ev->reg = reg;
+	vec_push(&T->entryvals, ev);
+	return (unsigned)(T->entryvals.n - 1);
+}
+
 /* C for value d of a computed location, over the temporaries v[] of the
  * values before it (64-bit, DWARF's generic type). */
 static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwop *d,
@@ -208,6 +227,12 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 		if (d->op == TVAR_OP_NOT)
 			return xasprintf("~%s", a);
 		return xasprintf("(%s < 0 ? (long long)-(unsigned long long)%s : %s)", a, a, a);
+	case TVAR_DW_ENTRY:
+		return xasprintf("(long long)tap_entry_value(c, %u)",
+				 entryval_index(m->T, d->sym, d->val, d->reg));
+	case TVAR_DW_MODSYM:
+		return xasprintf("(long long)(tap_module_symbol(c, %u) + %#" PRIx64 "UL)",
+				 modsym_index(m->T, d->sym), d->val);
 	case TVAR_DW_BINARY:
 		break;
 	}
@@ -246,6 +271,7 @@ static void dwexpr_c(struct emit *m, const struct tvar *tv)
 		tr_line(m->T, "%s = %s;", v[i], c);
 		free(c);
 		if (tv->dwops[i].kind == TVAR_DW_REG || tv->dwops[i].kind == TVAR_DW_DEREF ||
+		    tv->dwops[i].kind == TVAR_DW_ENTRY || tv->dwops[i].kind == TVAR_DW_MODSYM ||
 		    (tv->dwops[i].kind == TVAR_DW_BINARY &&
 		     (tv->dwops[i].op == TVAR_OP_DIV || tv->dwops[i].op == TVAR_OP_MOD)))
 			tr_check(m->T);

@@ -67,7 +67,8 @@ bool tvar_writable(const struct tvar *tv)
 	return tv->leaf == TVAR_VALUE && tv->base == TVAR_BASE_REG && !tv->nsteps && !tv->addr;
 }
 
-/* "dwexpr:[v0=reg:6+8,v1=deref:8(v0),v2=0x3,v3=shl(v1,v2)]" */
+/* "dwexpr:[v0=reg:6+8,v1=deref:8(v0),v2=0x3,v3=shl(v1,v2)]"; an entry value
+ * "entry:reg:5@SYMBOL+0x0", a module's static "modsym:MOD:NAME+0x10" */
 static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 {
 	static const char *const names[] = {
@@ -106,6 +107,12 @@ static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 			break;
 		case TVAR_DW_CONVERT:
 			strbuf_addf(sb, "%s%u(v%u)", d->is_signed ? "s" : "u", d->size * 8, d->a);
+			break;
+		case TVAR_DW_ENTRY:
+			strbuf_addf(sb, "entry:reg:%u@%s+%#" PRIx64, d->reg, d->sym, d->val);
+			break;
+		case TVAR_DW_MODSYM:
+			strbuf_addf(sb, "modsym:%s+%#" PRIx64, d->sym, d->val);
 			break;
 		}
 	}

@@ -66,6 +66,13 @@ enum tvar_dwop_kind {
 	TVAR_DW_UNARY,		/* op value a */
 	TVAR_DW_CONVERT,	/* value a cut to size bytes, sign-extended if
 				 * is_signed (DWARF's typed stack) */
+	TVAR_DW_ENTRY,		/* register reg's value when the current task
+				 * last entered the function whose kprobe
+				 * symbol is sym (plus val bytes): saved by a
+				 * companion kprobe there (DW_OP_entry_value
+				 * away from the entry) */
+	TVAR_DW_MODSYM,		/* module symbol sym ("MOD:NAME") where it is
+				 * loaded, plus val (a module's static) */
 };
 
 /* DWARF's arithmetic: division, modulo, the arithmetic right shift and
@@ -82,7 +89,9 @@ struct tvar_dwop {
 	enum tvar_dwarith op;	/* TVAR_DW_BINARY, TVAR_DW_UNARY */
 	unsigned reg;		/* TVAR_DW_REG */
 	unsigned a, b;		/* operands: value numbers */
-	uint64_t val;		/* TVAR_DW_REG, _CONST, _STATIC */
+	uint64_t val;		/* TVAR_DW_REG, _CONST, _STATIC, _ENTRY, _MODSYM */
+	const char *sym;	/* TVAR_DW_ENTRY, _MODSYM: interned for the
+				 * session (dwloc_intern), never freed */
 	unsigned size;		/* TVAR_DW_DEREF, TVAR_DW_CONVERT: bytes */
 	bool is_signed;		/* TVAR_DW_CONVERT */
 };

@@ -6,6 +6,7 @@
 #include "tap_internal.h"
 
 extern const struct tap_family tap_family_umods;
+extern const struct tap_family tap_family_entryval;
 extern const struct tap_family tap_family_kprobe;
 extern const struct tap_family tap_family_syscall;
 extern const struct tap_family tap_family_perf;
@@ -18,6 +19,8 @@ extern const struct tap_family tap_family_netfilter;
 
 const struct tap_family *const tap_families[] = {
 	&tap_family_umods,	/* first: the user binaries, for every probe */
+	&tap_family_entryval,	/* before the probes that read its values,
+				 * stopped after them */
 	&tap_family_kprobe,
 	&tap_family_syscall,
 	&tap_family_perf,

@@ -147,6 +147,9 @@ void tap_arming_start(void);	/* the session runs: first evaluation */
 void tap_arming_stop(void);	/* before the families stop */
 void tap_arming_exit(void);
 
+/* tapset_regs.c: DWARF register @regno (0-16) of @regs, 0 past them. */
+unsigned long tap_regs_dwarf(const struct pt_regs *regs, unsigned int regno);
+
 /* families.c: every family the runtime has, in registration order. */
 extern const struct tap_family *const tap_families[];
 

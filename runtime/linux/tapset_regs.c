@@ -312,6 +312,13 @@ static const unsigned short tap_dwarf_regs[] = {
 	offsetof(struct pt_regs, ip),
 };
 
+unsigned long tap_regs_dwarf(const struct pt_regs *regs, unsigned int regno)
+{
+	if (regno >= ARRAY_SIZE(tap_dwarf_regs))
+		return 0;
+	return *(const unsigned long *)((const char *)regs + tap_dwarf_regs[regno]);
+}
+
 unsigned long tap_dwarf_reg(struct tap_context *c, unsigned int regno)
 {
 	if (!c->regs) {

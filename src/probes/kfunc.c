@@ -129,6 +129,8 @@ static struct kfunc_data *make_data(const struct dwindex *ix, const struct dwfun
 	d->ix = ix;
 	d->die = f->die;
 	d->scope.pc = f->entry;
+	d->scope.ix = ix;
+	d->scope.symbol_at = dwindex_symbol;
 	d->scope.at_return = at_return;
 	d->symbol = stash(&at, sym);
 	d->scope.module = stash(&at, scope_mod);

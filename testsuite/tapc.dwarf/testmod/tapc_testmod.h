@@ -34,5 +34,6 @@ int tapc_tm_dup_b(int x);
 long tapc_tm_sink(long v);
 extern long tapc_tm_longs[2];
 long tapc_tm_exprs(long x, long *p, unsigned long u);
+long tapc_tm_entry(long a, long b);
 
 #endif

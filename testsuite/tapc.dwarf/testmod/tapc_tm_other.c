@@ -42,3 +42,17 @@ noinline __attribute__((__noipa__)) long tapc_tm_exprs(long x, long *p, unsigned
 	(void)shrunk;
 	return tapc_tm_sink(2);
 }
+
+/*
+ * Past its second call gcc keeps neither a nor b: at -O2 it describes
+ * them by the registers they came in, DW_OP_entry_value(rdi) and (rsi),
+ * which a statement probe there reads as saved by a companion kprobe on
+ * the function's entry (tapc.dwarf/testmod.stp).
+ */
+noinline __attribute__((__noipa__)) long tapc_tm_entry(long a, long b)
+{
+	tapc_tm_sink(a + b);
+	tapc_tm_sink(a - b);
+	tapc_tm_sink(0);
+	return 7;
+}
