@@ -473,6 +473,9 @@ long long tapset_modname(char *out, long long addr);
 void tapset_print_backtrace(struct tap_context *c);
 void tapset_backtrace(struct tap_context *c, char *out);
 void tapset_sprint_backtrace(struct tap_context *c, char *out);
+/* print_backtrace_fileline(): print_backtrace()'s lines with
+ * " at FILE:LINE" where the module has the address's line. */
+void tapset_print_backtrace_fileline(struct tap_context *c);
 /* print_syms(), sprint_syms(): the hex addresses of @stk, symbolised. */
 void tapset_print_syms(struct tap_context *c, const char *stk);
 void tapset_sprint_syms(char *out, const char *stk);
@@ -480,6 +483,15 @@ void tapset_sprint_syms(char *out, const char *stk);
  * level N" past the stack's end. */
 long long tapset_stack(struct tap_context *c, long long n);
 void tapset_callers(struct tap_context *c, char *out, long long n);
+
+/* ---- File names and lines (runtime/linux/tapset_lines.c) ------------- */
+
+/* What symfileline() and its siblings give: the file, the line or both
+ * ("FILE:LINE"); the address in hex where the module has no line. */
+#define TAP_LINE_FILE	1
+#define TAP_LINE_NUMBER	2
+void tapset_symfileline(char *out, long long addr, long long what);
+void tapset_usymfileline(char *out, long long addr, long long what);
 
 /* ---- ucontext*.stp: user symbols and stacks (runtime/linux/tapset_ustack.c) */
 
@@ -503,6 +515,9 @@ void tapset_sprint_usyms(char *out, const char *stk);
 long long tapset_umodaddr(struct tap_context *c, long long addr);
 void tapset_umodbuildid(struct tap_context *c, char *out, long long addr);
 void tapset_sprint_ubacktrace(struct tap_context *c, char *out);
+/* print_ubacktrace_fileline(): print_ubacktrace()'s lines with
+ * " at FILE:LINE" where the binary's line table has the address. */
+void tapset_print_ubacktrace_fileline(struct tap_context *c);
 /* print_ustack(), sprint_ustack(): the hex addresses of @stk, symbolised. */
 void tapset_print_ustack(struct tap_context *c, const char *stk);
 void tapset_sprint_ustack(char *out, const char *stk);

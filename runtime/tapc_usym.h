@@ -39,6 +39,26 @@ struct tap_uload {
 	unsigned long long off, vaddr, filesz;
 };
 
+/*
+ * A line table row (src/linetab.h): from addr to the next row's addr,
+ * the code is of line TAP_ULINE_LINE() of file TAP_ULINE_FILE() (an
+ * index into the table's files); line 0: no line there.
+ */
+struct tap_uline {
+	unsigned int addr;
+	unsigned int file_line;
+};
+#define TAP_ULINE_LINE_BITS	18
+#define TAP_ULINE_LINE(r)	((r)->file_line & ((1u << TAP_ULINE_LINE_BITS) - 1))
+#define TAP_ULINE_FILE(r)	((r)->file_line >> TAP_ULINE_LINE_BITS)
+
+/* A binary's line table: rows sorted by addr, relative to a base. */
+struct tap_ulines {
+	const struct tap_uline *rows;
+	unsigned int nrows;
+	const char *const *files;
+};
+
 struct tap_umod {
 	const char *path;		/* canonical path, as umodname() says */
 	const unsigned char *build_id;
@@ -51,10 +71,24 @@ struct tap_umod {
 	const char *strtab;
 	const struct tap_ucfi *cfi;	/* sorted by pc */
 	unsigned int ncfi;
+	struct tap_ulines lines;	/* addr relative to base, as syms */
 };
 
 /* The module's user binaries (-d, --ldd, process("PATH"), -c). */
 extern const struct tap_umod tap_umods[];
 extern const unsigned int tap_umod_count;
+
+/*
+ * The kernel's line rows (symfileline() and print_backtrace_fileline()):
+ * those of the vmlinux functions the script probes, when it asks for
+ * lines.  Row addresses are link-time addresses less base; the kernel
+ * image moved by tap_kernel_reloc(reloc_ref) at run time.
+ */
+struct tap_klines {
+	unsigned long long base;
+	unsigned long long reloc_ref;	/* jiffies_64's link-time address */
+	struct tap_ulines lines;
+};
+extern const struct tap_klines tap_klines;
 
 #endif

@@ -23,6 +23,7 @@
 #include "translate.h"
 #include "translate_usym.h"
 #include "umod.h"
+#include "klines.h"
 #include "util.h"
 
 static const char *plural(size_t n, const char *one, const char *many)
@@ -456,7 +457,7 @@ static char *module_cache_key(struct session *s, const struct program *prog,
 	build_runtime_key(&bc, runtime_key);
 	free((char *)bc.runtime_dir);
 	key = session_cache_key(s, prog, runtime_key);
-	if (key && umods->count) {
+	if (key && (umods->count || umods->kernel_lines.count)) {
 		/* the user binaries' tables are part of the module */
 		struct hash128 h;
 		char hex[33];
@@ -538,6 +539,24 @@ static bool build_or_reuse(struct session *s, const struct program *prog,
 	return true;
 }
 
+/* Whether the program calls one of the functions @names (@n of them). */
+static bool calls_any(const struct program *prog, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < prog->functions.n; i++) {
+		const struct sem_function *f = prog->functions.v[i];
+
+		for (size_t j = 0; j < n; j++)
+			if (strcmp(f->name, names[j]) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* The functions that read user binaries' line tables. */
+static const char *const user_line_functions[] = {
+	"usymfileline", "usymfile", "usymline", "print_ubacktrace_fileline",
+};
+
 /* Whether the program calls a function that names user addresses or
  * unwinds user stacks (ucontext.stp's). */
 static bool uses_user_symbols(const struct program *prog)
@@ -549,14 +568,20 @@ static bool uses_user_symbols(const struct program *prog)
 		"sprint_usyms", "umodbuildid",
 	};
 
-	for (size_t i = 0; i < prog->functions.n; i++) {
-		const struct sem_function *f = prog->functions.v[i];
+	return calls_any(prog, names, sizeof(names) / sizeof(names[0])) ||
+	       calls_any(prog, user_line_functions,
+			 sizeof(user_line_functions) / sizeof(user_line_functions[0]));
+}
 
-		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++)
-			if (strcmp(f->name, names[j]) == 0)
-				return true;
-	}
-	return false;
+/* Whether the program asks for kernel lines: then the functions its
+ * kernel probes are in bring their rows (klines.h). */
+static bool uses_kernel_lines(const struct program *prog)
+{
+	static const char *const names[] = {
+		"symfileline", "symfile", "symline", "print_backtrace_fileline",
+	};
+
+	return calls_any(prog, names, sizeof(names) / sizeof(names[0]));
 }
 
 /* The user binaries whose symbols and unwind rows go into the module:
@@ -567,19 +592,31 @@ static bool collect_umods(struct session *s, const struct program *prog,
 			  struct umod_set *umods)
 {
 	const struct tapc_options *o = s->opts;
-	char **paths = xcalloc(prog->probes.n + 1, sizeof(*paths));
+	char **paths = xcalloc(2 * prog->probes.n + 1, sizeof(*paths));
 	bool with_programs = uses_user_symbols(prog);
 	size_t n = 0;
 	bool ok;
 
 	for (size_t i = 0; with_programs && i < prog->probes.n; i++) {
-		const char *bin = usym_probe_binary(prog->probes.v[i]);
+		const char *bins[2];
+		size_t nb = usym_probe_binaries(prog->probes.v[i], bins);
 
-		if (bin)
-			paths[n++] = (char *)bin;
+		for (size_t j = 0; j < nb; j++)
+			paths[n++] = (char *)bins[j];
 	}
-	ok = umod_collect(umods, o, paths, n, with_programs, o->verbose > 1);
+	ok = umod_collect(umods, o, paths, n, with_programs,
+			  calls_any(prog, user_line_functions,
+				    sizeof(user_line_functions) / sizeof(user_line_functions[0])),
+			  o->verbose > 1);
 	free(paths);
+	if (ok && uses_kernel_lines(prog)) {
+		size_t nf = klines_collect(&umods->kernel_lines, &umods->kernel_reloc_ref, prog);
+
+		if (o->verbose > 1)
+			fprintf(stderr, "tapc: kernel lines: %zu rows of %zu files for %zu "
+				"probed functions\n", umods->kernel_lines.count,
+				umods->kernel_lines.nfiles, nf);
+	}
 	return ok;
 }
 

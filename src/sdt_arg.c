@@ -200,7 +200,9 @@ static bool operand(struct cursor *c, struct sdt_arg *a)
 	return mem_operand(c, a);
 }
 
-/* "N@": the size and sign (negative: signed). */
+/* "N@": the size and sign (negative: signed); "Nf@" a floating-point
+ * value of N bytes, whose bits SystemTap gives unsigned ($argN of a
+ * double is its IEEE bits as a long). */
 static bool size_prefix(struct cursor *c, struct sdt_arg *a)
 {
 	const char *at = memchr(c->p, '@', (size_t)(c->end - c->p));
@@ -214,12 +216,16 @@ static bool size_prefix(struct cursor *c, struct sdt_arg *a)
 		return true;
 	}
 	num.end = at;
-	if (!number(&num, &v) || num.p != at) {
+	if (at > c->p + 1 && at[-1] == 'f') {
+		num.end = at - 1;
+		a->is_float = true;
+	}
+	if (!number(&num, &v) || num.p != num.end) {
 		c->err = num.err;
 		return fail(c, "bad size prefix");
 	}
 	if (v < 0) {
-		a->is_signed = true;
+		a->is_signed = !a->is_float;
 		v = -v;
 	}
 	if (v != 1 && v != 2 && v != 4 && v != 8)

@@ -35,6 +35,7 @@ struct sdt_arg {
 	enum sdt_arg_kind kind;
 	int size;		/* 1, 2, 4 or 8 */
 	bool is_signed;
+	bool is_float;		/* "Nf@": the value's bits, unsigned */
 	unsigned reg;		/* REG; MEM's base */
 	int reg_size;		/* REG: 1, 2, 4 or 8 (%al, %ax, %eax, %rax) */
 	bool has_index;		/* MEM */

@@ -3,14 +3,19 @@
  * symbol and backtrace functions (runtime/linux/uunwind.c). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "elaborate.h"
 #include "probes/family.h"
+#include "probes/uprobe.h"
 #include "translate.h"
 #include "translate_usym.h"
 #include "ucfi.h"
 #include "umod.h"
+#include "util.h"
+
+static void translate_klines(FILE *out, const struct umod_set *set);
 
 static uint64_t umod_base(const struct umod *m)
 {
@@ -74,14 +79,50 @@ static void emit_cfi(FILE *out, const struct umod *m, size_t idx, uint64_t base)
 	fprintf(out, "\t{ 0xffffffff, 0, 0, 0, TAP_UCFA_NONE, 0 }\n};\n");
 }
 
-static void emit_one(FILE *out, const struct umod *m, size_t idx)
+/* @t's rows relative to @base as tap_uline rows named @name, and its
+ * files as @name_files; the tap_ulines initialiser into @init. */
+static void emit_lines(FILE *out, const struct linetab *t, uint64_t base,
+		       const char *name, char *init, size_t initlen)
 {
+	size_t n = 0;
+
+	if (!t->count) {
+		snprintf(init, initlen, "{ 0 }");
+		return;
+	}
+	fprintf(out, "static const char *const %s_files[] = {\n", name);
+	for (size_t i = 0; i < t->nfiles; i++) {
+		fputc('\t', out);
+		put_cstr(out, t->files[i]);
+		fputs(",\n", out);
+	}
+	fprintf(out, "};\nstatic const struct tap_uline %s[] = {\n", name);
+	for (size_t i = 0; i < t->count; i++) {
+		const struct linetab_row *r = &t->rows[i];
+
+		if (r->addr < base || r->addr - base > UINT32_MAX)
+			continue;
+		fprintf(out, "\t{ 0x%" PRIx64 ", 0x%x },\n", r->addr - base,
+			r->file << LINETAB_LINE_BITS | r->line);
+		n++;
+	}
+	fputs("};\n", out);
+	snprintf(init, initlen, "{ %s, %zu, %s_files }", name, n, name);
+}
+
+static void emit_one(FILE *out, const struct umod *m, size_t idx, char *lines,
+		     size_t lineslen)
+{
+	char name[48];
+
 	uint64_t base = umod_base(m);
 
 	fprintf(out, "/* %s: %zu symbols, %zu unwind rows */\n", m->path,
 		m->nsyms, m->cfi.count);
 	emit_syms(out, m, idx, base);
 	emit_cfi(out, m, idx, base);
+	snprintf(name, sizeof(name), "tap_umod%zu_lines", idx);
+	emit_lines(out, &m->lines, base, name, lines, lineslen);
 	fprintf(out, "static const struct tap_uload tap_umod%zu_loads[] = {\n", idx);
 	for (int i = 0; i < m->nloads; i++)
 		fprintf(out, "\t{ 0x%" PRIx64 "ULL, 0x%" PRIx64 "ULL, 0x%" PRIx64 "ULL },\n",
@@ -96,9 +137,11 @@ static void emit_one(FILE *out, const struct umod *m, size_t idx)
 void translate_umods(FILE *out, const struct umod_set *set)
 {
 	size_t n = set ? set->count : 0;
+	char (*lines)[128] = xcalloc(n + 1, sizeof(*lines));
 
 	for (size_t i = 0; i < n; i++)
-		emit_one(out, &set->mods[i], i);
+		emit_one(out, &set->mods[i], i, lines[i], sizeof(lines[i]));
+	translate_klines(out, set);
 	fprintf(out, "const struct tap_umod tap_umods[] = {\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct umod *m = &set->mods[i];
@@ -113,19 +156,60 @@ void translate_umods(FILE *out, const struct umod_set *set)
 		fprintf(out, ", .build_id = tap_umod%zu_build_id, .build_id_len = %zu,\n"
 			"\t  .base = 0x%" PRIx64 "ULL, .loads = tap_umod%zu_loads, .nloads = %d,\n"
 			"\t  .syms = tap_umod%zu_syms, .nsyms = %zu, .strtab = tap_umod%zu_strtab,\n"
-			"\t  .cfi = tap_umod%zu_cfi, .ncfi = %zu },\n",
-			i, m->build_id_len, base, i, m->nloads, i, m->nsyms, i, i, ncfi);
+			"\t  .cfi = tap_umod%zu_cfi, .ncfi = %zu,\n"
+			"\t  .lines = %s },\n",
+			i, m->build_id_len, base, i, m->nloads, i, m->nsyms, i, i, ncfi,
+			lines[i]);
 	}
 	if (!n)
 		fputs("\t{ .path = 0 }	/* placeholder: no user binary */\n", out);
 	fprintf(out, "};\nconst unsigned int tap_umod_count = %zu;\n\n", n);
+	free(lines);
+}
+
+/* The kernel's rows, relative to their lowest address. */
+static void translate_klines(FILE *out, const struct umod_set *set)
+{
+	const struct linetab *t = set ? &set->kernel_lines : NULL;
+	uint64_t base = t && t->count ? t->rows[0].addr : 0;
+	char init[128];
+
+	if (!t || !t->count) {
+		fputs("const struct tap_klines tap_klines = { 0 };\n\n", out);
+		return;
+	}
+	fprintf(out, "/* the kernel: %zu line rows of the probed functions */\n", t->count);
+	emit_lines(out, t, base, "tap_klines_rows", init, sizeof(init));
+	fprintf(out, "const struct tap_klines tap_klines = {\n"
+		"\t.base = 0x%" PRIx64 "ULL, .reloc_ref = 0x%" PRIx64 "ULL,\n"
+		"\t.lines = %s\n};\n\n", base, set->kernel_reloc_ref, init);
 }
 
 extern const struct probe_family probe_family_process;
+extern const struct probe_family probe_family_uprobe;
+extern const struct probe_family probe_family_sdt;
 
-const char *usym_probe_binary(const struct derived_probe *dp)
+size_t usym_probe_binaries(const struct derived_probe *dp, const char **out)
 {
-	if (dp->runs && dp->family == &probe_family_process && dp->fp.target)
-		return dp->fp.target;
-	return NULL;
+	if (!dp->runs)
+		return 0;
+	if (dp->family == &probe_family_process && dp->fp.target) {
+		out[0] = dp->fp.target;
+		return 1;
+	}
+	if (dp->family == &probe_family_sdt && dp->fp.module) {
+		out[0] = dp->fp.module;
+		return 1;
+	}
+	if (dp->family == &probe_family_uprobe && dp->fp.data) {
+		const struct uprobe_data *d = dp->fp.data;
+
+		out[0] = d->file;
+		if (d->library && d->program && strcmp(d->program, d->file) != 0) {
+			out[1] = d->program;
+			return 2;
+		}
+		return 1;
+	}
+	return 0;
 }

@@ -2,14 +2,17 @@
 #ifndef TAPC_TRANSLATE_USYM_H
 #define TAPC_TRANSLATE_USYM_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct umod_set;
 struct derived_probe;
 
-/* The user binary a probe names (process("PATH")...), whose symbols and
- * unwind data stap adds to the module unasked, or NULL. */
-const char *usym_probe_binary(const struct derived_probe *dp);
+/* The user binaries a probe names (process("PATH") and its .function,
+ * .library, .mark probes: the file probed, and its program), whose
+ * symbols, unwind data and lines stap adds to the module unasked, into
+ * @out (room for 2); their number. */
+size_t usym_probe_binaries(const struct derived_probe *dp, const char **out);
 
 /* tap_umods[] and tap_umod_count for @set (NULL: none). */
 void translate_umods(FILE *out, const struct umod_set *set);

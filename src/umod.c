@@ -344,7 +344,18 @@ void umod_free(struct umod *m)
 	ucfi_free(&m->cfi);
 	strlist_free(&m->needed);
 	free(m->runpath);
+	linetab_free(&m->lines);
 	memset(m, 0, sizeof(*m));
+}
+
+bool umod_load_lines(struct umod *m)
+{
+	if (!m->have_lines) {
+		m->have_lines = linetab_read_user(&m->lines, m->path, m->build_id,
+						  m->build_id_len);
+		linetab_finish(&m->lines);
+	}
+	return m->have_lines;
 }
 
 const struct umod_sym *umod_symbol(const struct umod *m, uint64_t addr)
@@ -483,7 +494,8 @@ static bool set_has(const struct umod_set *set, const char *path)
 	return has;
 }
 
-static bool set_add(struct umod_set *set, const char *path, bool verbose)
+static bool set_add(struct umod_set *set, const char *path, bool with_lines,
+		    bool verbose)
 {
 	struct umod m;
 	char err[512];
@@ -495,10 +507,13 @@ static bool set_add(struct umod_set *set, const char *path, bool verbose)
 		umod_free(&m);
 		return false;
 	}
+	if (with_lines)
+		umod_load_lines(&m);
 	if (verbose)
-		fprintf(stderr, "tapc: user module %s: %zu symbols (%s), %zu unwind rows (%s)\n",
+		fprintf(stderr, "tapc: user module %s: %zu symbols (%s), %zu unwind rows (%s), "
+			"%zu line rows of %zu files\n",
 			m.path, m.nsyms, m.symsrc ? m.symsrc : "none", m.cfi.count,
-			m.cfisrc ? m.cfisrc : "none");
+			m.cfisrc ? m.cfisrc : "none", m.lines.count, m.lines.nfiles);
 	set->mods = xrealloc(set->mods, (set->count + 1) * sizeof(*set->mods));
 	set->mods[set->count++] = m;
 	return true;
@@ -538,15 +553,15 @@ static char *command_program(const char *cmd)
 
 bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 		  char *const *probe_paths, size_t n_probe_paths,
-		  bool with_command, bool verbose)
+		  bool with_command, bool with_lines, bool verbose)
 {
 	bool ok = true;
 
 	memset(set, 0, sizeof(*set));
 	for (int i = 0; i < o->user_modules.count; i++)
-		ok &= set_add(set, o->user_modules.items[i], verbose);
+		ok &= set_add(set, o->user_modules.items[i], with_lines, verbose);
 	for (size_t i = 0; i < n_probe_paths; i++)
-		ok &= set_add(set, probe_paths[i], verbose);
+		ok &= set_add(set, probe_paths[i], with_lines, verbose);
 	if (o->command && with_command) {
 		char *prog = command_program(o->command);
 		struct stat st;
@@ -554,7 +569,7 @@ bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 		/* a program that is no ELF file (a script) has nothing for us */
 		if (prog && stat(prog, &st) == 0 && S_ISREG(st.st_mode) &&
 		    is_x86_64_elf(prog))
-			ok &= set_add(set, prog, verbose);
+			ok &= set_add(set, prog, with_lines, verbose);
 		free(prog);
 	}
 	/* --ldd: each library every binary so far needs, and theirs */
@@ -568,7 +583,7 @@ bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 					set->mods[i].needed.items[j], set->mods[i].path);
 				continue;
 			}
-			ok &= set_add(set, lib, verbose);
+			ok &= set_add(set, lib, with_lines, verbose);
 			free(lib);
 		}
 	}
@@ -580,11 +595,17 @@ void umod_set_free(struct umod_set *set)
 	for (size_t i = 0; i < set->count; i++)
 		umod_free(&set->mods[i]);
 	free(set->mods);
+	linetab_free(&set->kernel_lines);
 	memset(set, 0, sizeof(*set));
 }
 
 void umod_set_hash(const struct umod_set *set, struct hash128 *h)
 {
+	char rows[64];
+
+	snprintf(rows, sizeof(rows), "kernel lines %zu %zu", set->kernel_lines.count,
+		 set->kernel_lines.nfiles);
+	hash_add_str(h, rows);
 	for (size_t i = 0; i < set->count; i++) {
 		const struct umod *m = &set->mods[i];
 		struct stat st;
@@ -597,6 +618,9 @@ void umod_set_hash(const struct umod_set *set, struct hash128 *h)
 				 (long long)st.st_ino, (long long)st.st_size,
 				 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 				 m->nsyms, m->cfi.count);
+			hash_add_str(h, ident);
+			snprintf(ident, sizeof(ident), "lines %zu %zu", m->lines.count,
+				 m->lines.nfiles);
 			hash_add_str(h, ident);
 		}
 		hash_add_str(h, m->symsrc ? m->symsrc : "");

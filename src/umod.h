@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "linetab.h"
 #include "options.h"
 #include "ucfi.h"
 
@@ -43,11 +44,17 @@ struct umod {
 	const char *cfisrc;	/* ".eh_frame", ".debug_frame" or NULL */
 	struct strlist needed;	/* DT_NEEDED */
 	char *runpath;		/* DT_RUNPATH or DT_RPATH, or NULL */
+	struct linetab lines;	/* .debug_line rows, when asked for */
+	bool have_lines;	/* (umod_load_lines found DWARF) */
 };
 
 /* Read @path into @m; false with @err (the file's name included). */
 bool umod_load(struct umod *m, const char *path, char *err, size_t errlen);
 void umod_free(struct umod *m);
+
+/* @m's line table, from its DWARF or its separate debuginfo's; false
+ * when there is none (the table stays empty). */
+bool umod_load_lines(struct umod *m);
 
 /* The symbol covering link-time address @addr (a symbol of size 0
  * covers up to the next one), or NULL. */
@@ -57,17 +64,20 @@ const struct umod_sym *umod_symbol(const struct umod *m, uint64_t addr);
 struct umod_set {
 	struct umod *mods;
 	size_t count;
+	/* and the kernel's line rows (klines.h), when the script asks */
+	struct linetab kernel_lines;
+	uint64_t kernel_reloc_ref;
 };
 
 /*
  * The binaries of this run: -d PATHs, the programs of process("PATH")
  * probes (@probe_paths), -c's program (@with_command), and with --ldd
- * every library they need.  Errors (a -d file that is no ELF file) are
+ * every library they need; with @with_lines, their line tables too.  Errors (a -d file that is no ELF file) are
  * printed; false then.
  */
 bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 		  char *const *probe_paths, size_t n_probe_paths,
-		  bool with_command, bool verbose);
+		  bool with_command, bool with_lines, bool verbose);
 void umod_set_free(struct umod_set *set);
 
 /* What makes @set's tables what they are, for the module cache key. */

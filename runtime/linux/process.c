@@ -18,7 +18,11 @@
  *   process.begin	schedule_tail of a new process (not a thread or a
  *			kernel thread), and sched_process_exec
  *   process.end	kprobe taskstats_exit when the thread group is dead:
- *			the last thread, whose program is still mapped
+ *			the last thread, whose program is still mapped; and
+ *			kprobe begin_new_exec, where an exec can no longer
+ *			fail and the old program is still mapped: as
+ *			SystemTap's, a process that execs ends for its old
+ *			program (process("OLD").end) and begins for the new
  *   process.thread.begin  schedule_tail of a new thread of a process
  *   process.thread.end	 taskstats_exit of a thread that is not the last
  *   process.syscall[.return]  sys_enter and sys_exit, in the caller
@@ -247,6 +251,18 @@ static int tap_proc_on_taskstats_exit(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* begin_new_exec(bprm): past the point of no return of an exec, before
+ * the old program's memory goes; the other threads are not yet killed,
+ * but this one becomes the process. */
+static int tap_proc_on_begin_new_exec(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+
+	if (t->mm && !(t->flags & PF_KTHREAD))
+		tap_proc_task_event(TAP_PROC_END, t, regs);
+	return 0;
+}
+
 /* release_task(p) */
 static int tap_proc_on_release_task(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -271,6 +287,9 @@ static struct tap_proc_kp tap_proc_kps[] = {
 	{ { .symbol_name = "taskstats_exit",
 	    .pre_handler = tap_proc_on_taskstats_exit },
 	  TAP_EV(TAP_PROC_END) | TAP_EV(TAP_PROC_THREAD_END) },
+	{ { .symbol_name = "begin_new_exec",
+	    .pre_handler = tap_proc_on_begin_new_exec },
+	  TAP_EV(TAP_PROC_END) },
 	{ { .symbol_name = "release_task",
 	    .pre_handler = tap_proc_on_release_task },
 	  TAP_EV(TAP_KP_RELEASE) },

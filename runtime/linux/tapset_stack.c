@@ -22,6 +22,7 @@
 #include <asm/unwind.h>
 #include "strfn.h"
 #include "tap_internal.h"
+#include "tap_lines.h"
 
 /* Frames of this module walked past at most before a trace starts. */
 #define TAP_OWN_FRAMES_MAX 64
@@ -86,6 +87,8 @@ enum tap_sym_format {
 	TAP_SYM_DATA,		/* symdata(): "name+0xoff/0xsize [mod]" */
 	TAP_SYM_FULL,		/* print_backtrace(): " 0xaddr : DATA\n" */
 	TAP_SYM_SIMPLE,		/* sprint_backtrace(): "name+0xoff [mod]\n" */
+	TAP_SYM_FULLER,		/* print_backtrace_fileline(): FULL with
+				 * " at file:line" before " [mod]" */
 };
 
 /* The address @addr in format @fmt into @out (@size bytes); its length. */
@@ -93,9 +96,12 @@ static noinline int sym_format(char *out, size_t size, unsigned long addr,
 			       enum tap_sym_format fmt)
 {
 	struct tap_ksym s;
+	const char *file;
+	unsigned long line;
 
 	if (!ksym_lookup(&s, addr)) {
 		switch (fmt) {
+		case TAP_SYM_FULLER:
 		case TAP_SYM_FULL:
 			return scnprintf(out, size, " 0x%lx\n", addr);
 		case TAP_SYM_SIMPLE:
@@ -110,6 +116,12 @@ static noinline int sym_format(char *out, size_t size, unsigned long addr,
 	case TAP_SYM_DATA:
 		return scnprintf(out, size, "%s+%s/%s [%s]", s.name, s.off,
 				 s.size, s.mod);
+	case TAP_SYM_FULLER:
+		if (tap_kline_find(addr, &file, &line))
+			return scnprintf(out, size, " 0x%lx : %s+%s/%s at %s:%lu [%s]\n",
+					 addr, s.name, s.off, s.size, file, line,
+					 s.mod);
+		fallthrough;
 	case TAP_SYM_FULL:
 		return scnprintf(out, size, " 0x%lx : %s+%s/%s [%s]\n", addr,
 				 s.name, s.off, s.size, s.mod);
@@ -189,6 +201,19 @@ void tapset_print_backtrace(struct tap_context *c)
 
 	for (i = 0; i < n; i++) {
 		sym_format(line, sizeof(line), pcs[i], TAP_SYM_FULL);
+		tap_print(c, line);
+	}
+}
+
+/* The lines with a file name are string-sized (the scratch buffer). */
+void tapset_print_backtrace_fileline(struct tap_context *c)
+{
+	unsigned long pcs[MAXBACKTRACE];
+	unsigned int i, n = stack_capture(c, pcs, MAXBACKTRACE);
+	char *line = tap_cpu_scratch();
+
+	for (i = 0; i < n; i++) {
+		sym_format(line, MAXSTRINGLEN, pcs[i], TAP_SYM_FULLER);
 		tap_print(c, line);
 	}
 }

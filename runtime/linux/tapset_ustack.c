@@ -12,6 +12,8 @@
  * mapped file without symbols as "0xADDR [PATH+0xOFF/0xSIZE]" (the
  * offset and size of the file's mappings), any other one as "0xADDR".
  * A frame found by frame pointers ends with " (inexact)".
+ * print_ubacktrace_fileline() adds " at FILE:LINE" after the size where
+ * the binary's line table has the address (SystemTap's _STP_SYM_FULLER).
  */
 #include <linux/kernel.h>
 #include <linux/pid.h>
@@ -25,6 +27,7 @@
 #include "strfn.h"
 #include "tap_internal.h"
 #include "tapc_usym.h"
+#include "tap_lines.h"
 #include "uunwind.h"
 
 enum tap_usym_format {
@@ -33,6 +36,7 @@ enum tap_usym_format {
 	TAP_USYM_FULL,		/* print_ubacktrace(), print_ustack() */
 	TAP_USYM_SIMPLE,	/* sprint_ubacktrace(), sprint_ustack() */
 	TAP_USYM_BRIEF,		/* print_ubacktrace_brief() */
+	TAP_USYM_FULLER,	/* print_ubacktrace_fileline() */
 };
 
 static const char *base_name(const char *path)
@@ -42,6 +46,17 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* " at FILE:LINE" of @l into @at, or "" where its binary has no line. */
+static void usym_at(const struct tap_uloc *l, char *at, size_t size)
+{
+	const char *file;
+	unsigned long line;
+
+	at[0] = '\0';
+	if (l->mod && tap_uline_find(l->mod, l->rel, &file, &line))
+		scnprintf(at, size, " at %s:%lu", file, line);
+}
+
 /* @addr in format @fmt into @out (@size bytes); its length. */
 static noinline int usym_format(char *out, size_t size, unsigned long addr,
 				enum tap_usym_format fmt, bool inexact)
@@ -49,10 +64,14 @@ static noinline int usym_format(char *out, size_t size, unsigned long addr,
 	struct tap_uloc l;
 	const char *tail = inexact ? " (inexact)" : "";
 	const char *nl = fmt >= TAP_USYM_FULL ? "\n" : "";
+	bool full = fmt == TAP_USYM_FULL || fmt == TAP_USYM_FULLER;
+	char at[256] = "";
 	int n = 0;
 
 	tap_ulocate(addr, &l);
-	if (fmt == TAP_USYM_FULL)
+	if (fmt == TAP_USYM_FULLER)
+		usym_at(&l, at, sizeof(at));
+	if (full)
 		n = scnprintf(out, size, " 0x%lx%s", addr, l.sym ? " : " : "");
 	if (l.sym) {
 		switch (fmt) {
@@ -60,9 +79,11 @@ static noinline int usym_format(char *out, size_t size, unsigned long addr,
 			return scnprintf(out, size, "%s", l.sym);
 		case TAP_USYM_DATA:
 		case TAP_USYM_FULL:
+		case TAP_USYM_FULLER:
 			return n + scnprintf(out + n, size - n,
-					     "%s+0x%lx/0x%lx [%s]%s%s", l.sym,
-					     l.sym_off, l.sym_size, l.path, tail, nl);
+					     "%s+0x%lx/0x%lx%s [%s]%s%s", l.sym,
+					     l.sym_off, l.sym_size, at, l.path,
+					     tail, nl);
 		case TAP_USYM_SIMPLE:
 			return scnprintf(out, size, "%s+0x%lx [%s]%s%s", l.sym,
 					 l.sym_off, base_name(l.path), tail, nl);
@@ -71,12 +92,12 @@ static noinline int usym_format(char *out, size_t size, unsigned long addr,
 					 l.sym_off, tail, nl);
 		}
 	}
-	if (fmt != TAP_USYM_FULL)
+	if (!full)
 		n = scnprintf(out, size, "0x%lx", addr);
 	if (l.path && fmt != TAP_USYM_NAME && fmt != TAP_USYM_BRIEF)
-		n += scnprintf(out + n, size - n, " [%s+0x%lx/0x%lx]",
+		n += scnprintf(out + n, size - n, " [%s+0x%lx/0x%lx]%s",
 			       fmt == TAP_USYM_SIMPLE ? base_name(l.path) : l.path,
-			       l.map_off, l.map_size);
+			       l.map_off, l.map_size, at);
 	return n + scnprintf(out + n, size - n, "%s%s", tail, nl);
 }
 
@@ -121,6 +142,20 @@ void tapset_print_ubacktrace(struct tap_context *c, int brief)
 	for (i = 0; i < s.n; i++) {
 		usym_format(line, MAXSTRINGLEN, s.pcs[i],
 			    brief ? TAP_USYM_BRIEF : TAP_USYM_FULL, s.inexact[i]);
+		tap_print(c, line);
+	}
+}
+
+void tapset_print_ubacktrace_fileline(struct tap_context *c)
+{
+	struct ustack s;
+	char *line = tap_cpu_scratch();
+	unsigned int i;
+
+	s.n = tap_ustack(c, s.pcs, s.inexact, MAXBACKTRACE);
+	for (i = 0; i < s.n; i++) {
+		usym_format(line, MAXSTRINGLEN, s.pcs[i], TAP_USYM_FULLER,
+			    s.inexact[i]);
 		tap_print(c, line);
 	}
 }

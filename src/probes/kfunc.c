@@ -50,6 +50,7 @@
 #include "glob.h"
 #include "probes/dwmatch.h"
 #include "kinfo.h"
+#include "klines.h"
 #include "probes/family.h"
 #include "translate_int.h"
 #include "util.h"
@@ -347,6 +348,18 @@ static const char *kfunc_debug_module(const struct derived_probe *dp)
 }
 
 /* ---- pass 3 ---------------------------------------------------------- */
+
+extern const struct probe_family probe_family_kfunc;
+
+Dwarf *kfunc_kernel_pc(const struct derived_probe *dp, uint64_t *pc)
+{
+	const struct kfunc_data *d = dp->fp.data;
+
+	if (dp->family != &probe_family_kfunc || !dp->runs || !d || d->module)
+		return NULL;
+	*pc = d->scope.pc;
+	return dwindex_dwarf(d->ix);
+}
 
 static void emit_str_field(FILE *out, const char *field, const char *s)
 {

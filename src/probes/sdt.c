@@ -2,13 +2,17 @@
  *
  *   process("PATH").mark("NAME")
  *   process("PATH").provider("PROVIDER").mark("NAME")
+ *   process("PATH").library("LIB")[.provider("PROVIDER")].mark("NAME")
  *
  * NAME and PROVIDER may be globs; a "-" in NAME stands for "__" (the
  * dtrace spelling, as SystemTap maps it).  PATH is resolved as for every
  * process("...") point (upath.h), and the markers are read from its
  * .note.stapsdt (sdt.h): no DWARF is needed.  Each marker site is one
  * probe, named in pp() by the resolved path and the marker's name
- * (process("/usr/bin/python3.11").mark("function__entry")).
+ * (process("/usr/bin/python3.11").mark("function__entry")).  With
+ * .library("LIB"), the markers are LIB's (found for PATH as for
+ * process(...).library(...).function), the probe goes on LIB's file and
+ * pp() names both files resolved.
  *
  * Target variables: $arg1..$argN, longs of the width and sign of the
  * marker's argument descriptors (sdt_arg.h), read from the registers
@@ -38,16 +42,18 @@
 
 enum {
 	SV_PROVIDER = 1,	/* .provider("P") */
+	SV_LIBRARY = 2,		/* .library("LIB") */
 };
 
 static const struct pattern_row sdt_rows[] = {
-	{ 0, { PAT_C("process", PA_STR), PAT_OPT("provider", PA_STR, SV_PROVIDER),
-	       PAT_C("mark", PA_STR) } },
+	{ 0, { PAT_C("process", PA_STR), PAT_OPT("library", PA_STR, SV_LIBRARY),
+	       PAT_OPT("provider", PA_STR, SV_PROVIDER), PAT_C("mark", PA_STR) } },
 };
 
 /* A probe's marker (the family point's payload). */
 struct sdt_point {
 	char *provider;
+	char *program;			/* process("...") resolved, for .library */
 	char *args_text;		/* the descriptors as the note has them */
 	struct sdt_arg *args;		/* parsed, or NULL with args_err */
 	size_t nargs;			/* how many descriptors there are */
@@ -61,6 +67,7 @@ static void sdt_free_data(void *data)
 	struct sdt_point *sp = data;
 
 	free(sp->provider);
+	free(sp->program);
 	free(sp->args_text);
 	sdt_args_free(sp->args, sp->args ? sp->nargs : 0);
 	free(sp->args_err);
@@ -148,16 +155,26 @@ static int sdt_expand(const struct point_pattern *pat, const struct probe_point 
 		      struct vec *out, struct family_error *err)
 {
 	const struct pp_comp *proc = family_comp(pp, 0);
-	const struct pp_comp *prov = (pat->variant & SV_PROVIDER) ? family_comp(pp, 1) : NULL;
+	const struct pp_comp *prov = (pat->variant & SV_PROVIDER) ?
+				     family_comp_named(pp, "provider") : NULL;
+	const struct pp_comp *lib = (pat->variant & SV_LIBRARY) ?
+				    family_comp_named(pp, "library") : NULL;
 	const struct pp_comp *mark = family_comp(pp, pat->n - 1);
-	char *why = NULL, *path = upath_program(proc->arg->str, &why), *name;
+	const struct pp_comp *file = lib ? lib : proc;
+	char *why = NULL, *program = upath_program(proc->arg->str, &why), *path, *name;
 	struct sdt_file f;
 
-	if (!path)
+	if (!program)
 		return family_fail(err, &proc->arg->pos, why);
+	path = lib ? upath_library(program, lib->arg->str, &why) : xstrdup(program);
+	if (!path) {
+		free(program);
+		return family_fail(err, &lib->arg->pos, why);
+	}
 	if (sdt_read(path, &f, &why) != 0) {
 		free(path);
-		return family_fail(err, &proc->arg->pos, why);
+		free(program);
+		return family_fail(err, &file->arg->pos, why);
 	}
 	name = mark_pattern(mark->arg->str);
 	for (size_t i = 0; i < f.n; i++) {
@@ -171,33 +188,44 @@ static int sdt_expand(const struct point_pattern *pat, const struct probe_point 
 		fp->module = xstrdup(path);
 		fp->target_comp = pat->n - 1;
 		fp->data = make_point(path, &f, m);
+		if (lib)
+			((struct sdt_point *)fp->data)->program = xstrdup(program);
 		vec_push(out, fp);
 	}
 	sdt_file_free(&f);
 	free(name);
 	free(path);
+	free(program);
 	if (out->n > 0 || pp->optional)
 		return (int)out->n;
 	return family_fail(err, &mark->arg->pos, xstrdup("no match"));
 }
 
 /* pp() and -p2 name the probe by the marker's provider too when the
- * point gave one (a glob among them). */
+ * point gave one (a glob among them), and by the program and the library
+ * resolved for .library. */
 static struct probe_point *sdt_derived_point(const struct derived_probe *dp)
 {
 	const struct sdt_point *sp = dp->fp.data;
 	struct probe_point *named;
 
-	if (!(dp->variant & SV_PROVIDER))
+	if (!(dp->variant & (SV_PROVIDER | SV_LIBRARY)))
 		return NULL;
 	named = probe_point_new(&dp->loc->pos);
 	for (size_t i = 0; i < dp->loc->comps.n; i++) {
 		const struct pp_comp *c = dp->loc->comps.v[i];
 		struct expr *arg = expr_dup(c->arg);
+		const char *text = NULL;
 
-		if (i == 1) {
+		if (strcmp(c->name, "provider") == 0)
+			text = sp->provider;
+		else if (strcmp(c->name, "process") == 0 && sp->program)
+			text = sp->program;
+		else if (strcmp(c->name, "library") == 0)
+			text = dp->fp.module;
+		if (text && arg && arg->kind == E_STR) {
 			free(arg->str);
-			arg->str = xstrdup(sp->provider);
+			arg->str = xstrdup(text);
 			arg->len = strlen(arg->str);
 		}
 		vec_push(&named->comps, pp_comp_new(xstrdup(c->name), arg, &c->pos));

@@ -6,7 +6,10 @@
  *				readelf's notation ("rsp+16 c-8 c-16"; "?"
  *				for a rule the unwinder does not follow)
  *   umod-dump size FILE	rows, symbols and the bytes of their tables
- *   umod-dump needed FILE	each DT_NEEDED library as --ldd finds it */
+ *   umod-dump needed FILE	each DT_NEEDED library as --ldd finds it
+ *   umod-dump lines FILE	for each hex address on stdin: "ADDR FILE:LINE"
+ *				from the line table, "ADDR ??:?" without a line (as addr2line);
+ *				after a "# ROWS FILES BYTES" line */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +44,7 @@ int main(int argc, char **argv)
 	char err[512], line[128];
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: umod-dump syms|cfi|size|needed FILE\n");
+		fprintf(stderr, "usage: umod-dump syms|cfi|size|needed|lines FILE\n");
 		return 2;
 	}
 	if (!umod_load(&m, argv[2], err, sizeof(err))) {
@@ -65,6 +68,23 @@ int main(int argc, char **argv)
 		       m.cfi.count, m.nsyms,
 		       m.cfi.count * sizeof(struct tap_ucfi) +
 		       m.nsyms * sizeof(struct tap_usym) + m.strtab_len);
+	} else if (strcmp(argv[1], "lines") == 0) {
+		size_t names = 0;
+
+		umod_load_lines(&m);
+		for (size_t i = 0; i < m.lines.nfiles; i++)
+			names += strlen(m.lines.files[i]) + 1 + sizeof(char *);
+		printf("# %zu %zu %zu\n", m.lines.count, m.lines.nfiles,
+		       m.lines.count * sizeof(struct tap_uline) + names);
+		while (fgets(line, sizeof(line), stdin)) {
+			uint64_t addr = strtoull(line, NULL, 16);
+			const struct linetab_row *r = linetab_lookup(&m.lines, addr);
+
+			if (r)
+				printf("%" PRIx64 " %s:%u\n", addr, m.lines.files[r->file], r->line);
+			else
+				printf("%" PRIx64 " ??:?\n", addr);
+		}
 	} else if (strcmp(argv[1], "needed") == 0) {
 		for (int i = 0; i < m.needed.count; i++) {
 			char *lib = umod_find_library(&m, m.needed.items[i]);
