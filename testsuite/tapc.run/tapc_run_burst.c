@@ -39,6 +39,7 @@ const char *const tap_modsyms[] = { NULL };
 const unsigned int tap_nmodsyms = 0;
 const struct tap_entryval tap_entryvals[] = { { NULL, 0, 0 } };
 const unsigned int tap_nentryvals = 0;
+const struct tap_klines tap_klines = { 0 };
 /* no user binary: the tables pass 3 prints for -d/--ldd, empty */
 const struct tap_umod tap_umods[] = { { .path = 0 } };
 const unsigned int tap_umod_count = 0;
