@@ -718,6 +718,8 @@ static void pty_round(void)
 	pty_read_exact(master, buf, sizeof(buf), 4);
 	close(slave);
 	close(master);
+}
+
 static void step_convert(void)
 {
 	static const uint16_t utf16[] = { 0x48, 0xe9, 0xd83d, 0xde00, 0x4e16, 0 };
