@@ -152,7 +152,7 @@ int outfile_switch(struct outfile *o)
 	return open_current(o);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, buf, len);

@@ -40,6 +40,9 @@ int outfile_open(struct outfile *o, const char *pattern,
  * or -1 after a message. */
 int outfile_write(struct outfile *o, const char *buf, size_t n);
 
+/* All @len bytes of @buf to @fd, retried across EINTR; -1 on error. */
+int write_all(int fd, const char *buf, size_t len);
+
 /* Close this file and open the next one (switch_file(), SIGUSR2); a
  * no-op for stdout.  0, or -1 after a message (output then goes
  * nowhere). */

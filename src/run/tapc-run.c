@@ -111,22 +111,6 @@ static void usage(FILE *f)
 		"and stapdev run modules, as SystemTap's staprun: see tapc-run(8).\n", prog);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* "dir/foo-bar.ko" -> "foo_bar", as kbuild names the module. */
 static int module_name(const char *path, char *name, size_t size)
 {
