@@ -537,7 +537,21 @@ static int derive_point(struct elab *E, struct derive *D,
 			refuse_point(E, D, pp);
 			break;
 		}
-		n = derive_family(E, D, fam, p, pp, body, chain);
+		if (optional) {
+			/* SystemTap's '?': a point that fails to resolve,
+			 * missing debuginfo included, is skipped. */
+			struct derive saved = *D;
+
+			n = derive_family(E, D, fam, p, pp, body, chain);
+			if (D->failed) {
+				if (D->deferred && !saved.deferred)
+					free(D->deferred_msg);
+				*D = saved;
+				n = 0;
+			}
+		} else {
+			n = derive_family(E, D, fam, p, pp, body, chain);
+		}
 		if (n > 0)
 			total += n;
 	}
