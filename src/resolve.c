@@ -779,6 +779,16 @@ static void res_delete(struct rctx *R, struct expr *e)
 	char *what;
 
 	if (e->kind == E_SYM) {
+		/* SystemTap resolves in source order and delete declares
+		 * nothing: the name must already be a local or a global. */
+		if (!(R->locals && local_named(R, e->name)) &&
+		    !find_global(R->E, e->name, e->pos.file)) {
+			what = describe_expr(e);
+			sem_error(R->E, &e->pos, what,
+				  "unresolved array in delete statement");
+			free(what);
+			return;
+		}
 		v = res_sym(R, e, false, true, true);
 		if (v)
 			check_iterating(R, v, &e->pos);
