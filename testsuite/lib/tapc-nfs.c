@@ -43,6 +43,8 @@
  *	pread(fd, buf, N, 0) (one READ of N bytes at 0);
  *	close(fd);
  *	stat("M/tapc-nfs-file") (st_size N: a GETATTR);
+ *	stat("M/tapc-nfs-nosuch") (fails: ENOENT; one LOOKUP, which the
+ *		server answers NFS4ERR_NOENT);
  *	rename("M/tapc-nfs-file", "M/tapc-nfs-renamed") (one RENAME);
  *	unlink("M/tapc-nfs-renamed") (one REMOVE);
  *	mkdir("M/tapc-nfs-dir", 0755) (one CREATE of a directory);
@@ -296,7 +298,7 @@ static int check(int ok, const char *what)
 /* The I/O of the header, on the mount. */
 static int run_io(long n)
 {
-	char file[400], renamed[400], dir[400];
+	char file[400], renamed[400], dir[400], nosuch[400];
 	char *buf;
 	struct stat st;
 	int fd, rc = -1;
@@ -316,7 +318,9 @@ static int run_io(long n)
 		goto out;
 	}
 	close(fd);
+	snprintf(nosuch, sizeof(nosuch), "%s/tapc-nfs-nosuch", mnt_dir);
 	if (check(stat(file, &st) == 0 && st.st_size == n, "stat") ||
+	    check(stat(nosuch, &st) != 0 && errno == ENOENT, "stat of a missing file") ||
 	    check(rename(file, renamed) == 0, "rename") ||
 	    check(unlink(renamed) == 0, "unlink") ||
 	    check(mkdir(dir, 0755) == 0, "mkdir") ||
