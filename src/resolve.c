@@ -316,7 +316,9 @@ static int find_group(struct elab *E, const char *name, int n,
 			if (f->library != (tier == 1) ||
 			    !visible(f->decl->is_private, f->file, from))
 				continue;
-			if (!*any_arity)
+			/* SystemTap names the last overload of the first
+			 * tier (the script's, else the library's) that has one */
+			if (!*any_arity || (*any_arity)->library == f->library)
 				*any_arity = f;
 			if (f->n_params != n)
 				continue;

@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/mman.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/signal.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
