@@ -254,6 +254,8 @@ long long tapset_random(long long n);
 long long tapset_syscall_nr(struct tap_context *c);
 long long tapset_syscall_arg(struct tap_context *c, long long i);
 long long tapset_syscall_ret(struct tap_context *c);
+/* @__compat_task: 1 when the current task is a 32-bit (compat) process. */
+long long tapset_compat_task(void);
 /* syscall_name(): "read" ... or "syscall_NR" for an unknown number. */
 void tapset_syscall_name(char *out, long long nr);
 /* errno_str(): "ENOENT" ..., or "E#N" for an unknown number. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atconst.h"
 #include "elab_int.h"
 #include "probes/family.h"
 #include "format.h"
@@ -455,6 +456,10 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 	case E_EMBEDDED:
 		return settle(T, e, strstr(e->str, "/* string */") ? SEM_STRING : SEM_LONG,
 			      want, want_pos);
+	case E_ATOP:
+		if (is_atconst(e))
+			return settle(T, e, SEM_LONG, want, want_pos);
+		return SEM_UNKNOWN;
 	case E_SYM:
 		r = ref_of(T, e);
 		v = r->var;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "atconst.h"
 #include "elab_int.h"
 #include "probes/family.h"
 #include "sem_atvar.h"
@@ -315,7 +316,9 @@ static int find_group(struct elab *E, const char *name, int n,
 			if (f->library != (tier == 1) ||
 			    !visible(f->decl->is_private, f->file, from))
 				continue;
-			if (!*any_arity)
+			/* SystemTap names the last overload of the first
+			 * tier (the script's, else the library's) that has one */
+			if (!*any_arity || (*any_arity)->library == f->library)
 				*any_arity = f;
 			if (f->n_params != n)
 				continue;
@@ -670,6 +673,12 @@ static void res_expr(struct rctx *R, struct expr *e)
 		return;
 	case E_ATOP:
 		snprintf(what, sizeof(what), "operator '%s'", e->name);
+		if (is_atconst(e)) {
+			if (!atconst_known(atconst_name(e)))
+				sem_error(R->E, &e->pos, what,
+					  "@const(\"%s\") names no constant of tapc's runtime", atconst_name(e));
+			return;
+		}
 		sem_error(R->E, &e->pos, what, "%s is not available in this probe context",
 			  e->name);
 		return;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atconst.h"
 #include "probes/family.h"
 #include "regcomp.h"
 #include "sem_atvar.h"
@@ -1048,6 +1049,11 @@ static char *expr_value(struct tr *T, const struct expr *e)
 		return tvar_c(T, sem_atvar_of(e)->access);
 	case E_EMBEDDED:
 		return embedded_expr(T, e);
+	case E_ATOP:
+		if (is_atconst(e))	/* pass 2 let only tapc_runtime.h's names by */
+			return xasprintf("((long long)(%s))", atconst_name(e));
+		tr_error(T, &e->pos, "expression not supported in this probe context");
+		return xstrdup("0LL");
 	default:
 		tr_error(T, &e->pos, "expression not supported in this probe context");
 		return xstrdup("0LL");

@@ -13,9 +13,18 @@
  *
  * 32-bit (ia32) system calls use another numbering; they are ignored, as
  * are numbers outside the x86-64 table (x32 calls).
+ *
+ * A syscall.NAME.return probe with @entry(...) has an entry half (its
+ * ->entry), run on sys_enter of its call: the return probe sits in the
+ * entry table too, and the values it saves wait in a slot of the task
+ * (tap_sc_saves) until sys_exit of that call runs the return half on
+ * them.  A call that began before the probes were armed has no slot, and
+ * its return is not reported, as for a kretprobe without an instance.
  */
 #include <linux/compat.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/tracepoint.h>
 #include <asm/syscall.h>
 #include "tap_internal.h"
@@ -45,6 +54,186 @@ struct tap_sc_table {
 
 static struct tap_sc_table tap_sc_entry, tap_sc_exit;
 
+/*
+ * The values a return probe's entry half saved, per task in a system
+ * call: a task is in one call at a time, so its slot is keyed by the
+ * task (and the task's start time, should its task_struct be reused).
+ * A task that never comes back (exit, killed inside the call) leaves
+ * its slot taken; when no slot is free, the oldest idle one is reused.
+ */
+struct tap_sc_slot {
+	struct task_struct *task;	/* NULL: free */
+	u64 start_time;
+	u64 seq;			/* taken in this order */
+	bool busy;			/* a half runs on data: keep it */
+	void *data;			/* probe->entry_size bytes */
+};
+
+struct tap_sc_saves {
+	const struct tap_probe *probe;
+	spinlock_t lock;
+	u64 seq;
+	unsigned int nslots;
+	struct tap_sc_slot *slots;
+	void *data;
+};
+
+static struct tap_sc_saves *tap_sc_saves;
+static unsigned int tap_sc_nsaves;
+
+static bool tap_sc_has_entry(const struct tap_probe *p)
+{
+	return (p->flags & TAP_PF_RETURN) && p->entry && p->arg[0] >= 0;
+}
+
+static struct tap_sc_saves *tap_sc_saves_of(const struct tap_probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_sc_nsaves; i++)
+		if (tap_sc_saves[i].probe == p)
+			return &tap_sc_saves[i];
+	return NULL;
+}
+
+static bool tap_sc_slot_is_current(const struct tap_sc_slot *s)
+{
+	return s->task == current && s->start_time == current->start_time;
+}
+
+/* Under sv->lock: this task's slot (a stale one of an earlier call
+ * included), else a free one, else the oldest idle one; NULL if every
+ * slot is busy. */
+static struct tap_sc_slot *tap_sc_slot_take(struct tap_sc_saves *sv)
+{
+	struct tap_sc_slot *free = NULL, *oldest = NULL, *s;
+	unsigned int i;
+
+	for (i = 0; i < sv->nslots; i++) {
+		s = &sv->slots[i];
+		if (s->task && tap_sc_slot_is_current(s))
+			return s->busy ? NULL : s;
+		if (!s->task && !free)
+			free = s;
+		else if (s->task && !s->busy && (!oldest || s->seq < oldest->seq))
+			oldest = s;
+	}
+	return free ? free : oldest;
+}
+
+/* sys_enter of a call return probe @p has: run its entry half into this
+ * task's slot. */
+static void tap_sc_save(const struct tap_probe *p, struct pt_regs *regs,
+			const struct tap_syscall_event *ev)
+{
+	struct tap_sc_saves *sv = tap_sc_saves_of(p);
+	struct tap_sc_slot *s;
+	unsigned long flags;
+	int rc;
+
+	if (!sv)
+		return;
+	spin_lock_irqsave(&sv->lock, flags);
+	s = tap_sc_slot_take(sv);
+	if (s) {
+		s->task = current;
+		s->start_time = current->start_time;
+		s->seq = ++sv->seq;
+		s->busy = true;
+	}
+	spin_unlock_irqrestore(&sv->lock, flags);
+	if (!s)
+		return;
+	rc = tap_run_entry(p, regs, 1, ev, s->data);
+	spin_lock_irqsave(&sv->lock, flags);
+	s->busy = false;
+	if (rc)
+		s->task = NULL;		/* nothing saved: no return half */
+	spin_unlock_irqrestore(&sv->lock, flags);
+}
+
+/* sys_exit: run @p's return half on the values saved at this task's
+ * entry, if there are any, and free the slot. */
+static void tap_sc_restore(const struct tap_probe *p, struct pt_regs *regs,
+			   const struct tap_syscall_event *ev)
+{
+	struct tap_sc_saves *sv = tap_sc_saves_of(p);
+	struct tap_sc_slot *s = NULL;
+	unsigned long flags;
+	unsigned int i;
+
+	if (!sv)
+		return;
+	spin_lock_irqsave(&sv->lock, flags);
+	for (i = 0; i < sv->nslots; i++)
+		if (sv->slots[i].task && !sv->slots[i].busy &&
+		    tap_sc_slot_is_current(&sv->slots[i])) {
+			s = &sv->slots[i];
+			s->busy = true;
+			break;
+		}
+	spin_unlock_irqrestore(&sv->lock, flags);
+	if (!s)
+		return;
+	tap_run_return(p, regs, 1, ev, s->data);
+	spin_lock_irqsave(&sv->lock, flags);
+	s->busy = false;
+	s->task = NULL;
+	spin_unlock_irqrestore(&sv->lock, flags);
+}
+
+static unsigned int tap_sc_nslots(void)
+{
+	return max_t(unsigned int, 128, 16 * num_possible_cpus());
+}
+
+static void tap_sc_saves_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_sc_nsaves; i++) {
+		kfree(tap_sc_saves[i].data);
+		kfree(tap_sc_saves[i].slots);
+	}
+	kfree(tap_sc_saves);
+	tap_sc_saves = NULL;
+	tap_sc_nsaves = 0;
+}
+
+/* A tap_sc_saves for every return probe with an entry half. */
+static int tap_sc_saves_alloc(void)
+{
+	unsigned int i, j, n = 0, size;
+
+	for (i = 0; i < tap_nprobes; i++)
+		if (tap_probes[i].kind == TAP_PROBE_SYSCALL && tap_sc_has_entry(&tap_probes[i]))
+			n++;
+	if (!n)
+		return 0;
+	tap_sc_saves = kcalloc(n, sizeof(*tap_sc_saves), GFP_KERNEL);
+	if (!tap_sc_saves)
+		return -ENOMEM;
+	for (i = 0; i < tap_nprobes; i++) {
+		const struct tap_probe *p = &tap_probes[i];
+		struct tap_sc_saves *sv;
+
+		if (p->kind != TAP_PROBE_SYSCALL || !tap_sc_has_entry(p))
+			continue;
+		sv = &tap_sc_saves[tap_sc_nsaves++];
+		sv->probe = p;
+		spin_lock_init(&sv->lock);
+		sv->nslots = tap_sc_nslots();
+		size = ALIGN(p->entry_size, sizeof(long));
+		sv->slots = kcalloc(sv->nslots, sizeof(*sv->slots), GFP_KERNEL);
+		sv->data = kcalloc(sv->nslots, size, GFP_KERNEL);
+		if (!sv->slots || !sv->data)
+			return -ENOMEM;
+		for (j = 0; j < sv->nslots; j++)
+			sv->slots[j].data = (char *)sv->data + j * size;
+	}
+	return 0;
+}
+
 static bool tap_sc_ignored(long nr)
 {
 	return nr < 0 || in_compat_syscall();
@@ -61,8 +250,16 @@ static void tap_sc_dispatch(struct tap_sc_table *t, struct pt_regs *regs,
 	if (ev->nr >= t->size)
 		return;
 	l = &t->lists[ev->nr];
-	for (i = 0; i < l->n; i++)
-		tap_run_event(l->probes[i], regs, 1, ev);
+	for (i = 0; i < l->n; i++) {
+		const struct tap_probe *p = l->probes[i];
+
+		if (!tap_sc_has_entry(p))
+			tap_run_event(p, regs, 1, ev);
+		else if (ev->is_return)
+			tap_sc_restore(p, regs, ev);
+		else
+			tap_sc_save(p, regs, ev);
+	}
 }
 
 static void tap_sc_enter(void *data, struct pt_regs *regs, long id)
@@ -86,10 +283,15 @@ static void tap_sc_leave(void *data, struct pt_regs *regs, long ret)
 	tap_sc_dispatch(&tap_sc_exit, regs, &ev);
 }
 
+/* The probes of the entry table (ret false) or of the return table: a
+ * return probe with an entry half is in both. */
 static bool tap_sc_mine(const struct tap_probe *p, bool ret)
 {
-	return p->kind == TAP_PROBE_SYSCALL &&
-	       !!(p->flags & TAP_PF_RETURN) == ret;
+	if (p->kind != TAP_PROBE_SYSCALL)
+		return false;
+	if (!!(p->flags & TAP_PF_RETURN) == ret)
+		return true;
+	return !ret && tap_sc_has_entry(p);
 }
 
 /* Count, then fill, the lists of one direction. */
@@ -185,13 +387,16 @@ static void tap_sc_stop(void)
 		tracepoint_synchronize_unregister();
 	tap_sc_free(&tap_sc_entry);
 	tap_sc_free(&tap_sc_exit);
+	tap_sc_saves_free();
 }
 
 static int tap_sc_init(void)
 {
 	int rc;
 
-	rc = tap_sc_build(&tap_sc_entry, false);
+	rc = tap_sc_saves_alloc();
+	if (!rc)
+		rc = tap_sc_build(&tap_sc_entry, false);
 	if (!rc)
 		rc = tap_sc_build(&tap_sc_exit, true);
 	if (!rc)
@@ -203,10 +408,8 @@ static int tap_sc_init(void)
 	return rc;
 }
 
-static void tap_sc_arm(const struct tap_probe *p, bool on)
+static void tap_sc_table_arm(struct tap_sc_table *t, bool on)
 {
-	struct tap_sc_table *t = p->flags & TAP_PF_RETURN ? &tap_sc_exit : &tap_sc_entry;
-
 	if (!t->found)
 		return;
 	if (on) {
@@ -216,6 +419,18 @@ static void tap_sc_arm(const struct tap_probe *p, bool on)
 	} else if (t->armed > 0 && --t->armed == 0 && t->tp) {
 		if (tracepoint_probe_unregister(t->tp, t->fn, NULL) == 0)
 			t->tp = NULL;
+	}
+}
+
+/* A return probe with an entry half arms its call's entry too. */
+static void tap_sc_arm(const struct tap_probe *p, bool on)
+{
+	if (p->flags & TAP_PF_RETURN) {
+		tap_sc_table_arm(&tap_sc_exit, on);
+		if (tap_sc_has_entry(p))
+			tap_sc_table_arm(&tap_sc_entry, on);
+	} else {
+		tap_sc_table_arm(&tap_sc_entry, on);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/mman.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/signal.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -33,6 +34,15 @@ long long tapset_syscall_nr(struct tap_context *c)
 	const struct tap_syscall_event *ev = tap_sc_event(c);
 
 	return ev ? ev->nr : -1;
+}
+
+/* A user task runs 32-bit code when its user code segment is not the
+ * 64-bit one (kernel threads have no user mode: 0). */
+long long tapset_compat_task(void)
+{
+	if (current->flags & PF_KTHREAD)
+		return 0;
+	return !user_64bit_mode(task_pt_regs(current));
 }
 
 /* The x86-64 system call convention: rdi rsi rdx r10 r8 r9. */

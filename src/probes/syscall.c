@@ -80,6 +80,18 @@ static void sc_emit(FILE *out, const struct derived_probe *dp, size_t index)
 		dp->fp.num[0], dp->fp.flags ? "TAP_PF_RETURN" : "0");
 }
 
+/*
+ * @entry in a syscall.NAME.return probe: SystemTap's aliases put these on
+ * the return of the call's kernel function (a kretprobe), where @entry
+ * saves a value at the function's entry; here the entry half runs on the
+ * call's sys_enter (runtime/linux/syscalls.c).  syscall_any.return is the
+ * sys_exit tracepoint in SystemTap as here: no entry, no @entry.
+ */
+static bool sc_saves_entry(const struct derived_probe *dp)
+{
+	return dp->fp.flags && dp->fp.num[0] >= 0;
+}
+
 const struct probe_family probe_family_syscall = {
 	.name = "syscall",
 	.rows = sc_rows,
@@ -87,4 +99,5 @@ const struct probe_family probe_family_syscall = {
 	.expand = sc_expand,
 	.armable = true,
 	.emit_entry = sc_emit,
+	.saves_entry = sc_saves_entry,
 };
