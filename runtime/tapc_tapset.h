@@ -254,8 +254,11 @@ long long tapset_random(long long n);
 long long tapset_syscall_nr(struct tap_context *c);
 long long tapset_syscall_arg(struct tap_context *c, long long i);
 long long tapset_syscall_ret(struct tap_context *c);
-/* syscall_name(): "read" ... or "syscall_NR" for an unknown number. */
+/* syscall_name(): the kernel's name of a number of the current task's
+ * ABI ("read" ...), "" for an unknown one; syscall_num(): back, or -1
+ * (tapset_sysnum.c). */
 void tapset_syscall_name(char *out, long long nr);
+long long tapset_syscall_num(const char *name);
 /* errno_str(): "ENOENT" ..., or "E#N" for an unknown number. */
 void tapset_errno_str(char *out, long long err);
 /* return_str(): "-2 (ENOENT)" for an error, else decimal (format 1), hex

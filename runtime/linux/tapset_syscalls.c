@@ -60,14 +60,6 @@ long long tapset_syscall_ret(struct tap_context *c)
 	return ev ? ev->ret : 0;
 }
 
-void tapset_syscall_name(char *out, long long nr)
-{
-	if (nr >= 0 && nr < ARRAY_SIZE(tap_syscall_names) && tap_syscall_names[nr])
-		strscpy(out, tap_syscall_names[nr], MAXSTRINGLEN);
-	else
-		snprintf(out, MAXSTRINGLEN, "syscall_%lld", nr);
-}
-
 static const char *tap_errno_name(long long err)
 {
 	if (err > 0 && err < ARRAY_SIZE(tap_errno_names))
