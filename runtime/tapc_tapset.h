@@ -73,6 +73,11 @@ long long tapset_cpu(void);
 void tapset_module_name(char *out);
 /* stp_pid(): the process id of the tapc-run that loaded the module. */
 long long tapset_stp_pid(void);
+/* module_size(): "DATAdata/TEXTtext/CTXctx/NETnet/ALLOCalloc kb";
+ * remote_id(), remote_uri(): tapc-run -r N:URI's, else -1 and "". */
+void tapset_module_size(char *out);
+long long tapset_remote_id(void);
+void tapset_remote_uri(char *out);
 
 /* ---- task.stp: a task_struct by address (runtime/linux/tapset_task.c) */
 

@@ -529,6 +529,7 @@ static int tap_gmap_orders(struct tap_gmap *gm, u32 max)
 		gm->scratch[cpu] = vmalloc(array_size(max, sizeof(u32)));
 		if (!gm->order[cpu] || !gm->scratch[cpu])
 			return -ENOMEM;
+		tap_mem_count(TAP_MEM_ALLOC, 2 * array_size(max, sizeof(u32)));
 	}
 	return 0;
 }
