@@ -121,6 +121,12 @@
  *		mmap_arg_struct {addr 0x12340000, len 8192,
  *		PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, fd -1,
  *		offset 4096} (six 32-bit fields), for get_mmap_args()
+ *   modsize NAME	read module_size()'s text from
+ *		/proc/systemtap/NAME/module_size (a procfs read probe of the
+ *		script) and the module's /sys/module/NAME/coresize; write
+ *		"match" to /proc/systemtap/NAME/coresize when its data and
+ *		text KiB add up to the core size (each rounded down: the sum
+ *		is coresize / 1024 or one less), else "DATA TEXT CORESIZE"
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -546,6 +552,53 @@ static void step_mmapargs(void)
 	syscall(SYS_write, -1L, block, sizeof(block));
 }
 
+/* The first line of file @path into @buf (@size bytes); false if none. */
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fgets(buf, (int)size, f) != NULL;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+static void step_modsize(const char *name)
+{
+	char path[4096], sizes[256], core[64], verdict[128];
+	unsigned long data, text, coresize, sum;
+	FILE *f;
+
+	if (!name) {
+		fprintf(stderr, "tapc-workload: modsize needs a module name\n");
+		exit(2);
+	}
+	snprintf(path, sizeof(path), "/proc/systemtap/%s/module_size", name);
+	if (!read_line(path, sizes, sizeof(sizes)) ||
+	    sscanf(sizes, "%ludata/%lutext/", &data, &text) != 2) {
+		perror("tapc-workload: modsize: module_size");
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "/sys/module/%s/coresize", name);
+	if (!read_line(path, core, sizeof(core)) ||
+	    sscanf(core, "%lu", &coresize) != 1) {
+		perror("tapc-workload: modsize: coresize");
+		exit(1);
+	}
+	sum = data + text;
+	if (sum == coresize / 1024 || sum + 1 == coresize / 1024)
+		snprintf(verdict, sizeof(verdict), "match");
+	else
+		snprintf(verdict, sizeof(verdict), "%lu %lu %lu", data, text,
+			 coresize);
+	snprintf(path, sizeof(path), "/proc/systemtap/%s/coresize", name);
+	f = fopen(path, "w");
+	if (!f || fputs(verdict, f) < 0 || fclose(f) != 0) {
+		perror("tapc-workload: modsize: write");
+		exit(1);
+	}
+}
+
 static void *wait_for_file(void *path)
 {
 	while (access(path, F_OK) != 0)
@@ -847,6 +900,8 @@ int main(int argc, char **argv)
 			i++;	/* takes two */
 		} else if (strcmp(step, "splice") == 0) {
 			step_splice(arg);
+		} else if (strcmp(step, "modsize") == 0) {
+			step_modsize(arg);
 		} else if (strcmp(step, "mmapargs") == 0) {
 			step_mmapargs();
 			i--;	/* takes no argument */
