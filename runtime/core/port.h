@@ -17,17 +17,10 @@
 #include <linux/vmalloc.h>
 #include <linux/errno.h>
 
-/* module_size()'s count of allocated memory (linux/tapset_module.c) */
-void tap_mem_count_alloc(size_t bytes);
-
 /* Preallocation happens at module load, in process context. */
 static inline void *tap_zalloc(size_t size)
 {
-	void *p = vzalloc(size);
-
-	if (p)
-		tap_mem_count_alloc(size);
-	return p;
+	return vzalloc(size);
 }
 
 static inline void tap_free(void *p)

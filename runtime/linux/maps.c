@@ -512,6 +512,11 @@ static int tap_new_map(struct tap_map **m, const struct tap_map_spec *sp,
 	if (rc)
 		return -EINVAL;
 	(*m)->owner = gm;
+	/* what tap_map_create() allocated, for module_size() */
+	tap_mem_count(TAP_MEM_ALLOC, sizeof(**m) +
+		      (size_t)(*m)->stride * (*m)->max_entries +
+		      ((size_t)(*m)->hash_mask + 1) * sizeof(u32) +
+		      2 * (size_t)(*m)->max_entries * sizeof(u32));
 	return 0;
 }
 

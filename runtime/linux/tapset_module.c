@@ -38,12 +38,6 @@ void tap_mem_count(enum tap_mem_kind kind, size_t bytes)
 	atomic_long_add(bytes, &tap_mem_bytes[kind]);
 }
 
-/* The core's allocations (port.h's tap_zalloc): maps and statistics. */
-void tap_mem_count_alloc(size_t bytes)
-{
-	tap_mem_count(TAP_MEM_ALLOC, bytes);
-}
-
 /* The module's loaded text and the rest (read-only and writable data). */
 static void tap_module_sections(unsigned long *text, unsigned long *data)
 {
