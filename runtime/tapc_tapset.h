@@ -73,6 +73,11 @@ long long tapset_cpu(void);
 void tapset_module_name(char *out);
 /* stp_pid(): the process id of the tapc-run that loaded the module. */
 long long tapset_stp_pid(void);
+/* module_size(): "DATAdata/TEXTtext/CTXctx/NETnet/ALLOCalloc kb";
+ * remote_id(), remote_uri(): tapc-run -r N:URI's, else -1 and "". */
+void tapset_module_size(char *out);
+long long tapset_remote_id(void);
+void tapset_remote_uri(char *out);
 
 /* ---- task.stp: a task_struct by address (runtime/linux/tapset_task.c) */
 
@@ -256,8 +261,11 @@ long long tapset_syscall_arg(struct tap_context *c, long long i);
 long long tapset_syscall_ret(struct tap_context *c);
 /* @__compat_task: 1 when the current task is a 32-bit (compat) process. */
 long long tapset_compat_task(void);
-/* syscall_name(): "read" ... or "syscall_NR" for an unknown number. */
+/* syscall_name(): the kernel's name of a number of the current task's
+ * ABI ("read" ...), "" for an unknown one; syscall_num(): back, or -1
+ * (tapset_sysnum.c). */
 void tapset_syscall_name(char *out, long long nr);
+long long tapset_syscall_num(const char *name);
 /* errno_str(): "ENOENT" ..., or "E#N" for an unknown number. */
 void tapset_errno_str(char *out, long long err);
 /* return_str(): "-2 (ENOENT)" for an error, else decimal (format 1), hex

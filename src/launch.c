@@ -237,6 +237,19 @@ static void loader_args(struct argv_builder *a, const struct tapc_options *o, bo
 		arg(a, "-T");
 		arg(a, num);
 	}
+	if (o->target_ns_pid) {
+		snprintf(num, sizeof(num), "%ld", o->target_ns_pid);
+		arg(a, "-N");
+		arg(a, num);
+	}
+	/* remote_id() and remote_uri(): tapc's one remote is the first */
+	if (o->remote) {
+		char *rem = xasprintf("0:%s", o->remote);
+
+		arg(a, "-r");
+		arg(a, rem);
+		free(rem);
+	}
 	arg(a, ko);
 	for (int i = 0; i < o->globals.count; i++)
 		arg(a, o->globals.items[i]);

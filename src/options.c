@@ -68,6 +68,9 @@ static const char usage_text[] =
 "  --remote=vm    build for the test VM's kernel and run there (see\n"
 "                 tapc-vm(1)): in its persistent guest if one runs, else in\n"
 "                 a one-shot guest\n"
+"  --target-namespaces=PID  the ns_*() and task_ns_*() functions answer in\n"
+"                 process PID's pid and user namespaces (default: those of\n"
+"                 tapc-run, which loads the module)\n"
 "  --privilege=stapusr|stapsys|stapdev  check that the script only uses\n"
 "                 what users of that level may run (tapc-run(8)); the\n"
 "                 module records the level (default stapdev)\n"
@@ -286,13 +289,14 @@ static bool privilege_allows(const struct tapc_options *o)
 enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
        OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
-       OPT_LDD };
+       OPT_LDD, OPT_TARGET_NAMESPACES };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
 	{ "remote", required_argument, NULL, OPT_REMOTE },
+	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NAMESPACES },
 	{ "no-global-var-display", no_argument, NULL, OPT_NO_GLOBAL_VAR_DISPLAY },
 	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 	{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
@@ -424,6 +428,14 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 			return false;
 		}
 		o->remote = arg;
+		return true;
+	case OPT_TARGET_NAMESPACES:
+		o->target_ns_pid = parse_number(arg, 1, 0x7fffffffL);
+		if (o->target_ns_pid < 0) {
+			/* SystemTap's message */
+			fputs("Invalid process ID number for target namespaces.\n", stderr);
+			return false;
+		}
 		return true;
 	case ':': {
 		char opt[3] = { '-', (char)bad_letter, '\0' };

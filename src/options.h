@@ -40,6 +40,7 @@ struct tapc_options {
 	const char *size_option;	/* -S SIZE[,N], for tapc-run */
 	const char *command;	/* -c CMD */
 	long target_pid;	/* -x PID; 0 when not given */
+	long target_ns_pid;	/* --target-namespaces=PID; 0 when not given */
 	const char *release;	/* -r RELEASE|DIR */
 	bool timing;		/* -t */
 	long timeout_secs;	/* -T SECS; 0 when not given */

@@ -450,6 +450,7 @@ static int tap_alloc_cpu(unsigned int cpu)
 		if (!pc->locals)
 			return -ENOMEM;
 	}
+	tap_mem_count(TAP_MEM_CTX, sizeof(*pc) + tap_locals_size);
 	return tap_timing_init(pc);
 }
 

@@ -512,6 +512,11 @@ static int tap_new_map(struct tap_map **m, const struct tap_map_spec *sp,
 	if (rc)
 		return -EINVAL;
 	(*m)->owner = gm;
+	/* what tap_map_create() allocated, for module_size() */
+	tap_mem_count(TAP_MEM_ALLOC, sizeof(**m) +
+		      (size_t)(*m)->stride * (*m)->max_entries +
+		      ((size_t)(*m)->hash_mask + 1) * sizeof(u32) +
+		      2 * (size_t)(*m)->max_entries * sizeof(u32));
 	return 0;
 }
 
@@ -529,6 +534,7 @@ static int tap_gmap_orders(struct tap_gmap *gm, u32 max)
 		gm->scratch[cpu] = vmalloc(array_size(max, sizeof(u32)));
 		if (!gm->order[cpu] || !gm->scratch[cpu])
 			return -ENOMEM;
+		tap_mem_count(TAP_MEM_ALLOC, 2 * array_size(max, sizeof(u32)));
 	}
 	return 0;
 }

@@ -12,6 +12,8 @@
  * tapc-run reads them as the user after it dropped root.
  */
 #include <linux/compiler.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/cred.h>
@@ -28,25 +30,50 @@ kuid_t tap_uid;
 kgid_t tap_gid;
 /* stp_pid(): the loader (tapc-run, SystemTap's staprun and stapio) */
 static pid_t tap_loader_pid;
-/* its process id in the initial pid namespace, for tap_ns_task() */
-static pid_t tap_loader_global_pid;
+/* tapc --target-namespaces=PID (tapc-run -N PID): a process id as the
+ * loader sees it; 0 for the loader itself */
+static int tap_ns_pid;
+module_param_named(_tap_ns_pid, tap_ns_pid, int, 0444);
+MODULE_PARM_DESC(_tap_ns_pid, "the process whose namespaces ns_*() use (tapc-run -N)");
+/* that process's (else the loader's) id in the initial pid namespace,
+ * for tap_ns_task(); 0 when no process had that id at load */
+static pid_t tap_ns_global_pid;
+
+/* The -N process's id in the initial namespace, found from the loader's
+ * namespace, where the caller gave it. */
+static pid_t tap_ns_pid_global(void)
+{
+	struct pid *pid;
+	pid_t nr = 0;
+
+	rcu_read_lock();
+	pid = find_vpid(tap_ns_pid);
+	if (pid)
+		nr = pid_nr(pid);
+	rcu_read_unlock();
+	return nr;
+}
 
 void tap_privilege_init(void)
 {
 	tap_uid = current_uid();
 	tap_gid = current_gid();
 	tap_loader_pid = task_tgid_vnr(current);
-	tap_loader_global_pid = task_tgid_nr(current);
+	tap_ns_global_pid = tap_ns_pid > 0 ? tap_ns_pid_global() :
+			    task_tgid_nr(current);
 }
 
 /*
  * The task whose namespaces ns_pid(), task_ns_uid() and the others
- * answer in: SystemTap's stapio's without --target-namespaces, here the
- * loader's (tapc-run's); NULL once it has gone.  Caller holds RCU.
+ * answer in: the --target-namespaces process, else as SystemTap's
+ * stapio's without it, the loader's (tapc-run's); NULL once it has gone
+ * (or when the -N process did not exist).  Caller holds RCU.
  */
 struct task_struct *tap_ns_task(void)
 {
-	return pid_task(find_pid_ns(tap_loader_global_pid, &init_pid_ns),
+	if (!tap_ns_global_pid)
+		return NULL;
+	return pid_task(find_pid_ns(tap_ns_global_pid, &init_pid_ns),
 			PIDTYPE_PID);
 }
 

@@ -85,6 +85,11 @@ bool tap_stapusr(void);		/* a --privilege=stapusr module */
 struct task_struct;
 bool tap_task_is_users(struct task_struct *t);	/* t's euid is tap_uid */
 
+/* tapset_module.c: what the runtime allocated at load, for module_size():
+ * per-CPU contexts and locals, the output channels, the rest */
+enum tap_mem_kind { TAP_MEM_CTX, TAP_MEM_NET, TAP_MEM_ALLOC, TAP_MEM_KINDS };
+void tap_mem_count(enum tap_mem_kind kind, size_t bytes);
+
 /* transport.c */
 int tap_transport_init(const char *modname);
 void tap_transport_exit(void);

@@ -70,14 +70,6 @@ long long tapset_syscall_ret(struct tap_context *c)
 	return ev ? ev->ret : 0;
 }
 
-void tapset_syscall_name(char *out, long long nr)
-{
-	if (nr >= 0 && nr < ARRAY_SIZE(tap_syscall_names) && tap_syscall_names[nr])
-		strscpy(out, tap_syscall_names[nr], MAXSTRINGLEN);
-	else
-		snprintf(out, MAXSTRINGLEN, "syscall_%lld", nr);
-}
-
 static const char *tap_errno_name(long long err)
 {
 	if (err > 0 && err < ARRAY_SIZE(tap_errno_names))
@@ -429,10 +421,11 @@ long long tapset_user_read(long long addr, long long size, long long is_signed,
 		*val = 0;
 		return -EFAULT;
 	}
+	/* each arm cast on its own: "c ? (s32)w : w" would be unsigned */
 	switch (size) {
-	case 1: *val = is_signed ? (s8)v.b : v.b; break;
-	case 2: *val = is_signed ? (s16)v.h : v.h; break;
-	case 4: *val = is_signed ? (s32)v.w : v.w; break;
+	case 1: *val = is_signed ? (long long)(s8)v.b : (long long)v.b; break;
+	case 2: *val = is_signed ? (long long)(s16)v.h : (long long)v.h; break;
+	case 4: *val = is_signed ? (long long)(s32)v.w : (long long)v.w; break;
 	default: *val = (s64)v.q; break;
 	}
 	return 0;

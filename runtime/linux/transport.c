@@ -53,6 +53,7 @@ static int tap_ring_init(struct tap_ring *r, size_t size)
 	r->buf = vmalloc(size);
 	if (!r->buf)
 		return -ENOMEM;
+	tap_mem_count(TAP_MEM_NET, size);
 	r->size = size;
 	r->head = r->tail = r->dropped = 0;
 	atomic64_set(&r->nmi_dropped, 0);

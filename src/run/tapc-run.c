@@ -93,7 +93,7 @@ static void vmsg(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-o FILE [-S SIZE[,N]]] [-c CMD] [-x PID] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
+		"Usage: %s [-o FILE [-S SIZE[,N]]] [-c CMD] [-x PID] [-N PID] [-r N:URI] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
 		"  -o FILE   write the script's output to FILE instead of stdout (opened\n"
 		"            once the module is loaded, never through a symbolic link);\n"
 		"            switch_file() or SIGUSR2 goes on to FILE.1, FILE.2, ...\n"
@@ -102,6 +102,9 @@ static void usage(FILE *f)
 		"  -c CMD    run CMD as the target (under /bin/sh only if it needs a shell);\n"
 		"            stop when it ends\n"
 		"  -x PID    set target() to PID\n"
+		"  -N PID    the ns_*() functions answer in process PID's namespaces\n"
+		"            (default: this process's)\n"
+		"  -r N:URI  remote_id() gives N and remote_uri() URI (tapc --remote)\n"
 		"  -T SECS   stop the script after SECS seconds\n"
 		"  -R        if a module of the same name is loaded, load this one\n"
 		"            under a unique name of the same length\n"
@@ -181,6 +184,26 @@ static void tz_params(char *dst, size_t n)
 			 zone);
 }
 
+/* Room for the -N and -r parameters. */
+#define REMOTE_URI_MAX 128
+#define LOADER_PARAMS_LEN (96 + REMOTE_URI_MAX)
+
+/* -r N:URI: N a number from 0, URI plain text (it becomes a module
+ * parameter: no space, quote or control character).  false if not. */
+static bool parse_remote(const char *arg, long *id, const char **uri)
+{
+	char *end;
+
+	errno = 0;
+	*id = strtol(arg, &end, 10);
+	if (errno || end == arg || *end != ':' || *id < 0 || *id > 0x7fffffffL)
+		return false;
+	*uri = end + 1;
+	return strlen(*uri) < REMOTE_URI_MAX &&
+	       strspn(*uri, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._:/@+-") == strlen(*uri);
+}
+
 /*
  * The module file, opened and checked for a caller with credentials creds
  * (approve.h): its descriptor, with s->name the name the kernel will give
@@ -193,7 +216,7 @@ static int open_module(struct session *s, const char *path, unsigned creds,
 		       char **args, int nargs, char **params)
 {
 	struct modimage m;
-	size_t plen = 64 + TZ_PARAMS_LEN;
+	size_t plen = 64 + TZ_PARAMS_LEN + LOADER_PARAMS_LEN;
 	int fd = approve_open(path, creds);
 
 	*params = NULL;
@@ -814,7 +837,8 @@ int main(int argc, char **argv)
 	const char *outfile = NULL, *cmd = NULL, *size_arg = NULL;
 	unsigned long long size_max = 0;
 	unsigned long num_max = 0;
-	long target = 0;
+	long target = 0, ns_pid = 0, remote_id = -1;
+	const char *remote_uri = NULL;
 	double timeout = 0;
 	char *params = NULL, *end;
 	sigset_t mask, oldmask;
@@ -823,7 +847,7 @@ int main(int argc, char **argv)
 
 	if (setuid_init(&privs) < 0)
 		return 1;
-	while ((opt = getopt(argc, argv, "+o:S:c:x:T:Rvh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:S:c:x:N:r:T:Rvh")) != -1) {
 		switch (opt) {
 		case 'R':
 			rename_if_loaded = true;
@@ -848,6 +872,22 @@ int main(int argc, char **argv)
 			target = strtol(optarg, &end, 10);
 			if (errno || *end || target <= 0) {
 				fprintf(stderr, "ERROR: %s: bad pid '%s'\n",
+					prog, optarg);
+				return 1;
+			}
+			break;
+		case 'N':
+			errno = 0;
+			ns_pid = strtol(optarg, &end, 10);
+			if (errno || *end || ns_pid <= 0 || ns_pid > 0x7fffffffL) {
+				fprintf(stderr, "ERROR: %s: bad pid '%s'\n",
+					prog, optarg);
+				return 1;
+			}
+			break;
+		case 'r':
+			if (!parse_remote(optarg, &remote_id, &remote_uri)) {
+				fprintf(stderr, "ERROR: %s: bad -r '%s' (expected N:URI)\n",
 					prog, optarg);
 				return 1;
 			}
@@ -923,7 +963,13 @@ int main(int argc, char **argv)
 		target = s.child;
 	}
 	if (target)
-		snprintf(params + strlen(params), 64, "_tap_target=%ld", target);
+		snprintf(params + strlen(params), 64, "_tap_target=%ld ", target);
+	if (ns_pid)
+		snprintf(params + strlen(params), 64, "_tap_ns_pid=%ld ", ns_pid);
+	if (remote_uri)
+		snprintf(params + strlen(params), LOADER_PARAMS_LEN,
+			 "_tap_remote_id=%ld _tap_remote_uri=%s ", remote_id,
+			 remote_uri);
 	tz_params(params + strlen(params), TZ_PARAMS_LEN);
 
 	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,

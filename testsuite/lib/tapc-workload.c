@@ -112,6 +112,21 @@
  *		write(master, "hello tapc\n", 11); poll(slave, POLLIN, -1);
  *		read(slave, 32) (11 bytes); write(slave, "pong", 4);
  *		read(master, 32) (4 bytes); close(slave); close(master)
+ *   splice DIR	fd = open("DIR/tapc-splice", O_RDWR|O_CREAT|O_TRUNC, 0600);
+ *		write(fd, 1000 bytes of 'x'); lseek(fd, 0, SEEK_SET);
+ *		pipe(p); splice(fd, NULL, p[1], NULL, 700, SPLICE_F_MOVE)
+ *		(700); read(p[0], buf, 1024) (700); close all three;
+ *		unlink("DIR/tapc-splice")
+ *   mmapargs	write(-1, block, 24) (fails: EBADF) of the i386 struct
+ *		mmap_arg_struct {addr 0x12340000, len 8192,
+ *		PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, fd -1,
+ *		offset 4096} (six 32-bit fields), for get_mmap_args()
+ *   modsize NAME	read module_size()'s text from
+ *		/proc/systemtap/NAME/module_size (a procfs read probe of the
+ *		script) and the module's /sys/module/NAME/coresize; write
+ *		"match" to /proc/systemtap/NAME/coresize when its data and
+ *		text KiB add up to the core size (each rounded down: the sum
+ *		is coresize / 1024 or one less), else "DATA TEXT CORESIZE"
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -501,6 +516,89 @@ static void step_devnull(void)
 	syscall(SYS_close, -1L);	/* all 64 bits of the register: -1 */
 }
 
+static void step_splice(const char *dir)
+{
+	char path[4096], buf[1024];
+	int fd, p[2];
+
+	if (!dir) {
+		fprintf(stderr, "tapc-workload: splice needs a directory\n");
+		exit(2);
+	}
+	snprintf(path, sizeof(path), "%s/tapc-splice", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || pipe(p) < 0) {
+		perror("tapc-workload: splice");
+		exit(1);
+	}
+	memset(buf, 'x', 1000);
+	if (write(fd, buf, 1000) != 1000 || lseek(fd, 0, SEEK_SET) != 0 ||
+	    splice(fd, NULL, p[1], NULL, 700, SPLICE_F_MOVE) != 700 ||
+	    read(p[0], buf, sizeof(buf)) != 700) {
+		perror("tapc-workload: splice");
+		exit(1);
+	}
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	unlink(path);
+}
+
+static void step_mmapargs(void)
+{
+	uint32_t block[6] = { 0x12340000, 8192, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, (uint32_t)-1, 4096 };
+
+	syscall(SYS_write, -1L, block, sizeof(block));
+}
+
+/* The first line of file @path into @buf (@size bytes); false if none. */
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fgets(buf, (int)size, f) != NULL;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+static void step_modsize(const char *name)
+{
+	char path[4096], sizes[256], core[64], verdict[128];
+	unsigned long data, text, coresize, sum;
+	FILE *f;
+
+	if (!name) {
+		fprintf(stderr, "tapc-workload: modsize needs a module name\n");
+		exit(2);
+	}
+	snprintf(path, sizeof(path), "/proc/systemtap/%s/module_size", name);
+	if (!read_line(path, sizes, sizeof(sizes)) ||
+	    sscanf(sizes, "%ludata/%lutext/", &data, &text) != 2) {
+		perror("tapc-workload: modsize: module_size");
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "/sys/module/%s/coresize", name);
+	if (!read_line(path, core, sizeof(core)) ||
+	    sscanf(core, "%lu", &coresize) != 1) {
+		perror("tapc-workload: modsize: coresize");
+		exit(1);
+	}
+	sum = data + text;
+	if (sum == coresize / 1024 || sum + 1 == coresize / 1024)
+		snprintf(verdict, sizeof(verdict), "match");
+	else
+		snprintf(verdict, sizeof(verdict), "%lu %lu %lu", data, text,
+			 coresize);
+	snprintf(path, sizeof(path), "/proc/systemtap/%s/coresize", name);
+	f = fopen(path, "w");
+	if (!f || fputs(verdict, f) < 0 || fclose(f) != 0) {
+		perror("tapc-workload: modsize: write");
+		exit(1);
+	}
+}
+
 static void *wait_for_file(void *path)
 {
 	while (access(path, F_OK) != 0)
@@ -800,6 +898,13 @@ int main(int argc, char **argv)
 			step_blk(number(step, arg), i + 2 < argc ? argv[i + 2] : NULL,
 				 step[4] == 'w');
 			i++;	/* takes two */
+		} else if (strcmp(step, "splice") == 0) {
+			step_splice(arg);
+		} else if (strcmp(step, "modsize") == 0) {
+			step_modsize(arg);
+		} else if (strcmp(step, "mmapargs") == 0) {
+			step_mmapargs();
+			i--;	/* takes no argument */
 		} else if (strcmp(step, "pty") == 0) {
 			for (long n = number(step, arg); n > 0; n--)
 				pty_round();
