@@ -432,20 +432,73 @@ void upath_set_target(const char *command, long pid)
 	target_pid = pid;
 }
 
-/* /proc/PID/exe's file, checked as a program is. */
-static char *pid_program(long pid, char **why)
+static char *(*pid_exe_of)(long pid, char **why);
+
+/* The pids looked up already (through pid_exe_of: each costs a job in
+ * the guest) and their programs (NULL: not found, with why). */
+static struct pid_seen {
+	long pid;
+	char *path, *why;
+} *pids_seen;
+static size_t npids_seen;
+
+void upath_set_pid_lookup(char *(*exe_of)(long pid, char **why))
+{
+	pid_exe_of = exe_of;
+	for (size_t i = 0; i < npids_seen; i++) {
+		free(pids_seen[i].path);
+		free(pids_seen[i].why);
+	}
+	free(pids_seen);
+	pids_seen = NULL;
+	npids_seen = 0;
+}
+
+/* PID's executable as named where it runs, not yet checked. */
+static char *pid_exe(long pid, char **why)
 {
 	char link[64], buf[PATH_MAX];
+	struct pid_seen *seen;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n <= 0) {
-		*why = xasprintf("cannot find the executable of process %ld", pid);
+	if (!pid_exe_of) {
+		snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n <= 0) {
+			*why = xasprintf("cannot find the executable of process %ld", pid);
+			return NULL;
+		}
+		buf[n] = '\0';
+		return xstrdup(buf);
+	}
+	for (size_t i = 0; i < npids_seen; i++)
+		if (pids_seen[i].pid == pid) {
+			seen = &pids_seen[i];
+			goto found;
+		}
+	pids_seen = xrealloc(pids_seen, (npids_seen + 1) * sizeof(*pids_seen));
+	seen = &pids_seen[npids_seen++];
+	seen->pid = pid;
+	seen->why = NULL;
+	seen->path = pid_exe_of(pid, &seen->why);
+found:
+	if (!seen->path) {
+		*why = xstrdup(seen->why);
 		return NULL;
 	}
-	buf[n] = '\0';
-	return finish(xstrdup(buf), buf, why);
+	return xstrdup(seen->path);
+}
+
+/* PID's program, checked as a program is. */
+static char *pid_program(long pid, char **why)
+{
+	char *exe = pid_exe(pid, why), *path;
+
+	if (!exe)
+		return NULL;
+	path = finish(xstrdup(exe), exe, why);
+	free(exe);
+	return path;
 }
 
 char *upath_target_program(long pid, char **why)

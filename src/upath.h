@@ -73,6 +73,12 @@ char **upath_libraries(const char *prog, const char *name, size_t *n, char **why
  * process.function(...) and process(PID) probe.  pass 1 sets them.
  */
 void upath_set_target(const char *command, long pid);
+
+/* Where a process id's program is found: by EXE_OF (--remote=vm:
+ * remote_vm_pid_exe, the test VM's guest), or on this machine
+ * (/proc/PID/exe) when NULL.  EXE_OF returns the malloc'd path or NULL
+ * with *why set; each pid is asked once a run. */
+void upath_set_pid_lookup(char *(*exe_of)(long pid, char **why));
 char *upath_target_program(long pid, char **why);
 
 #endif
