@@ -91,4 +91,17 @@ struct tap_klines {
 };
 extern const struct tap_klines tap_klines;
 
+/*
+ * A kernel module's line rows: those of its probed functions in the
+ * section of the symbol tap_modsyms[modsym], relative to that symbol's
+ * address (a module's sections are placed each on its own; the runtime
+ * finds the symbol when the script starts and as the module comes).
+ */
+struct tap_kmod_lines {
+	unsigned int modsym;
+	struct tap_ulines lines;
+};
+extern const struct tap_kmod_lines tap_kmod_lines[];
+extern const unsigned int tap_kmod_lines_count;
+
 #endif

@@ -792,6 +792,42 @@ bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr)
 	return n.found;
 }
 
+static bool sym_addr(Elf *elf, const GElf_Sym *sym, uint64_t *addr);
+
+struct placed_symbol {
+	const char *name;
+	uint64_t addr;
+	size_t shndx;
+	bool found;
+};
+
+static void match_placed(void *ctx, Elf *elf, const char *name, const GElf_Sym *sym)
+{
+	struct placed_symbol *p = ctx;
+
+	if (!p->found && !strcmp(name, p->name) && sym_addr(elf, sym, &p->addr)) {
+		p->shndx = sym->st_shndx;
+		p->found = true;
+	}
+}
+
+bool dwloc_symbol_section(Dwarf *dbg, const char *name, uint64_t *addr, uint64_t *lo,
+			  uint64_t *hi)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	struct placed_symbol p = { .name = name };
+	GElf_Shdr sh;
+
+	if (elf)
+		each_symbol(elf, &p, match_placed);
+	if (!p.found || !gelf_getshdr(elf_getscn(elf, p.shndx), &sh))
+		return false;
+	*addr = p.addr;
+	*lo = sh.sh_addr;
+	*hi = sh.sh_addr + sh.sh_size;
+	return true;
+}
+
 /* jiffies_64's link-time address in the ELF the DWARF came with. */
 static bool reloc_ref(Dwarf *dbg, uint64_t *addr)
 {

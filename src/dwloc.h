@@ -22,6 +22,13 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
  * static addresses are relocated against at run time); false if none. */
 bool dwloc_symbol(Dwarf *dbg, const char *name, uint64_t *addr);
 
+/* The address of the (first) symbol called @name of the ELF file @dbg
+ * came with, in the DWARF's addresses (a relocatable file's section
+ * address added, as libdwfl placed it), and the bounds [lo, hi) of the
+ * section holding it; false if there is none. */
+bool dwloc_symbol_section(Dwarf *dbg, const char *name, uint64_t *addr, uint64_t *lo,
+			  uint64_t *hi);
+
 /* Where a kprobe can be placed at code address ADDR of a module whose
  * function there has a name the module has twice (two files' statics):
  * the nearest function below ADDR in its section whose name is unique in

@@ -269,3 +269,13 @@ bool linetab_add_function(struct linetab *t, Dwarf *dbg, uint64_t pc)
 	free(scopes);
 	return ok;
 }
+
+void linetab_keep(struct linetab *t, uint64_t lo, uint64_t hi)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < t->count; i++)
+		if (t->rows[i].addr >= lo && t->rows[i].addr <= hi)
+			t->rows[kept++] = t->rows[i];
+	t->count = kept;
+}

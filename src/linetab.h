@@ -58,6 +58,10 @@ const struct linetab_row *linetab_lookup(const struct linetab *t, uint64_t addr)
 
 void linetab_free(struct linetab *t);
 
+/* Keep only the rows from @lo to @hi, both included (a finished table:
+ * it stays sorted). */
+void linetab_keep(struct linetab *t, uint64_t lo, uint64_t hi);
+
 /* The rows of the user binary @path: its own DWARF, else that of its
  * separate debuginfo found by @build_id (/usr/lib/debug/.build-id).
  * False (and nothing added) when neither has DWARF. */

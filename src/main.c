@@ -611,11 +611,18 @@ static bool collect_umods(struct session *s, const struct program *prog,
 	free(paths);
 	if (ok && uses_kernel_lines(prog)) {
 		size_t nf = klines_collect(&umods->kernel_lines, &umods->kernel_reloc_ref, prog);
+		size_t nm = klines_collect_modules(&umods->kmods, &umods->nkmods, prog);
 
-		if (o->verbose > 1)
+		if (o->verbose > 1) {
+			size_t rows = 0;
+
+			for (size_t i = 0; i < umods->nkmods; i++)
+				rows += umods->kmods[i].rows.count;
 			fprintf(stderr, "tapc: kernel lines: %zu rows of %zu files for %zu "
-				"probed functions\n", umods->kernel_lines.count,
-				umods->kernel_lines.nfiles, nf);
+				"probed functions; %zu rows for %zu probed module functions\n",
+				umods->kernel_lines.count, umods->kernel_lines.nfiles, nf,
+				rows, nm);
+		}
 	}
 	return ok;
 }

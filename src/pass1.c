@@ -35,6 +35,8 @@ bool session_init(struct session *s, struct tapc_options *o)
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
 	upath_set_target(o->command, o->target_pid);
+	/* a process id names a process of the machine the module runs on */
+	upath_set_pid_lookup(o->remote ? remote_vm_pid_exe : NULL);
 	diag_init(&s->diag);
 	s->diag.suppress_warnings = o->suppress_warnings;
 	s->diag.warnings_are_errors = o->warnings_as_errors;

@@ -156,3 +156,81 @@ enum remote_vm_guest remote_vm_guest(void)
 		return REMOTE_VM_NO_GUEST;
 	return REMOTE_VM_ERROR;
 }
+
+/* Longest path read back from the guest: PATH_MAX and a newline. */
+#define PID_EXE_MAX 4097
+
+/* ARGV's standard output, up to max - 1 bytes, into buf (no shell);
+ * its exit status, or -1. */
+static int run_capture(char *const argv[], char *buf, size_t max)
+{
+	int fds[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		close(fds[0]);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -1;
+	}
+	while ((n = read(fds[0], buf + len, max - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (len += (size_t)n) == max - 1)
+			break;
+	}
+	buf[len] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+char *remote_vm_pid_exe(long pid, char **why)
+{
+	enum remote_vm_guest guest = remote_vm_guest();
+	char link[64], *out, *prog;
+	int status;
+
+	if (guest != REMOTE_VM_GUEST) {
+		*why = guest == REMOTE_VM_ERROR ?
+		       xstrdup("--remote=vm: 'tapc-vm status' failed") :
+		       xasprintf("process %ld: with --remote=vm a process id names a process "
+				 "of the test VM's persistent guest, and none runs "
+				 "(tapc-vm start)", pid);
+		return NULL;
+	}
+	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
+	prog = remote_vm_program();
+	out = xmalloc(PID_EXE_MAX);
+	{
+		char *argv[] = { prog, "exec", "--", "readlink", link, NULL };
+
+		status = run_capture(argv, out, PID_EXE_MAX);
+	}
+	free(prog);
+	out[strcspn(out, "\n")] = '\0';
+	if (status != 0 || out[0] != '/') {
+		free(out);
+		*why = xasprintf("cannot find the executable of process %ld in the test VM's "
+				 "guest", pid);
+		return NULL;
+	}
+	return out;
+}

@@ -35,4 +35,16 @@ enum remote_vm_guest {
 
 enum remote_vm_guest remote_vm_guest(void);
 
+/*
+ * The program process PID runs in the test VM's persistent guest, as the
+ * guest names it (/proc/PID/exe there): a process id given with
+ * --remote=vm (-x PID, process(PID)) names a process of the machine the
+ * module runs on, as in SystemTap.  The guest shares the host's root
+ * read-only and the caller's directories at the same paths, so the name
+ * is the file's on the host too.  Malloc'd, or NULL with *why set
+ * (malloc'd): no persistent guest runs (a one-shot guest has no process
+ * of the caller's), or no such process.
+ */
+char *remote_vm_pid_exe(long pid, char **why);
+
 #endif

@@ -110,6 +110,9 @@ void tr_line(struct tr *T, const char *fmt, ...)
 void tr_error(struct tr *T, const struct srcpos *pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 char *tr_label(struct tr *T, const char *what);
+/* The index of "MOD:NAME" in the runtime's tap_modsyms[] (the module
+ * symbols it looks up at load and as modules come), added once. */
+unsigned tr_modsym_index(struct tr *T, const char *modsym);
 const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v);
 /* The C name of a script function: tapfINDEX_NAME (malloc'd). */
 char *tr_fn_cname(const struct tr *T, const struct sem_function *f);

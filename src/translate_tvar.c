@@ -125,8 +125,7 @@ static char *base_expr_c(struct emit *m, const struct expr *e)
 	return c;
 }
 
-/* The index of modsym in the runtime's tap_modsyms[], added once. */
-static unsigned modsym_index(struct tr *T, const char *modsym)
+unsigned tr_modsym_index(struct tr *T, const char *modsym)
 {
 	for (size_t i = 0; i < T->modsyms.n; i++)
 		if (!strcmp(T->modsyms.v[i], modsym))
@@ -232,7 +231,7 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 				 entryval_index(m->T, d->sym, d->val, d->reg));
 	case TVAR_DW_MODSYM:
 		return xasprintf("(long long)(tap_module_symbol(c, %u) + %#" PRIx64 "UL)",
-				 modsym_index(m->T, d->sym), d->val);
+				 tr_modsym_index(m->T, d->sym), d->val);
 	case TVAR_DW_BINARY:
 		break;
 	}
@@ -319,7 +318,7 @@ static void base_c(struct emit *m, const struct tvar *tv)
 		t = tr_ltmp(m->T);
 		emit_where(m);
 		tr_line(m->T, "%s = (long long)(tap_module_symbol(c, %u) + %#" PRIx64 "UL);", t,
-			modsym_index(m->T, tv->modsym), tv->addr);
+			tr_modsym_index(m->T, tv->modsym), tv->addr);
 		tr_check(m->T);
 		set_c(m, xasprintf("(unsigned long)%s", t));
 		free(t);

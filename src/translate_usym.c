@@ -10,6 +10,7 @@
 #include "probes/family.h"
 #include "probes/uprobe.h"
 #include "translate.h"
+#include "translate_int.h"
 #include "translate_usym.h"
 #include "ucfi.h"
 #include "umod.h"
@@ -183,6 +184,30 @@ static void translate_klines(FILE *out, const struct umod_set *set)
 	fprintf(out, "const struct tap_klines tap_klines = {\n"
 		"\t.base = 0x%" PRIx64 "ULL, .reloc_ref = 0x%" PRIx64 "ULL,\n"
 		"\t.lines = %s\n};\n\n", base, set->kernel_reloc_ref, init);
+}
+
+void translate_kmod_lines(struct tr *T, FILE *out, const struct umod_set *set)
+{
+	size_t n = set ? set->nkmods : 0;
+	char (*lines)[128] = xcalloc(n + 1, sizeof(*lines));
+
+	for (size_t i = 0; i < n; i++) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "tap_kmod%zu_lines", i);
+		fprintf(out, "/* %s: %zu line rows of its probed functions */\n",
+			set->kmods[i].modsym, set->kmods[i].rows.count);
+		emit_lines(out, &set->kmods[i].rows, set->kmods[i].anchor, name, lines[i],
+			   sizeof(lines[i]));
+	}
+	fputs("const struct tap_kmod_lines tap_kmod_lines[] = {\n", out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "\t{ .modsym = %u, .lines = %s },\n",
+			tr_modsym_index(T, set->kmods[i].modsym), lines[i]);
+	if (!n)
+		fputs("\t{ .modsym = 0 }	/* placeholder: no module rows */\n", out);
+	fprintf(out, "};\nconst unsigned int tap_kmod_lines_count = %zu;\n\n", n);
+	free(lines);
 }
 
 extern const struct probe_family probe_family_process;

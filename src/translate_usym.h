@@ -14,6 +14,13 @@ struct derived_probe;
  * @out (room for 2); their number. */
 size_t usym_probe_binaries(const struct derived_probe *dp, const char **out);
 
+struct tr;
+
+/* tap_kmod_lines[] and tap_kmod_lines_count for @set's kernel modules
+ * (NULL: none), whose anchors it adds to @T's module symbols: before
+ * those are emitted. */
+void translate_kmod_lines(struct tr *T, FILE *out, const struct umod_set *set);
+
 /* tap_umods[] and tap_umod_count for @set (NULL: none). */
 void translate_umods(FILE *out, const struct umod_set *set);
 

@@ -1,6 +1,7 @@
 /* User binaries' symbols, load segments, build-ids, unwind rows and
  * needed libraries, read with libelf (umod.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <dirent.h>
@@ -596,6 +597,11 @@ void umod_set_free(struct umod_set *set)
 		umod_free(&set->mods[i]);
 	free(set->mods);
 	linetab_free(&set->kernel_lines);
+	for (size_t i = 0; i < set->nkmods; i++) {
+		free(set->kmods[i].modsym);
+		linetab_free(&set->kmods[i].rows);
+	}
+	free(set->kmods);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -606,6 +612,14 @@ void umod_set_hash(const struct umod_set *set, struct hash128 *h)
 	snprintf(rows, sizeof(rows), "kernel lines %zu %zu", set->kernel_lines.count,
 		 set->kernel_lines.nfiles);
 	hash_add_str(h, rows);
+	for (size_t i = 0; i < set->nkmods; i++) {
+		const struct kmod_lines *k = &set->kmods[i];
+
+		snprintf(rows, sizeof(rows), "module lines %zu %zu %" PRIx64, k->rows.count,
+			 k->rows.nfiles, k->anchor);
+		hash_add_str(h, k->modsym);
+		hash_add_str(h, rows);
+	}
 	for (size_t i = 0; i < set->count; i++) {
 		const struct umod *m = &set->mods[i];
 		struct stat st;

@@ -60,6 +60,16 @@ bool umod_load_lines(struct umod *m);
  * covers up to the next one), or NULL. */
 const struct umod_sym *umod_symbol(const struct umod *m, uint64_t addr);
 
+/* A kernel module's line rows (klines.h): those of its probed functions
+ * that lie in the section of the symbol "MOD:NAME" they are kept
+ * relative to, as a module's sections are placed each on its own. */
+struct kmod_lines {
+	char *modsym;		/* "MOD:NAME", found by the runtime at load */
+	uint64_t anchor;	/* NAME's address in the module's DWARF */
+	uint64_t sec_lo, sec_hi;	/* its section */
+	struct linetab rows;
+};
+
 /* The binaries of a run. */
 struct umod_set {
 	struct umod *mods;
@@ -67,6 +77,9 @@ struct umod_set {
 	/* and the kernel's line rows (klines.h), when the script asks */
 	struct linetab kernel_lines;
 	uint64_t kernel_reloc_ref;
+	/* and the kernel modules' */
+	struct kmod_lines *kmods;
+	size_t nkmods;
 };
 
 /*

@@ -4,7 +4,9 @@
 #include "upath.h"
 
 #include <elf.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,12 +156,12 @@ static char *elf_runpath(const char *prog)
 static const char system_lib_dirs[] =
 	"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
 
-char *upath_library(const char *prog, const char *name, char **why)
+/* NAME (without '/') where PROG's loader would find it: the path in
+ * the directory found, links not resolved; malloc'd, or NULL. */
+static char *library_candidate(const char *prog, const char *name)
 {
 	char *cand = NULL;
 
-	if (strchr(name, '/'))
-		return finish(xstrdup(name), name, why);
 	if (prog) {
 		char *runpath = elf_runpath(prog);
 
@@ -171,7 +173,253 @@ char *upath_library(const char *prog, const char *name, char **why)
 		cand = search_dirs(getenv("LD_LIBRARY_PATH"), name, is_regular);
 	if (!cand)
 		cand = search_dirs(system_lib_dirs, name, is_regular);
-	return finish(cand, name, why);
+	return cand;
+}
+
+char *upath_library(const char *prog, const char *name, char **why)
+{
+	if (strchr(name, '/'))
+		return finish(xstrdup(name), name, why);
+	return finish(library_candidate(prog, name), name, why);
+}
+
+bool upath_has_glob(const char *name)
+{
+	return strpbrk(name, "*?[") != NULL;
+}
+
+void upath_list_free(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* A growing NULL-terminated list of distinct paths. */
+struct path_list {
+	char **v;
+	size_t n, cap;
+};
+
+static bool list_has(const struct path_list *l, const char *path)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], path) == 0)
+			return true;
+	return false;
+}
+
+/* Add PATH (taken) unless it is there already. */
+static void list_add(struct path_list *l, char *path)
+{
+	if (list_has(l, path)) {
+		free(path);
+		return;
+	}
+	if (l->n + 2 > l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = path;
+	l->v[l->n] = NULL;
+}
+
+/* CAND resolved when it is a regular ELF file, else NULL. */
+static char *resolved_elf(const char *cand)
+{
+	char *real = realpath(cand, NULL);
+
+	if (real && !upath_is_elf(real)) {
+		free(real);
+		real = NULL;
+	}
+	return real;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of directory DIR (a prefix of a path: "" is the current
+ * directory) that COMP (one component of a pattern) matches, as
+ * glob(3) matches them ('*' and '?' match no leading '.'), sorted. */
+static struct path_list dir_matches(const char *dir, const char *comp)
+{
+	struct path_list l = { 0 };
+	DIR *d = opendir(*dir ? dir : ".");
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    fnmatch(comp, e->d_name, FNM_PERIOD) == 0)
+			list_add(&l, xstrdup(e->d_name));
+	if (d)
+		closedir(d);
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), compare_names);
+	return l;
+}
+
+/* Depth at which a pattern walk stops: more components than any path. */
+#define GLOB_DEPTH_MAX 256
+
+/* The paths under PREFIX that the components of REST match, added to
+ * OUT as the regular ELF files they resolve to. */
+static void glob_walk(const char *prefix, const char *rest, struct path_list *out, int depth)
+{
+	const char *slash = strchr(rest, '/');
+	size_t len = slash ? (size_t)(slash - rest) : strlen(rest);
+	char *comp = xasprintf("%.*s", (int)len, rest);
+	struct path_list names;
+
+	if (depth > GLOB_DEPTH_MAX) {
+		free(comp);
+		return;
+	}
+	if (!upath_has_glob(comp)) {
+		/* a literal component is taken as written, as glob does */
+		names = (struct path_list){ 0 };
+		list_add(&names, xstrdup(comp));
+	} else {
+		names = dir_matches(prefix, comp);
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		char *path = xasprintf("%s%s", prefix, names.v[i]);
+
+		if (!slash) {
+			char *real = resolved_elf(path);
+
+			if (real)
+				list_add(out, real);
+		} else {
+			char *dir = xasprintf("%s/", path);
+			const char *next = slash;
+
+			while (*next == '/')
+				next++;
+			if (*next)
+				glob_walk(dir, next, out, depth + 1);
+			free(dir);
+		}
+		free(path);
+	}
+	upath_list_free(names.v);
+	free(comp);
+}
+
+char **upath_glob(const char *pattern, size_t *n, char **why)
+{
+	struct path_list l = { 0 };
+	const char *rest = pattern;
+
+	while (*rest == '/')
+		rest++;
+	if (*rest)
+		glob_walk(rest != pattern ? "/" : "", rest, &l, 0);
+	*n = l.n;
+	if (!l.n)
+		*why = xasprintf("no ELF file matches '%s'", pattern);
+	return l.v;
+}
+
+/* The DT_NEEDED names of the ELF file PATH, pushed (malloc'd) on OUT. */
+static void elf_needed(const char *path, struct path_list *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		GElf_Dyn dyn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			const char *name;
+
+			if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag == DT_NULL)
+				break;
+			if (dyn.d_tag == DT_NEEDED &&
+			    (name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)) && *name)
+				list_add(out, xstrdup(name));
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+/* At most this many libraries are walked: a bound, not a limit any
+ * real program comes near. */
+#define NEEDED_MAX 4096
+
+char **upath_needed_glob(const char *prog, const char *pattern, size_t *n, char **why)
+{
+	struct path_list walked = { 0 }, found = { 0 };
+	char *full = xasprintf("*%s", pattern);
+
+	list_add(&walked, xstrdup(prog));
+	for (size_t i = 0; i < walked.n && walked.n < NEEDED_MAX; i++) {
+		struct path_list names = { 0 };
+
+		elf_needed(walked.v[i], &names);
+		for (size_t j = 0; j < names.n; j++) {
+			char *cand = strchr(names.v[j], '/') ? xstrdup(names.v[j])
+				     : library_candidate(walked.v[i], names.v[j]);
+			char *real = cand ? resolved_elf(cand) : NULL;
+
+			if (real && fnmatch(full, cand, 0) == 0)
+				list_add(&found, xstrdup(real));
+			if (real)
+				list_add(&walked, real);
+			free(cand);
+		}
+		upath_list_free(names.v);
+	}
+	upath_list_free(walked.v);
+	*n = found.n;
+	if (!found.n)
+		*why = xasprintf("no library of '%s' matches '%s'", prog, full);
+	free(full);
+	return found.v;
+}
+
+/* ONE (taken; NULL gives NULL) as a list. */
+char **upath_list_of(char *one, size_t *n)
+{
+	char **v;
+
+	*n = 0;
+	if (!one)
+		return NULL;
+	v = xcalloc(2, sizeof(*v));
+	v[0] = one;
+	*n = 1;
+	return v;
+}
+
+char **upath_programs(const char *name, size_t *n, char **why)
+{
+	if (upath_has_glob(name))
+		return upath_glob(name, n, why);
+	return upath_list_of(upath_program(name, why), n);
+}
+
+char **upath_libraries(const char *prog, const char *name, size_t *n, char **why)
+{
+	if (!upath_has_glob(name))
+		return upath_list_of(upath_library(prog, name, why), n);
+	if (strchr(name, '/'))
+		return upath_glob(name, n, why);
+	return upath_needed_glob(prog, name, n, why);
 }
 
 static char *target_command;	/* -c CMD */
@@ -184,20 +432,73 @@ void upath_set_target(const char *command, long pid)
 	target_pid = pid;
 }
 
-/* /proc/PID/exe's file, checked as a program is. */
-static char *pid_program(long pid, char **why)
+static char *(*pid_exe_of)(long pid, char **why);
+
+/* The pids looked up already (through pid_exe_of: each costs a job in
+ * the guest) and their programs (NULL: not found, with why). */
+static struct pid_seen {
+	long pid;
+	char *path, *why;
+} *pids_seen;
+static size_t npids_seen;
+
+void upath_set_pid_lookup(char *(*exe_of)(long pid, char **why))
+{
+	pid_exe_of = exe_of;
+	for (size_t i = 0; i < npids_seen; i++) {
+		free(pids_seen[i].path);
+		free(pids_seen[i].why);
+	}
+	free(pids_seen);
+	pids_seen = NULL;
+	npids_seen = 0;
+}
+
+/* PID's executable as named where it runs, not yet checked. */
+static char *pid_exe(long pid, char **why)
 {
 	char link[64], buf[PATH_MAX];
+	struct pid_seen *seen;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n <= 0) {
-		*why = xasprintf("cannot find the executable of process %ld", pid);
+	if (!pid_exe_of) {
+		snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n <= 0) {
+			*why = xasprintf("cannot find the executable of process %ld", pid);
+			return NULL;
+		}
+		buf[n] = '\0';
+		return xstrdup(buf);
+	}
+	for (size_t i = 0; i < npids_seen; i++)
+		if (pids_seen[i].pid == pid) {
+			seen = &pids_seen[i];
+			goto found;
+		}
+	pids_seen = xrealloc(pids_seen, (npids_seen + 1) * sizeof(*pids_seen));
+	seen = &pids_seen[npids_seen++];
+	seen->pid = pid;
+	seen->why = NULL;
+	seen->path = pid_exe_of(pid, &seen->why);
+found:
+	if (!seen->path) {
+		*why = xstrdup(seen->why);
 		return NULL;
 	}
-	buf[n] = '\0';
-	return finish(xstrdup(buf), buf, why);
+	return xstrdup(seen->path);
+}
+
+/* PID's program, checked as a program is. */
+static char *pid_program(long pid, char **why)
+{
+	char *exe = pid_exe(pid, why), *path;
+
+	if (!exe)
+		return NULL;
+	path = finish(xstrdup(exe), exe, why);
+	free(exe);
+	return path;
 }
 
 char *upath_target_program(long pid, char **why)

@@ -147,10 +147,14 @@ void tap_modsyms_exit(void)
 	tap_modsym_addrs = NULL;
 }
 
+unsigned long tap_modsym_addr(unsigned int k)
+{
+	return k < tap_nmodsyms && tap_modsym_addrs ? READ_ONCE(tap_modsym_addrs[k]) : 0;
+}
+
 unsigned long tap_module_symbol(struct tap_context *c, unsigned int k)
 {
-	unsigned long addr = k < tap_nmodsyms && tap_modsym_addrs
-			     ? READ_ONCE(tap_modsym_addrs[k]) : 0;
+	unsigned long addr = tap_modsym_addr(k);
 	const char *colon;
 
 	if (addr)

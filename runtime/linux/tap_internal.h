@@ -175,6 +175,9 @@ unsigned long tap_kernel_symbol(const char *name);
 bool tap_module_live(const char *name);
 int tap_modsyms_init(void);
 void tap_modsyms_exit(void);
+/* Where tap_modsyms[@k] is now, or 0 (its module is not loaded); any
+ * context. */
+unsigned long tap_modsym_addr(unsigned int k);
 
 /* control.c (tap_run_event() is in tapc_runtime.h) */
 void tap_count_skipped(void);

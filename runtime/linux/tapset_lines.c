@@ -51,16 +51,33 @@ bool tap_uline_find(const struct tap_umod *m, unsigned long rel,
 	return find(&m->lines, rel, file, line);
 }
 
+/* @addr in the rows of a kernel module's probed functions: each group's
+ * rows are relative to its symbol, where the module placed it. */
+static bool kmod_line_find(unsigned long addr, const char **file, unsigned long *line)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_kmod_lines_count; i++) {
+		const struct tap_kmod_lines *g = &tap_kmod_lines[i];
+		unsigned long at = tap_modsym_addr(g->modsym);
+
+		if (at && addr >= at && find(&g->lines, addr - at, file, line))
+			return true;
+	}
+	return false;
+}
+
 bool tap_kline_find(unsigned long addr, const char **file, unsigned long *line)
 {
 	unsigned long link;
 
-	if (!tap_klines.lines.nrows)
-		return false;
-	link = addr - tap_kernel_reloc(tap_klines.reloc_ref);
-	if (link < tap_klines.base)
-		return false;
-	return find(&tap_klines.lines, link - tap_klines.base, file, line);
+	if (tap_klines.lines.nrows) {
+		link = addr - tap_kernel_reloc(tap_klines.reloc_ref);
+		if (link >= tap_klines.base &&
+		    find(&tap_klines.lines, link - tap_klines.base, file, line))
+			return true;
+	}
+	return kmod_line_find(addr, file, line);
 }
 
 /* @what of @file:@line, or @addr in hex when @found is false. */

@@ -361,6 +361,19 @@ Dwarf *kfunc_kernel_pc(const struct derived_probe *dp, uint64_t *pc)
 	return dwindex_dwarf(d->ix);
 }
 
+Dwarf *kfunc_module_pc(const struct derived_probe *dp, uint64_t *pc, const char **module,
+		       const char **symbol)
+{
+	const struct kfunc_data *d = dp->fp.data;
+
+	if (dp->family != &probe_family_kfunc || !dp->runs || !d || !d->module)
+		return NULL;
+	*pc = d->scope.pc;
+	*module = d->module;
+	*symbol = d->symbol;
+	return dwindex_dwarf(d->ix);
+}
+
 static void emit_str_field(FILE *out, const char *field, const char *s)
 {
 	char *lit;

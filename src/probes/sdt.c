@@ -33,6 +33,7 @@
 
 #include "glob.h"
 #include "probes/family.h"
+#include "probes/uprobe.h"
 #include "sdt.h"
 #include "sdt_arg.h"
 #include "translate_int.h"
@@ -46,14 +47,17 @@ enum {
 };
 
 static const struct pattern_row sdt_rows[] = {
-	{ 0, { PAT_C("process", PA_STR), PAT_OPT("library", PA_STR, SV_LIBRARY),
+	{ 0, { PAT_C("process", PA_OPTSTRNUM), PAT_OPT("library", PA_STR, SV_LIBRARY),
 	       PAT_OPT("provider", PA_STR, SV_PROVIDER), PAT_C("mark", PA_STR) } },
 };
 
 /* A probe's marker (the family point's payload). */
 struct sdt_point {
 	char *provider;
-	char *program;			/* process("...") resolved, for .library */
+	char *program;			/* process("...") resolved, for .library
+					 * and globs */
+	long long pid;			/* the process it is limited to, 0: any,
+					 * -1: target() */
 	char *args_text;		/* the descriptors as the note has them */
 	struct sdt_arg *args;		/* parsed, or NULL with args_err */
 	size_t nargs;			/* how many descriptors there are */
@@ -151,35 +155,30 @@ static char *mark_pattern(const char *name)
 	return sb.buf ? strbuf_detach(&sb) : xstrdup("");
 }
 
-static int sdt_expand(const struct point_pattern *pat, const struct probe_point *pp,
-		      struct vec *out, struct family_error *err)
+/* The markers of PATH (PROGRAM's, or a library of it) that match the
+ * point, pushed onto out; false with *err filled when PATH has no SDT
+ * notes to read. */
+static bool mark_file(const struct probe_point *pp, const struct point_pattern *pat,
+		      const char *program, const char *path, bool name_program,
+		      long long pid, struct vec *out, struct family_error *err)
 {
-	const struct pp_comp *proc = family_comp(pp, 0);
 	const struct pp_comp *prov = (pat->variant & SV_PROVIDER) ?
 				     family_comp_named(pp, "provider") : NULL;
-	const struct pp_comp *lib = (pat->variant & SV_LIBRARY) ?
-				    family_comp_named(pp, "library") : NULL;
+	const struct pp_comp *file = (pat->variant & SV_LIBRARY) ?
+				     family_comp_named(pp, "library") : family_comp(pp, 0);
 	const struct pp_comp *mark = family_comp(pp, pat->n - 1);
-	const struct pp_comp *file = lib ? lib : proc;
-	char *why = NULL, *program = upath_program(proc->arg->str, &why), *path, *name;
+	char *why = NULL, *name;
 	struct sdt_file f;
 
-	if (!program)
-		return family_fail(err, &proc->arg->pos, why);
-	path = lib ? upath_library(program, lib->arg->str, &why) : xstrdup(program);
-	if (!path) {
-		free(program);
-		return family_fail(err, &lib->arg->pos, why);
-	}
 	if (sdt_read(path, &f, &why) != 0) {
-		free(path);
-		free(program);
-		return family_fail(err, &file->arg->pos, why);
+		family_fail(err, file->arg ? &file->arg->pos : &file->pos, why);
+		return false;
 	}
 	name = mark_pattern(mark->arg->str);
 	for (size_t i = 0; i < f.n; i++) {
 		const struct sdt_marker *m = &f.v[i];
 		struct family_point *fp;
+		struct sdt_point *sp;
 
 		if (!glob_match(name, m->name) || (prov && !glob_match(prov->arg->str, m->provider)))
 			continue;
@@ -187,15 +186,66 @@ static int sdt_expand(const struct point_pattern *pat, const struct probe_point 
 		fp->target = xstrdup(m->name);
 		fp->module = xstrdup(path);
 		fp->target_comp = pat->n - 1;
-		fp->data = make_point(path, &f, m);
-		if (lib)
-			((struct sdt_point *)fp->data)->program = xstrdup(program);
+		fp->data = sp = make_point(path, &f, m);
+		sp->pid = pid;
+		if (name_program)
+			sp->program = xstrdup(program);
 		vec_push(out, fp);
 	}
 	sdt_file_free(&f);
 	free(name);
-	free(path);
-	free(program);
+	return true;
+}
+
+static int sdt_expand(const struct point_pattern *pat, const struct probe_point *pp,
+		      struct vec *out, struct family_error *err)
+{
+	const struct pp_comp *proc = family_comp(pp, 0);
+	const struct pp_comp *lib = (pat->variant & SV_LIBRARY) ?
+				    family_comp_named(pp, "library") : NULL;
+	const struct pp_comp *mark = family_comp(pp, pat->n - 1);
+	bool globbed = (proc->arg && proc->arg->kind == E_STR && upath_has_glob(proc->arg->str)) ||
+		       (lib && upath_has_glob(lib->arg->str));
+	/* one file of a glob that fails in an optional point is left out */
+	bool skip_failure = globbed && pp->optional;
+	long long pid;
+	size_t nprog, npath;
+	char *why = NULL, **programs = uprobe_programs(pp, &pid, &nprog, err);
+
+	if (!programs)
+		return -1;
+	for (size_t i = 0; i < nprog; i++) {
+		char **paths = lib ? upath_libraries(programs[i], lib->arg->str, &npath, &why)
+				   : upath_list_of(xstrdup(programs[i]), &npath);
+		bool ok = true;
+
+		if (!paths && skip_failure) {
+			free(why);
+			continue;
+		}
+		if (!paths) {
+			upath_list_free(programs);
+			return family_fail(err, &lib->arg->pos, why);
+		}
+		for (size_t j = 0; ok && j < npath; j++) {
+			struct family_error mine = { 0 };
+
+			ok = mark_file(pp, pat, programs[i], paths[j], lib || globbed, pid, out,
+				       &mine);
+			if (!ok && skip_failure) {
+				free(mine.msg);
+				ok = true;
+			} else if (!ok) {
+				*err = mine;
+			}
+		}
+		upath_list_free(paths);
+		if (!ok) {
+			upath_list_free(programs);
+			return -1;
+		}
+	}
+	upath_list_free(programs);
 	if (out->n > 0 || pp->optional)
 		return (int)out->n;
 	return family_fail(err, &mark->arg->pos, xstrdup("no match"));
@@ -209,7 +259,7 @@ static struct probe_point *sdt_derived_point(const struct derived_probe *dp)
 	const struct sdt_point *sp = dp->fp.data;
 	struct probe_point *named;
 
-	if (!(dp->variant & (SV_PROVIDER | SV_LIBRARY)))
+	if (!(dp->variant & (SV_PROVIDER | SV_LIBRARY)) && !sp->program)
 		return NULL;
 	named = probe_point_new(&dp->loc->pos);
 	for (size_t i = 0; i < dp->loc->comps.n; i++) {
@@ -407,9 +457,9 @@ static void sdt_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	char *path = tr_cstr(dp->fp.module, strlen(dp->fp.module));
 
 	(void)index;
-	fprintf(out, ".kind = TAP_PROBE_UPROBE, .target = %s, .arg = { 0 }, "
+	fprintf(out, ".kind = TAP_PROBE_UPROBE, .target = %s, .arg = { %lldLL, 0 }, "
 		".u.uprobe = { .offset = %#" PRIx64 "ULL, .ref_ctr = %#" PRIx64 "ULL, "
-		".maxactive = -1 }, ", path, sp->pc_offset, sp->sem_offset);
+		".maxactive = -1 }, ", path, sp->pid, sp->pc_offset, sp->sem_offset);
 	free(path);
 }
 

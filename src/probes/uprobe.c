@@ -67,18 +67,17 @@ static const struct pp_comp *comp_named(const struct point_pattern *pat,
 	return NULL;
 }
 
-/* The program process(...) names, and the process its probes are
- * limited to; NULL with *err filled. */
-static char *resolve_program(const struct probe_point *pp, long long *pid,
-			     struct family_error *err)
+char **uprobe_programs(const struct probe_point *pp, long long *pid, size_t *n,
+			       struct family_error *err)
 {
 	const struct pp_comp *c0 = family_comp(pp, 0);
-	char *why = NULL, *path;
+	char *why = NULL, **paths;
 
 	*pid = 0;
+	*n = 0;
 	if (!c0->arg) {
 		*pid = -1;
-		path = upath_target_program(0, &why);
+		paths = upath_list_of(upath_target_program(0, &why), n);
 	} else if (c0->arg->kind == E_NUM) {
 		if (c0->arg->num <= 0 || c0->arg->num > INT_MAX) {
 			family_fail(err, &c0->arg->pos,
@@ -86,13 +85,35 @@ static char *resolve_program(const struct probe_point *pp, long long *pid,
 			return NULL;
 		}
 		*pid = c0->arg->num;
-		path = upath_target_program(*pid, &why);
+		paths = upath_list_of(upath_target_program(*pid, &why), n);
 	} else {
-		path = upath_program(c0->arg->str, &why);
+		paths = upath_programs(c0->arg->str, n, &why);
 	}
-	if (!path)
+	if (!paths)
 		family_fail(err, c0->arg ? &c0->arg->pos : &c0->pos, why);
-	return path;
+	return paths;
+}
+
+/* The probes of q (its program and library set) added to *total; false
+ * with *err filled when they fail to resolve.  One file of a glob that
+ * fails in an optional point ('?') is left out, as SystemTap derives
+ * each match on its own. */
+static bool expand_file(struct ufunc_query *q, bool skip_failure, int *total,
+			struct family_error *err)
+{
+	struct family_error mine = { 0 };
+	int n = ufunc_expand(q, &mine);
+
+	if (n >= 0) {
+		*total += n;
+		return true;
+	}
+	if (skip_failure) {
+		free(mine.msg);
+		return true;
+	}
+	*err = mine;
+	return false;
 }
 
 static int uprobe_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -100,8 +121,13 @@ static int uprobe_expand(const struct point_pattern *pat, const struct probe_poi
 {
 	struct ufunc_query q = { .pp = pp, .variant = pat->variant, .maxactive = -1, .out = out };
 	const struct pp_comp *lib = comp_named(pat, pp, "library", NULL);
-	char *why = NULL;
-	int n;
+	const struct pp_comp *c0 = family_comp(pp, 0);
+	bool globbed = (c0->arg && c0->arg->kind == E_STR && upath_has_glob(c0->arg->str)) ||
+		       (lib && upath_has_glob(lib->arg->str));
+	char *why = NULL, **programs;
+	size_t nprog, nlib = 0;
+	int total = 0;
+	bool ok = true;
 
 	if (pat->variant & UV_MAXACTIVE) {
 		const struct pp_comp *ma = family_comp(pp, pat->n - 1);
@@ -114,20 +140,31 @@ static int uprobe_expand(const struct point_pattern *pat, const struct probe_poi
 	q.func_comp = comp_named(pat, pp, (pat->variant & UV_PLT) ? "plt"
 					  : (pat->variant & UV_STATEMENT) ? "statement"
 					  : "function", &q.func_index);
-	q.program = resolve_program(pp, &q.pid, err);
-	if (!q.program)
+	programs = uprobe_programs(pp, &q.pid, &nprog, err);
+	if (!programs)
 		return -1;
-	if (lib) {
-		q.library = upath_library(q.program, lib->arg->str, &why);
-		if (!q.library) {
-			free(q.program);
-			return family_fail(err, &lib->arg->pos, why);
+	for (size_t i = 0; ok && i < nprog; i++) {
+		char **libs = NULL;
+
+		q.program = programs[i];
+		q.library = NULL;
+		if (lib && !(libs = upath_libraries(q.program, lib->arg->str, &nlib, &why))) {
+			if (globbed && pp->optional) {
+				free(why);
+				continue;
+			}
+			family_fail(err, &lib->arg->pos, why);
+			ok = false;
+			break;
 		}
+		for (size_t j = 0; ok && j < (libs ? nlib : 1); j++) {
+			q.library = libs ? libs[j] : NULL;
+			ok = expand_file(&q, globbed && pp->optional, &total, err);
+		}
+		upath_list_free(libs);
 	}
-	n = ufunc_expand(&q, err);
-	free(q.program);
-	free(q.library);
-	return n;
+	upath_list_free(programs);
+	return ok ? total : -1;
 }
 
 /* pp() and -p2: the point with the files resolved and the function as

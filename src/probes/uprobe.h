@@ -61,6 +61,14 @@ struct ufunc_query {
  * message in *why (@cast(..., "PATH")). */
 const struct dwindex *ufunc_dwarf(const char *path, const char **why);
 
+/* The programs process(...) of pp names: the one file of a path, each
+ * file a glob matches, the program of process(PID) or of the -c/-x
+ * target without an argument; and the process the probes are limited
+ * to (0: any, -1: target()).  A list for upath_list_free, or NULL with
+ * *err filled.  For the user-space families (uprobe.c, sdt.c). */
+char **uprobe_programs(const struct probe_point *pp, long long *pid, size_t *n,
+		       struct family_error *err);
+
 /* Push the probes of the query onto q->out; how many, or -1 with *err. */
 int ufunc_expand(struct ufunc_query *q, struct family_error *err);
 

@@ -62,6 +62,8 @@ const unsigned int tap_nmodsyms = 0;
 const struct tap_entryval tap_entryvals[] = { { NULL, 0, 0 } };
 const unsigned int tap_nentryvals = 0;
 const struct tap_klines tap_klines = { 0 };
+const struct tap_kmod_lines tap_kmod_lines[] = { { .modsym = 0 } };
+const unsigned int tap_kmod_lines_count = 0;
 /* no user binary: the tables pass 3 prints for -d/--ldd, empty */
 const struct tap_umod tap_umods[] = { { .path = 0 } };
 const unsigned int tap_umod_count = 0;
