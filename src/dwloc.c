@@ -3,16 +3,19 @@
  * The expression picked for scope->pc is evaluated symbolically on a
  * small stack whose entries are a constant, a register's value plus a
  * constant, or a static (link-time) address plus a constant; a variable
- * in pieces (DW_OP_piece) is each piece evaluated so, copied side by side
- * by the runtime.  What only the running kernel knows (a memory read,
+ * in pieces (DW_OP_piece) is each piece evaluated so (a piece computed
+ * at run time too), copied side by side by the runtime.  What only the running kernel knows (a memory read,
  * arithmetic on two registers, a shift of one, a typed conversion) turns
  * the entry into a value computed at run time: single assignments
  * (struct tvar_dwop) that pass 3 prints as C.  An entry value
  * (DW_OP_entry_value) is the register itself at the function's entry;
  * elsewhere, as SystemTap does, it is the value a companion kprobe on the
  * function's entry saved for the task (TVAR_DW_ENTRY).  Whatever is left
- * (bit pieces, branches, DW_OP_GNU_parameter_ref) is refused: SystemTap's
- * "not accessible" error names the operation.
+ * is refused: SystemTap's "not accessible" error names the operation,
+ * in SystemTap's words where it refuses it too (bit pieces: "unhandled
+ * DW_OP operation"; branches: "conditional branches not supported").
+ * DW_OP_GNU_parameter_ref, which SystemTap resolves by unwinding to the
+ * caller and taking its call site's DW_AT_call_value, is refused here.
  */
 #include "dwloc.h"
 
@@ -1074,10 +1077,15 @@ static bool in_pieces(const Dwarf_Op *ops, size_t n)
 }
 
 /* The piece the n operations before a DW_OP_piece describe. */
-static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar_piece *p)
+static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar_piece *p,
+		     struct tvar_dwop **dwops, size_t *ndwops)
 {
 	struct elem top;
+	struct tvar_origin computed = { 0 };
 
+	free(ev->nodes);	/* each piece numbers its own values */
+	ev->nodes = NULL;
+	ev->nnodes = 0;
 	ev->n = 0;
 	ev->is_value = false;
 	ev->nest = 0;
@@ -1107,7 +1115,20 @@ static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar
 		p->base = TVAR_BASE_STATIC;
 		break;
 	case E_NODE:
-		return refuse_plain(ev, "a piece computed at run time");
+		/* computed when the probe hits, as a whole location is; its
+		 * values go after the other pieces' in the variable's */
+		if (computed_origin(ev, top, &computed) != 0)
+			return false;
+		p->base = TVAR_BASE_DWEXPR;
+		p->addr = 0;
+		p->reloc_ref = computed.reloc_ref;
+		p->dwop_first = *ndwops;
+		p->ndwops = computed.ndwops;
+		*dwops = xrealloc(*dwops, (*ndwops + computed.ndwops) * sizeof(**dwops));
+		memcpy(*dwops + *ndwops, computed.dwops, computed.ndwops * sizeof(**dwops));
+		*ndwops += computed.ndwops;
+		free(computed.dwops);
+		break;
 	}
 	if (!p->in_mem && p->size > 8)
 		return refuse_plain(ev, "a value piece wider than 8 bytes");
@@ -1125,13 +1146,15 @@ static int pieces_origin(struct eval *ev, const Dwarf_Op *ops, size_t n,
 			 struct tvar_origin *out)
 {
 	struct tvar_piece *pieces = NULL;
-	size_t np = 0, start = 0, total = 0;
+	struct tvar_dwop *dwops = NULL;
+	size_t np = 0, start = 0, total = 0, ndwops = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct tvar_piece p = { 0 };
 
 		if (ops[i].atom == DW_OP_bit_piece) {
-			refuse(ev, "a variable in bit pieces (%s)", ops[i].atom);
+			/* SystemTap's translator has no case for it either */
+			refuse(ev, "unhandled DW_OP operation (%s)", ops[i].atom);
 			goto fail;
 		}
 		if (ops[i].atom != DW_OP_piece)
@@ -1141,7 +1164,7 @@ static int pieces_origin(struct eval *ev, const Dwarf_Op *ops, size_t n,
 			refuse_plain(ev, "a piece of it is optimized out (DW_OP_piece alone)");
 			goto fail;
 		}
-		if (!piece_of(ev, ops + start, i - start, &p))
+		if (!piece_of(ev, ops + start, i - start, &p, &dwops, &ndwops))
 			goto fail;
 		total += p.size;
 		if (!p.size || total > PIECES_MAX_BYTES) {
@@ -1160,10 +1183,13 @@ static int pieces_origin(struct eval *ev, const Dwarf_Op *ops, size_t n,
 	out->base = TVAR_BASE_PIECES;
 	out->pieces = pieces;
 	out->npieces = np;
+	out->dwops = dwops;
+	out->ndwops = ndwops;
 	out->in_mem = true;
 	return 0;
 fail:
 	free(pieces);
+	free(dwops);
 	return -1;
 }
 

@@ -152,7 +152,13 @@ static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 			const struct tvar_piece *p = &tv->pieces[i];
 
 			strbuf_adds(sb, i ? "," : "[");
-			if (p->base == TVAR_BASE_REG)
+			if (p->base == TVAR_BASE_DWEXPR) {
+				struct tvar view = *tv;
+
+				view.dwops = tv->dwops + p->dwop_first;
+				view.ndwops = p->ndwops;
+				dwops_text(&view, sb);
+			} else if (p->base == TVAR_BASE_REG)
 				strbuf_addf(sb, "reg:%u%+" PRId64, p->slot, (int64_t)p->addr);
 			else if (p->base == TVAR_BASE_STATIC)
 				strbuf_addf(sb, "static:%#" PRIx64, p->addr);
