@@ -255,6 +255,8 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 	case TVAR_DW_MODSYM:
 		return xasprintf("(long long)(tap_module_symbol(c, %u) + %#" PRIx64 "UL)",
 				 modsym_index(m->T, d->sym), d->val);
+	case TVAR_DW_CALLSITE:
+		return xasprintf("tap_callsite_value(c, %s, %s)", a, v[d->b]);
 	case TVAR_DW_BINARY:
 		break;
 	}
@@ -294,6 +296,7 @@ static void dwexpr_c(struct emit *m, const struct tvar *tv)
 		free(c);
 		if (tv->dwops[i].kind == TVAR_DW_REG || tv->dwops[i].kind == TVAR_DW_DEREF ||
 		    tv->dwops[i].kind == TVAR_DW_ENTRY || tv->dwops[i].kind == TVAR_DW_MODSYM ||
+		    tv->dwops[i].kind == TVAR_DW_CALLSITE ||
 		    (tv->dwops[i].kind == TVAR_DW_BINARY &&
 		     (tv->dwops[i].op == TVAR_OP_DIV || tv->dwops[i].op == TVAR_OP_MOD)))
 			tr_check(m->T);

@@ -114,6 +114,9 @@ static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 		case TVAR_DW_MODSYM:
 			strbuf_addf(sb, "modsym:%s+%#" PRIx64, d->sym, d->val);
 			break;
+		case TVAR_DW_CALLSITE:
+			strbuf_addf(sb, "callsite(v%u,v%u)", d->a, d->b);
+			break;
 		}
 	}
 	strbuf_addc(sb, ']');

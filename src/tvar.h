@@ -73,6 +73,10 @@ enum tvar_dwop_kind {
 				 * away from the entry) */
 	TVAR_DW_MODSYM,		/* module symbol sym ("MOD:NAME") where it is
 				 * loaded, plus val (a module's static) */
+	TVAR_DW_CALLSITE,	/* value a when value b (whether the return
+				 * address is one of the call sites the
+				 * DWARF knows) is not 0, else the error
+				 * "unknown callsite" (DW_OP_GNU_parameter_ref) */
 };
 
 /* DWARF's arithmetic: division, modulo, the arithmetic right shift and
