@@ -76,6 +76,7 @@ static const char *op_name(unsigned atom)
 		{ DW_OP_entry_value, "DW_OP_entry_value" },
 		{ DW_OP_GNU_entry_value, "DW_OP_GNU_entry_value" },
 		{ DW_OP_GNU_parameter_ref, "DW_OP_GNU_parameter_ref" },
+		{ DW_OP_fbreg, "DW_OP_fbreg" }, { DW_OP_call_frame_cfa, "DW_OP_call_frame_cfa" },
 		{ DW_OP_convert, "DW_OP_convert" }, { DW_OP_GNU_convert, "DW_OP_GNU_convert" },
 		{ DW_OP_regval_type, "DW_OP_regval_type" },
 		{ DW_OP_GNU_regval_type, "DW_OP_GNU_regval_type" },
@@ -586,7 +587,8 @@ static bool call_site_value(struct eval *ev, struct call_site *site, unsigned *i
 		if (ops[i].atom == DW_OP_fbreg || ops[i].atom == DW_OP_call_frame_cfa ||
 		    ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
 		    ops[i].atom == DW_OP_GNU_parameter_ref)
-			return refuse(ev, "a call site value computed with %s", ops[i].atom);
+			return refuse(ev, "a call site value computed with %s (the caller's)",
+				      ops[i].atom);
 	ev->attr = &site->value;
 	ev->n = 0;
 	ok = eval_ops(ev, ops, n) && ev->n >= 1 && materialize(ev, ev->stack[ev->n - 1], idx);
