@@ -675,6 +675,10 @@ int tap_assert_myproc(struct tap_context *c);
  */
 long long tap_div(struct tap_context *c, long long a, long long b);
 long long tap_mod(struct tap_context *c, long long a, long long b);
+/* A parameter's value at the call site the probed function was called
+ * from: @value when @matched (the return address is a known call site),
+ * else the error "unknown callsite" (DW_OP_GNU_parameter_ref). */
+long long tap_callsite_value(struct tap_context *c, long long value, long long matched);
 
 /* The C library's string basics, kernel-safe. */
 unsigned long tap_strlen(const char *s);

@@ -584,6 +584,31 @@ const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry)
 	return NULL;
 }
 
+/* GCC names the out-of-line part that partial inlining splits off a
+ * function "NAME.part.N" (with more suffixes when it is cloned again);
+ * the DWARF gives it NAME through its abstract origin. */
+bool dwindex_split_part(const struct dwindex *ix, Dwarf_Addr entry)
+{
+	size_t lo = 0, hi = ix->n_fsyms;
+	bool any = false;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->fsyms[mid].lo < entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* every symbol there (aliases included) is such a part */
+	for (; lo < ix->n_fsyms && ix->fsyms[lo].lo == entry; lo++) {
+		if (!strstr(ix->fsyms[lo].name, ".part."))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 size_t dwindex_count(const struct dwindex *ix)
 {
 	return ix->n;
@@ -626,6 +651,119 @@ size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dw
 	}
 	*out = (const struct dwfunc **)found.v;
 	return found.n;
+}
+
+/* Whether the index has an out-of-line function named NAME. */
+static bool has_outofline(const struct dwindex *ix, const char *name)
+{
+	for (size_t i = lower_bound(ix, name); i < ix->n && !strcmp(ix->funcs[i].name, name); i++)
+		if (!ix->funcs[i].inline_instance)
+			return true;
+	return false;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct dwfunc *const *x = a, *const *y = b;
+
+	return (*x)->entry < (*y)->entry ? -1 : (*x)->entry > (*y)->entry;
+}
+
+/* The out-of-line functions of FOUND[0 .. n), by entry; how many. */
+static size_t outofline_by_entry(const struct dwfunc **found, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!found[i]->inline_instance)
+			found[k++] = found[i];
+	qsort(found, k, sizeof(*found), entry_cmp);
+	return k;
+}
+
+/* Whether one of BY_ENTRY[0 .. n) starts at ADDR with its DIE giving
+ * DW_AT_low_pc there (SystemTap then counts the symbol as probed), not
+ * ranges only.  GCC gives ranges to a function it split in a hot and a
+ * cold part, which have symbols SYM and SYM.cold: that is told from the
+ * symbol table, as reading the DIEs would load their compile units
+ * (120 MB more for kernel.function("*")). */
+static bool lowpc_at(const struct dwindex *ix, const struct dwfunc **by_entry, size_t n,
+		     const struct fsym *sym)
+{
+	size_t lo = 0, hi = n;
+	char *cold;
+	bool split;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (by_entry[mid]->entry < sym->lo)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || by_entry[lo]->entry != sym->lo)
+		return false;
+	cold = xasprintf("%s.cold", sym->name);
+	split = namemap_get(&ix->syms, cold) != NULL;
+	free(cold);
+	return !split;
+}
+
+/* The out-of-line function of the DWARF that symbol S is another name
+ * of: one whose own name is a symbol at S's address, where it starts
+ * (SystemTap's aliases, such as __clk_register_clkdev of
+ * clkdev_hw_create); NULL when none. */
+static const struct dwfunc *alias_of(const struct dwindex *ix, size_t s)
+{
+	size_t first = s;
+
+	while (first > 0 && ix->fsyms[first - 1].lo == ix->fsyms[s].lo)
+		first--;
+	for (size_t i = first; i < ix->n_fsyms && ix->fsyms[i].lo == ix->fsyms[s].lo; i++) {
+		const char *name = ix->fsyms[i].name;
+
+		for (size_t k = lower_bound(ix, name); k < ix->n && !strcmp(ix->funcs[k].name, name);
+		     k++)
+			if (!ix->funcs[k].inline_instance && ix->funcs[k].entry == ix->fsyms[s].lo)
+				return &ix->funcs[k];
+	}
+	return NULL;
+}
+
+size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dwsym **out)
+{
+	bool glob = glob_is_pattern(pat);
+	const struct dwfunc **dwarf_at = NULL;
+	size_t n_dwarf = 0, n = 0, cap = 0;
+
+	if (glob) {
+		n_dwarf = dwindex_match(ix, pat, &dwarf_at);
+		n_dwarf = outofline_by_entry(dwarf_at, n_dwarf);
+	}
+
+	*out = NULL;
+	for (size_t i = 0; i < ix->n_fsyms; i++) {
+		const struct fsym *s = &ix->fsyms[i];
+
+		if (glob ? !glob_match(pat, s->name) : strcmp(pat, s->name) != 0)
+			continue;
+		/* one probe per address; what the DWARF names is probed there */
+		if ((n > 0 && (*out)[n - 1].addr == s->lo) || !probeable(ix, s->lo) ||
+		    has_outofline(ix, s->name) ||
+		    (n_dwarf && lowpc_at(ix, dwarf_at, n_dwarf, s)))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*out = xrealloc(*out, cap * sizeof(**out));
+		}
+		(*out)[n] = (struct dwsym){ s->name, s->lo, alias_of(ix, i) };
+		/* an alias of a function the glob matches is probed already */
+		if (!(*out)[n].alias || !glob || !glob_match(pat, (*out)[n].alias->name))
+			n++;
+	}
+	free(dwarf_at);
+	return n;
 }
 
 const char *dwindex_nearest(const struct dwindex *ix, const char *name)

@@ -58,6 +58,28 @@ size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dw
 /* The out-of-line function entered at ENTRY, or NULL (a scan: for the
  * few symbols the DWARF knows under another name). */
 const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry);
+/* Whether the function entered at ENTRY is the part of another that
+ * GCC's partial inlining split off ("NAME.part.N"): SystemTap does not
+ * probe it under NAME (it is no entry of NAME's). */
+bool dwindex_split_part(const struct dwindex *ix, Dwarf_Addr entry);
+/* A function of the symbol table only: its name and address. */
+struct dwsym {
+	const char *name;	/* valid while the index is */
+	Dwarf_Addr addr;
+	/* the DWARF's function when the symbol is another name of it,
+	 * which SystemTap probes as that function; else NULL */
+	const struct dwfunc *alias;
+};
+/* The function symbols SystemTap probes for the name or glob PAT beside
+ * the DWARF's functions (a function point without a file): those whose
+ * name no out-of-line function of the DWARF has, such as "NAME.cold",
+ * "NAME.part.N", functions without DWARF and other names of a DWARF
+ * function (struct dwsym's alias); for a glob, not those where
+ * a function the glob matches in the DWARF starts (at its DW_AT_low_pc:
+ * the "NAME.isra.N" and "NAME.constprop.N" clones it probes as NAME).
+ * One per address, by address; returns how many, the array (malloc'd)
+ * in *out. */
+size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dwsym **out);
 /* The function name closest to NAME (SystemTap's suggestion), or NULL. */
 const char *dwindex_nearest(const struct dwindex *ix, const char *name);
 

@@ -3,16 +3,20 @@
  * The expression picked for scope->pc is evaluated symbolically on a
  * small stack whose entries are a constant, a register's value plus a
  * constant, or a static (link-time) address plus a constant; a variable
- * in pieces (DW_OP_piece) is each piece evaluated so, copied side by side
- * by the runtime.  What only the running kernel knows (a memory read,
+ * in pieces (DW_OP_piece) is each piece evaluated so (a piece computed
+ * at run time too), copied side by side by the runtime.  What only the running kernel knows (a memory read,
  * arithmetic on two registers, a shift of one, a typed conversion) turns
  * the entry into a value computed at run time: single assignments
  * (struct tvar_dwop) that pass 3 prints as C.  An entry value
  * (DW_OP_entry_value) is the register itself at the function's entry;
  * elsewhere, as SystemTap does, it is the value a companion kprobe on the
  * function's entry saved for the task (TVAR_DW_ENTRY).  Whatever is left
- * (bit pieces, branches, DW_OP_GNU_parameter_ref) is refused: SystemTap's
- * "not accessible" error names the operation.
+ * is refused: SystemTap's "not accessible" error names the operation,
+ * in SystemTap's words where it refuses it too (bit pieces: "unhandled
+ * DW_OP operation"; branches: "conditional branches not supported").
+ * DW_OP_GNU_parameter_ref, which SystemTap resolves by unwinding to the
+ * caller and taking its call site's DW_AT_call_value, is resolved at the
+ * function's entry only (where the return address picks the call site).
  */
 #include "dwloc.h"
 
@@ -72,6 +76,7 @@ static const char *op_name(unsigned atom)
 		{ DW_OP_entry_value, "DW_OP_entry_value" },
 		{ DW_OP_GNU_entry_value, "DW_OP_GNU_entry_value" },
 		{ DW_OP_GNU_parameter_ref, "DW_OP_GNU_parameter_ref" },
+		{ DW_OP_fbreg, "DW_OP_fbreg" }, { DW_OP_call_frame_cfa, "DW_OP_call_frame_cfa" },
 		{ DW_OP_convert, "DW_OP_convert" }, { DW_OP_GNU_convert, "DW_OP_GNU_convert" },
 		{ DW_OP_regval_type, "DW_OP_regval_type" },
 		{ DW_OP_GNU_regval_type, "DW_OP_GNU_regval_type" },
@@ -502,6 +507,168 @@ static bool push_entry_value(struct eval *ev, const Dwarf_Op *op)
 	return ok;
 }
 
+/* ---- DW_OP_GNU_parameter_ref */
+
+#ifndef DW_AT_call_parameter
+#define DW_AT_call_parameter 0x80
+#endif
+
+/* A tail call (a jump) leaves no return address of its own: the
+ * function returns to its caller's caller, so such a call site is never
+ * the one found at the entry. */
+static bool tail_call(Dwarf_Die *site)
+{
+	Dwarf_Attribute a;
+	bool flag = false;
+
+	if (dwarf_attr(site, DW_AT_call_tail_call, &a) || dwarf_attr(site, DW_AT_GNU_tail_call, &a))
+		dwarf_formflag(&a, &flag);
+	return flag;
+}
+
+/* One call site passing the parameter: the address the call returns to,
+ * and the DWARF expression of the value it passes. */
+struct call_site {
+	Dwarf_Addr return_pc;
+	Dwarf_Attribute value;
+	bool tail;		/* a tail call: never the one returned to */
+};
+
+/* The call sites under DIE (a compile unit) that give a value for the
+ * parameter whose DIE is at offset PARAM, appended to *sites. */
+static void find_call_sites(Dwarf_Die *die, Dwarf_Off param, struct call_site **sites, size_t *n)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute a;
+		Dwarf_Die origin;
+		struct call_site site;
+
+		if (tag == DW_TAG_call_site_parameter || tag == DW_TAG_GNU_call_site_parameter) {
+			bool named = dwarf_attr(&child, DW_AT_call_parameter, &a) ||
+				     dwarf_attr(&child, DW_AT_abstract_origin, &a);
+
+			site.tail = tail_call(die);
+			if (!named || !dwarf_formref_die(&a, &origin) ||
+			    dwarf_dieoffset(&origin) != param ||
+			    !(dwarf_attr(&child, DW_AT_call_value, &site.value) ||
+			      dwarf_attr(&child, DW_AT_GNU_call_site_value, &site.value)) ||
+			    !(dwarf_attr(die, DW_AT_call_return_pc, &a) ||
+			      dwarf_attr(die, DW_AT_low_pc, &a)) ||
+			    dwarf_formaddr(&a, &site.return_pc) != 0)
+				continue;
+			*sites = xrealloc(*sites, (*n + 1) * sizeof(**sites));
+			(*sites)[(*n)++] = site;
+			continue;
+		}
+		find_call_sites(&child, param, sites, n);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* What one call site passes, as value number *idx: its expression
+ * evaluated at the function's entry, where every register still holds
+ * what it held at the call, but the stack pointer, 8 bytes lower (the
+ * return address).  The caller's frame base, its own entry values and
+ * parameter references are not known there: refused. */
+static bool call_site_value(struct eval *ev, struct call_site *site, unsigned *idx)
+{
+	Dwarf_Op *ops;
+	size_t n, first = ev->nnodes;
+	Dwarf_Attribute *outer = ev->attr;
+	bool ok;
+
+	if (dwarf_getlocation(&site->value, &ops, &n) != 0 || n < 1)
+		return refuse_plain(ev, "a call site value libdw cannot read");
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_fbreg || ops[i].atom == DW_OP_call_frame_cfa ||
+		    ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
+		    ops[i].atom == DW_OP_GNU_parameter_ref)
+			return refuse(ev, "a call site value computed with %s (the caller's)",
+				      ops[i].atom);
+	ev->attr = &site->value;
+	ev->n = 0;
+	ok = eval_ops(ev, ops, n) && ev->n >= 1 && materialize(ev, ev->stack[ev->n - 1], idx);
+	ev->attr = outer;
+	if (!ok)
+		return ev->msg ? false : refuse_plain(ev, "an empty call site value");
+	for (size_t i = first; i < ev->nnodes; i++)
+		if (ev->nodes[i].kind == TVAR_DW_REG && ev->nodes[i].reg == 7)
+			ev->nodes[i].val += 8;	/* the caller's %rsp */
+	return true;
+}
+
+/* DW_OP_GNU_parameter_ref: a parameter a clone of the function no longer
+ * receives, whose value each call site states (DW_AT_call_value).  As in
+ * SystemTap, the call site is the one the function returns to; that
+ * return address is read at the function's entry (the top of the stack),
+ * and each call site's value is evaluated there.  Away from the entry
+ * (SystemTap unwinds to the caller) it is refused. */
+static bool push_parameter_ref(struct eval *ev, const Dwarf_Op *op)
+{
+	struct elem saved[STACK_MAX];
+	int saved_n = ev->n;
+	bool was_value = ev->is_value, ok = true;
+	struct call_site *sites = NULL;
+	size_t nsites = 0;
+	Dwarf_Die param, cu;
+	Dwarf_Addr entry;
+	unsigned ra, sum = 0, any = 0, node;
+
+	if (dwarf_getlocation_die(ev->attr, op, &param) != 0)
+		return refuse(ev, "%s to a DIE libdw cannot read", op->atom);
+	if (ev->scope->user)
+		return refuse(ev, "%s in a user-space probe", op->atom);
+	if (!frame_function_entry(ev, &entry) || entry != ev->scope->pc)
+		return refuse(ev, "%s away from the function's entry", op->atom);
+	cu = ev->scope->cu;
+	find_call_sites(&cu, dwarf_dieoffset(&param), &sites, &nsites);
+	if (!nsites)	/* SystemTap's words */
+		return refuse(ev, "no DW_TAG_GNU_call_sites found (%s)", op->atom);
+	memcpy(saved, ev->stack, sizeof(saved));
+	if (!add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_REG, .reg = 7 }, &node) ||
+	    !add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_DEREF, .a = node, .size = 8 }, &ra) ||
+	    !add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CONST }, &sum))
+		ok = false;
+	any = sum;	/* with tail calls only: "unknown callsite" when it runs */
+	/* the sum over the sites of (return address == site) * value */
+	for (size_t i = 0, used = 0; ok && i < nsites; i++) {
+		unsigned pc, eq, value, term;
+
+		if (sites[i].tail)
+			continue;
+
+		ok = materialize(ev, (struct elem){ .kind = E_STATIC, .val = sites[i].return_pc },
+				 &pc) &&
+		     add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY, .op = TVAR_OP_EQ,
+						      .a = ra, .b = pc }, &eq) &&
+		     call_site_value(ev, &sites[i], &value) &&
+		     add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY, .op = TVAR_OP_MUL,
+						      .a = eq, .b = value }, &term);
+		if (ok && used++ > 0)
+			ok = add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY,
+							      .op = TVAR_OP_ADD, .a = sum, .b = term },
+				      &sum) &&
+			     add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY,
+							      .op = TVAR_OP_OR, .a = any, .b = eq },
+				      &any);
+		else if (ok) {
+			sum = term;
+			any = eq;
+		}
+	}
+	free(sites);
+	memcpy(ev->stack, saved, sizeof(saved));
+	ev->n = saved_n;
+	ev->is_value = was_value;
+	if (!ok)
+		return false;
+	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CALLSITE, .a = sum, .b = any });
+}
+
 /* a OP b on DWARF's generic type (64 bits; division, modulo, right
  * arithmetic shift and comparisons signed); false for a division by 0. */
 static bool fold(unsigned atom, uint64_t a, uint64_t b, uint64_t *r)
@@ -698,6 +865,8 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 		return true;
 	case DW_OP_entry_value: case DW_OP_GNU_entry_value:
 		return push_entry_value(ev, op);
+	case DW_OP_GNU_parameter_ref:
+		return push_parameter_ref(ev, op);
 	case DW_OP_piece:
 		/* one piece covering the variable is the variable */
 		if (n == 2 && i == 1)
@@ -1110,10 +1279,15 @@ static bool in_pieces(const Dwarf_Op *ops, size_t n)
 }
 
 /* The piece the n operations before a DW_OP_piece describe. */
-static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar_piece *p)
+static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar_piece *p,
+		     struct tvar_dwop **dwops, size_t *ndwops)
 {
 	struct elem top;
+	struct tvar_origin computed = { 0 };
 
+	free(ev->nodes);	/* each piece numbers its own values */
+	ev->nodes = NULL;
+	ev->nnodes = 0;
 	ev->n = 0;
 	ev->is_value = false;
 	ev->nest = 0;
@@ -1143,7 +1317,20 @@ static bool piece_of(struct eval *ev, const Dwarf_Op *ops, size_t n, struct tvar
 		p->base = TVAR_BASE_STATIC;
 		break;
 	case E_NODE:
-		return refuse_plain(ev, "a piece computed at run time");
+		/* computed when the probe hits, as a whole location is; its
+		 * values go after the other pieces' in the variable's */
+		if (computed_origin(ev, top, &computed) != 0)
+			return false;
+		p->base = TVAR_BASE_DWEXPR;
+		p->addr = 0;
+		p->reloc_ref = computed.reloc_ref;
+		p->dwop_first = *ndwops;
+		p->ndwops = computed.ndwops;
+		*dwops = xrealloc(*dwops, (*ndwops + computed.ndwops) * sizeof(**dwops));
+		memcpy(*dwops + *ndwops, computed.dwops, computed.ndwops * sizeof(**dwops));
+		*ndwops += computed.ndwops;
+		free(computed.dwops);
+		break;
 	}
 	if (!p->in_mem && p->size > 8)
 		return refuse_plain(ev, "a value piece wider than 8 bytes");
@@ -1161,13 +1348,15 @@ static int pieces_origin(struct eval *ev, const Dwarf_Op *ops, size_t n,
 			 struct tvar_origin *out)
 {
 	struct tvar_piece *pieces = NULL;
-	size_t np = 0, start = 0, total = 0;
+	struct tvar_dwop *dwops = NULL;
+	size_t np = 0, start = 0, total = 0, ndwops = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct tvar_piece p = { 0 };
 
 		if (ops[i].atom == DW_OP_bit_piece) {
-			refuse(ev, "a variable in bit pieces (%s)", ops[i].atom);
+			/* SystemTap's translator has no case for it either */
+			refuse(ev, "unhandled DW_OP operation (%s)", ops[i].atom);
 			goto fail;
 		}
 		if (ops[i].atom != DW_OP_piece)
@@ -1177,7 +1366,7 @@ static int pieces_origin(struct eval *ev, const Dwarf_Op *ops, size_t n,
 			refuse_plain(ev, "a piece of it is optimized out (DW_OP_piece alone)");
 			goto fail;
 		}
-		if (!piece_of(ev, ops + start, i - start, &p))
+		if (!piece_of(ev, ops + start, i - start, &p, &dwops, &ndwops))
 			goto fail;
 		total += p.size;
 		if (!p.size || total > PIECES_MAX_BYTES) {
@@ -1196,10 +1385,13 @@ static int pieces_origin(struct eval *ev, const Dwarf_Op *ops, size_t n,
 	out->base = TVAR_BASE_PIECES;
 	out->pieces = pieces;
 	out->npieces = np;
+	out->dwops = dwops;
+	out->ndwops = ndwops;
 	out->in_mem = true;
 	return 0;
 fail:
 	free(pieces);
+	free(dwops);
 	return -1;
 }
 

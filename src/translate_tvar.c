@@ -136,6 +136,26 @@ unsigned tr_modsym_index(struct tr *T, const char *modsym)
 
 /* A variable in pieces: each copied into a scratch string of the frame,
  * whose address the walk starts at. */
+static void dwexpr_c(struct emit *m, const struct tvar *tv);
+
+/* C for a piece computed when the probe hits: its values, printed as a
+ * whole computed location's are (a view of the tvar on them). */
+static char *piece_dwexpr_c(struct emit *m, const struct tvar *tv, const struct tvar_piece *p)
+{
+	struct tvar view = *tv;
+	char *outer = m->c, *v;
+
+	view.dwops = tv->dwops + p->dwop_first;
+	view.ndwops = p->ndwops;
+	view.reloc_ref = p->reloc_ref;
+	view.addr = 0;
+	m->c = NULL;
+	dwexpr_c(m, &view);
+	v = m->c;
+	m->c = outer;
+	return v;
+}
+
 static void pieces_c(struct emit *m, const struct tvar *tv)
 {
 	char *buf = tr_stmp(m->T);
@@ -146,7 +166,9 @@ static void pieces_c(struct emit *m, const struct tvar *tv)
 		const struct tvar_piece *p = &tv->pieces[i];
 		char *v;
 
-		if (p->base == TVAR_BASE_REG)
+		if (p->base == TVAR_BASE_DWEXPR)
+			v = piece_dwexpr_c(m, tv, p);
+		else if (p->base == TVAR_BASE_REG)
 			v = xasprintf("tap_dwarf_reg(c, %u) + %#" PRIx64 "UL", p->slot, p->addr);
 		else if (p->base == TVAR_BASE_STATIC)
 			v = xasprintf("%#" PRIx64 "UL + tap_kernel_reloc(%#" PRIx64 "UL)", p->addr,
@@ -232,6 +254,8 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 	case TVAR_DW_MODSYM:
 		return xasprintf("(long long)(tap_module_symbol(c, %u) + %#" PRIx64 "UL)",
 				 tr_modsym_index(m->T, d->sym), d->val);
+	case TVAR_DW_CALLSITE:
+		return xasprintf("tap_callsite_value(c, %s, %s)", a, v[d->b]);
 	case TVAR_DW_BINARY:
 		break;
 	}
@@ -271,6 +295,7 @@ static void dwexpr_c(struct emit *m, const struct tvar *tv)
 		free(c);
 		if (tv->dwops[i].kind == TVAR_DW_REG || tv->dwops[i].kind == TVAR_DW_DEREF ||
 		    tv->dwops[i].kind == TVAR_DW_ENTRY || tv->dwops[i].kind == TVAR_DW_MODSYM ||
+		    tv->dwops[i].kind == TVAR_DW_CALLSITE ||
 		    (tv->dwops[i].kind == TVAR_DW_BINARY &&
 		     (tv->dwops[i].op == TVAR_OP_DIV || tv->dwops[i].op == TVAR_OP_MOD)))
 			tr_check(m->T);

@@ -114,6 +114,9 @@ static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 		case TVAR_DW_MODSYM:
 			strbuf_addf(sb, "modsym:%s+%#" PRIx64, d->sym, d->val);
 			break;
+		case TVAR_DW_CALLSITE:
+			strbuf_addf(sb, "callsite(v%u,v%u)", d->a, d->b);
+			break;
 		}
 	}
 	strbuf_addc(sb, ']');
@@ -152,7 +155,13 @@ static const char *base_text(const struct tvar *tv, struct strbuf *sb)
 			const struct tvar_piece *p = &tv->pieces[i];
 
 			strbuf_adds(sb, i ? "," : "[");
-			if (p->base == TVAR_BASE_REG)
+			if (p->base == TVAR_BASE_DWEXPR) {
+				struct tvar view = *tv;
+
+				view.dwops = tv->dwops + p->dwop_first;
+				view.ndwops = p->ndwops;
+				dwops_text(&view, sb);
+			} else if (p->base == TVAR_BASE_REG)
 				strbuf_addf(sb, "reg:%u%+" PRId64, p->slot, (int64_t)p->addr);
 			else if (p->base == TVAR_BASE_STATIC)
 				strbuf_addf(sb, "static:%#" PRIx64, p->addr);

@@ -73,6 +73,10 @@ enum tvar_dwop_kind {
 				 * away from the entry) */
 	TVAR_DW_MODSYM,		/* module symbol sym ("MOD:NAME") where it is
 				 * loaded, plus val (a module's static) */
+	TVAR_DW_CALLSITE,	/* value a when value b (whether the return
+				 * address is one of the call sites the
+				 * DWARF knows) is not 0, else the error
+				 * "unknown callsite" (DW_OP_GNU_parameter_ref) */
 };
 
 /* DWARF's arithmetic: division, modulo, the arithmetic right shift and
@@ -97,11 +101,16 @@ struct tvar_dwop {
 };
 
 /* One DW_OP_piece of a variable: size bytes from a register's value, a
- * constant, or memory (at a register plus addr, or a kernel static). */
+ * constant, a value computed at run time, or memory (at a register plus
+ * addr, a kernel static, or an address computed at run time). */
 struct tvar_piece {
-	enum tvar_base base;		/* TVAR_BASE_REG, _STATIC or _CONST */
+	enum tvar_base base;		/* TVAR_BASE_REG, _STATIC, _CONST or _DWEXPR */
 	unsigned slot;			/* TVAR_BASE_REG */
 	uint64_t addr, reloc_ref;	/* as in struct tvar */
+	/* TVAR_BASE_DWEXPR: the values of the tvar's dwops[dwop_first ..
+	 * + ndwops) (operands numbered from dwop_first), the last one the
+	 * piece's value or address */
+	size_t dwop_first, ndwops;
 	bool in_mem;			/* the bytes at the address */
 	unsigned size;			/* bytes */
 };

@@ -20,6 +20,15 @@ long long tap_div(struct tap_context *c, long long a, long long b)
 	return a / b;
 }
 
+long long tap_callsite_value(struct tap_context *c, long long value, long long matched)
+{
+	if (!matched) {
+		tap_error(c, "unknown callsite");
+		return 0;
+	}
+	return value;
+}
+
 long long tap_mod(struct tap_context *c, long long a, long long b)
 {
 	if (b == 0) {

@@ -62,7 +62,7 @@ static void push(struct dwmatch *m, const struct dwindex *ix, const struct dwfun
 }
 
 /* The probes of the point on function F. */
-static void match_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
+void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
 {
 	struct dwline *lines = NULL;
 	size_t n = 0;
@@ -100,8 +100,13 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 		if (i > 0 && found[i - 1]->entry == f->entry &&
 		    strcmp(found[i - 1]->name, f->name) == 0)
 			continue;
+		/* a "NAME.part.N" split off NAME by partial inlining is no
+		 * entry of NAME's: SystemTap leaves it out (its own symbol
+		 * is still a symbol-table function, dwmatch_symbols) */
+		if (!f->inline_instance && dwindex_split_part(ix, f->entry))
+			continue;
 		if (keeps(m, ix, f))
-			match_func(m, ix, f);
+			dwmatch_func(m, ix, f);
 	}
 	free(found);
 	return m->pushed - before;

@@ -55,6 +55,8 @@ bool dwmatch_parse(struct dwmatch *m, const char *spec, struct family_error *err
 void dwmatch_done(struct dwmatch *m);
 /* Push the probes of m's matches in IX; how many. */
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix);
+/* Push the probes of m on F, one function of IX, whatever its name. */
+void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f);
 /* The error for no probes at all (0 for an optional point): SystemTap's
  * "no match" (with the nearest name in IX, if any) or "no line records". */
 int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct family_error *err);

@@ -53,6 +53,7 @@
 #include "klines.h"
 #include "probes/family.h"
 #include "translate_int.h"
+#include "tvar.h"
 #include "util.h"
 
 /* Variant bits of the patterns. */
@@ -92,6 +93,8 @@ struct kfunc_data {
 	const struct dwindex *ix;	/* the function's index ... */
 	Dwarf_Off die;			/* ... and DIE, for the scope's DIEs */
 	bool have_dies;			/* scope.func and scope.cu are read */
+	bool symtab_only;		/* a function of the symbol table only:
+					 * no DIEs, no target variables */
 	const char *symbol;		/* registered at symbol + offset */
 	unsigned long offset;
 	const char *module;		/* NULL: the kernel */
@@ -168,7 +171,47 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	fp->target_comp = 1;
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
 	d->scope.pc = addr;
+	d->symtab_only = f->die == 0;
 	vec_push(q->out, fp);
+}
+
+/* The functions of IX's symbol table that m's function names beside
+ * its DWARF functions (dwindex_symtab_funcs), as SystemTap probes them
+ * for a function point without a file: "tty_init_dev.part.0",
+ * "tty_ioctl.cold", named by the symbol alone.  A statement point, or an
+ * .exported one on a function the binary does not export, has none. */
+static void push_symtab(struct dwmatch *m, const struct dwindex *ix)
+{
+	struct dwsym *syms;
+	size_t n;
+
+	if (m->file || m->keep == DWM_STATEMENT)
+		return;
+	n = dwindex_symtab_funcs(ix, m->func, &syms);
+	for (size_t i = 0; i < n; i++) {
+		struct dwfunc f = { .name = syms[i].name, .entry = syms[i].addr };
+
+		if (m->keep == DWM_EXPORTED && !dwindex_exported(ix, f.name))
+			continue;
+		if (syms[i].alias) {
+			if (m->keep != DWM_INLINE)
+				dwmatch_func(m, ix, syms[i].alias);
+			continue;
+		}
+		m->pushed++;
+		push_probe(m, ix, &f, xstrdup(f.name), f.entry);
+	}
+	free(syms);
+}
+
+/* m's probes in IX: its DWARF functions, then its symbol table's. */
+static size_t match_in(struct dwmatch *m, const struct dwindex *ix)
+{
+	size_t before = m->pushed;
+
+	dwmatch_in(m, ix);
+	push_symtab(m, ix);
+	return m->pushed - before;
 }
 
 static int expand_kernel(struct dwmatch *m, struct family_error *err)
@@ -179,7 +222,7 @@ static int expand_kernel(struct dwmatch *m, struct family_error *err)
 
 	if (!ix)
 		return family_fail(err, &family_comp(m->pp, 0)->pos, xstrdup(why ? why : "no kernel debuginfo"));
-	if (dwmatch_in(m, ix) > 0)
+	if (match_in(m, ix) > 0)
 		return (int)q->out->n;
 	return dwmatch_fail(m, ix, err);
 }
@@ -203,7 +246,7 @@ static int expand_modules(struct dwmatch *m, struct family_error *err)
 		q->module = name;
 		if (strcmp(name, pat))
 			q->mod_text = pat;
-		if (dwmatch_in(m, ix) > 0)
+		if (match_in(m, ix) > 0)
 			return (int)q->out->n;
 		return dwmatch_fail(m, ix, err);
 	}
@@ -215,7 +258,7 @@ static int expand_modules(struct dwmatch *m, struct family_error *err)
 			continue;
 		last = ix;
 		q->module = names[i];
-		dwmatch_in(m, ix);
+		match_in(m, ix);
 	}
 	if (q->out->n > 0)
 		return (int)q->out->n;
@@ -298,9 +341,33 @@ static char *kfunc_print_sig(const struct derived_probe *dp)
  * when the DWARF cannot give them. */
 static const struct dwarf_scope *kfunc_scope(struct kfunc_data *d)
 {
+	if (d->symtab_only)
+		return NULL;
 	if (!d->have_dies && dwindex_die(d->ix, d->die, &d->scope.func, &d->scope.cu))
 		d->have_dies = true;
 	return d->have_dies ? &d->scope : NULL;
+}
+
+/* A symbol-table function has no variables: $$vars, $$parms and
+ * $$locals are empty strings, any other one SystemTap's error. */
+static enum sem_type symtab_target_type(const struct kfunc_data *d, const struct expr *e,
+					struct family_error *err, struct tvar **access)
+{
+	if (e->comps.n == 0 && !e->addressof &&
+	    (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$parms") ||
+	     !strcmp(e->name, "$$locals"))) {
+		struct tvar *tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
+
+		tv->leaf = TVAR_FORMAT;
+		tv->type = SEM_STRING;
+		tv->text = xstrdup("");
+		*access = tv;
+		return SEM_STRING;
+	}
+	err->pos = e->pos;
+	err->msg = xasprintf("debuginfo scope not found for module '%s', cannot resolve context "
+			     "variable [man error::dwarf]", d->scope.module);
+	return SEM_UNKNOWN;
 }
 
 /* $var ... over the function's DWARF (dwtvar.h); an absolute statement
@@ -312,6 +379,8 @@ static enum sem_type kfunc_target_type(const struct derived_probe *dp, const str
 	struct kfunc_data *d = dp->fp.data;
 	const struct dwarf_scope *scope = d ? kfunc_scope(d) : NULL;
 
+	if (d && d->symtab_only)
+		return symtab_target_type(d, e, err, access);
 	if (!scope) {
 		err->pos = e->pos;
 		err->msg = xstrdup(d ? "the function's debuginfo cannot be read"
