@@ -395,6 +395,10 @@ static unsigned privilege_level(const struct tr *T)
 	return T->o->privilege ? T->o->privilege : PRIV_STAPDEV;
 }
 
+/* The kernel's string functions that SystemTap's embedded C calls and
+ * tapc's runtime provides as tap_NAME. */
+static const char *const string_basics[] = { "strlcpy", "strlcat", "strlen" };
+
 /* The bodies of %{ %} functions see SystemTap's embedded-C names. */
 static void embedded_body(struct tr *T, const struct sem_function *f)
 {
@@ -427,10 +431,14 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
 	tr_line(T, "#define STAP_ERROR(...) do { tap_errorf(c, __VA_ARGS__); goto out; } "
 		"while (0)");
 	tr_line(T, "#define STAP_PRINTF(...) tap_cprintf(c, __VA_ARGS__)");
-	/* tapset C written for SystemTap calls the kernel's string basics */
-	tr_line(T, "#define strlcpy tap_strlcpy");
-	tr_line(T, "#define strlcat tap_strlcat");
-	tr_line(T, "#define strlen tap_strlen");
+	/* tapset C written for SystemTap calls the kernel's string basics;
+	 * a header the script included may already have them as macros
+	 * (FORTIFY_SOURCE's strlen), which come back afterwards */
+	for (size_t i = 0; i < sizeof(string_basics) / sizeof(string_basics[0]); i++) {
+		tr_line(T, "#pragma push_macro(\"%s\")", string_basics[i]);
+		tr_line(T, "#undef %s", string_basics[i]);
+		tr_line(T, "#define %s tap_%s", string_basics[i], string_basics[i]);
+	}
 	strbuf_adds(&T->body, f->decl->embedded);
 	strbuf_addc(&T->body, '\n');
 	tr_line(T, "#undef CONTEXT");
@@ -441,10 +449,48 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
 	tr_line(T, "#undef STAP_RETURN");
 	tr_line(T, "#undef STAP_ERROR");
 	tr_line(T, "#undef STAP_PRINTF");
-	tr_line(T, "#undef strlcpy");
-	tr_line(T, "#undef strlcat");
-	tr_line(T, "#undef strlen");
+	for (size_t i = 0; i < sizeof(string_basics) / sizeof(string_basics[0]); i++) {
+		tr_line(T, "#undef %s", string_basics[i]);
+		tr_line(T, "#pragma pop_macro(\"%s\")", string_basics[i]);
+	}
 	tr_line(T, "}");
+}
+
+/*
+ * %{ %} expressions and statements inside a script function see its
+ * parameters and return value by SystemTap's names too (pfiles.stp tests
+ * S_ISLNK(STAP_ARG_i_mode) in an if).  Probes have neither.
+ */
+void tr_embedded_names_begin(struct tr *T)
+{
+	const struct sem_function *f = T->fn;
+
+	tr_line(T, "#define CONTEXT c");
+	if (!f)
+		return;
+	tr_line(T, "#define THIS l");
+	for (int i = 0; i < f->n_params; i++) {
+		char *pf = tr_param_field(f, i);
+
+		tr_line(T, "#define STAP_ARG_%s (l->%s)", f->params[i]->name, pf);
+		free(pf);
+	}
+	if (f->type == SEM_STRING || f->type == SEM_LONG)
+		tr_line(T, "#define STAP_RETVALUE (l->__retvalue)");
+}
+
+void tr_embedded_names_end(struct tr *T)
+{
+	const struct sem_function *f = T->fn;
+
+	tr_line(T, "#undef CONTEXT");
+	if (!f)
+		return;
+	tr_line(T, "#undef THIS");
+	for (int i = 0; i < f->n_params; i++)
+		tr_line(T, "#undef STAP_ARG_%s", f->params[i]->name);
+	if (f->type == SEM_STRING || f->type == SEM_LONG)
+		tr_line(T, "#undef STAP_RETVALUE");
 }
 
 static struct body_out gen_function(struct tr *T, size_t index)
@@ -1000,7 +1046,8 @@ static void emit_kernel_decls(FILE *out)
 	      "char *strchr(const char *s, int c);\n"
 	      "void *memcpy(void *dst, const void *src, unsigned long n);\n"
 	      "void *memset(void *s, int c, unsigned long n);\n"
-	      "int memcmp(const void *a, const void *b, unsigned long n);\n\n", out);
+	      "int memcmp(const void *a, const void *b, unsigned long n);\n"
+	      "#include \"tapc_embedded.h\"\n\n", out);
 }
 
 static void emit_frames(FILE *out, struct body_out *fns, size_t nfns,
