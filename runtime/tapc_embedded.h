@@ -5,7 +5,8 @@
  * from SystemTap's runtime beyond its STAP_ARG_/STAP_RETVALUE/CONTEXT
  * macros: fault-safe kernel and user memory reads and writes by pointer
  * (kread(&p->files), uread(), kderef(size, addr) ...), CATCH_DEREF_FAULT(),
- * and <linux/version.h> for LINUX_VERSION_CODE/KERNEL_VERSION tests.
+ * <linux/version.h> for LINUX_VERSION_CODE/KERNEL_VERSION tests, and with
+ * -g SystemTap's usual kernel headers.
  *
  * Included by the generated C of scripts with embedded code, after
  * tapc_runtime.h.  A fault raises tapc's read/write fault error in the
@@ -17,6 +18,27 @@
 #define TAPC_EMBEDDED_H
 
 #include <linux/version.h>
+
+/*
+ * Guru-mode scripts (-g) also use, without including them, what
+ * SystemTap's runtime includes for every module: the kernel's basics,
+ * tasks and their signal_struct, memory, RCU (min(), current->signal,
+ * list_for_each_entry ...).  The translator defines TAPC_GURU_HEADERS
+ * for -g only, so the tapset library's C compiles as quickly as ever.
+ */
+#if defined(__KERNEL__) && defined(TAPC_GURU_HEADERS)
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/time.h>
+#endif
 
 /* @size bytes at kernel (k) or current-task user (u) address @addr */
 #define tap_embedded_deref_(reader, size, addr) ({			\
