@@ -118,6 +118,10 @@ const struct tr_global *tr_global_of(const struct tr *T, const struct vardecl *v
 char *tr_fn_cname(const struct tr *T, const struct sem_function *f);
 /* The frame field of f's i-th parameter (malloc'd). */
 char *tr_param_field(const struct sem_function *f, int i);
+/* Around an embedded expression or statement: CONTEXT, and in a script
+ * function THIS, STAP_ARG_name and STAP_RETVALUE. */
+void tr_embedded_names_begin(struct tr *T);
+void tr_embedded_names_end(struct tr *T);
 /* The C lvalue of a scalar variable (local, parameter or global). */
 char *tr_var(struct tr *T, const struct vardecl *v);
 /* A new field of the frame that lives until the body ends. */

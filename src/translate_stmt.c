@@ -523,10 +523,10 @@ static void try_stmt(struct tr *T, const struct stmt *s)
 static void embedded_stmt(struct tr *T, const struct expr *e)
 {
 	tr_line(T, "{");
-	tr_line(T, "#define CONTEXT c");
+	tr_embedded_names_begin(T);
 	strbuf_adds(&T->body, e->str);
 	strbuf_addc(&T->body, '\n');
-	tr_line(T, "#undef CONTEXT");
+	tr_embedded_names_end(T);
 	tr_line(T, "}");
 	tr_check(T);
 }
