@@ -677,7 +677,8 @@ static size_t outofline_by_entry(const struct dwfunc **found, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!found[i]->inline_instance)
 			found[k++] = found[i];
-	qsort(found, k, sizeof(*found), entry_cmp);
+	if (k > 1)	/* FOUND may be NULL when nothing matched */
+		qsort(found, k, sizeof(*found), entry_cmp);
 	return k;
 }
 
