@@ -5,7 +5,7 @@
  * from SystemTap's runtime beyond its STAP_ARG_/STAP_RETVALUE/CONTEXT
  * macros: fault-safe kernel and user memory reads and writes by pointer
  * (kread(&p->files), uread(), kderef(size, addr) ...), CATCH_DEREF_FAULT(),
- * <linux/version.h> for LINUX_VERSION_CODE/KERNEL_VERSION tests, and with
+ * <linux/version.h> for the scripts' own kernel version tests, and with
  * -g SystemTap's usual kernel headers.
  *
  * Included by the generated C of scripts with embedded code, after
