@@ -283,15 +283,17 @@ static char *runtime_dir(const struct tapc_options *o)
 
 /*
  * The level the script's C compiles at: the one asked for, but -Og for
- * -O0 when the script has top-level embedded C.  That C may include any
- * kernel header, and some headers define static functions that call
- * symbols a module cannot link to (<linux/mm.h>'s show_free_areas); gcc
- * keeps every unused static function at -O0 (whatever -f flag), drops
- * them at -Og, which optimises no more than debugging allows.
+ * -O0 in guru mode or when the script has top-level embedded C.  Guru
+ * mode includes the kernel headers SystemTap's runtime gives embedded C
+ * (tapc_embedded.h), and top-level embedded C may include any other;
+ * some define static functions that call symbols a module cannot link
+ * to (<linux/mm.h>'s show_mem calls __show_free_areas); gcc keeps every
+ * unused static function at -O0 (whatever -f flag), drops them at -Og,
+ * which optimises no more than debugging allows.
  */
 static char script_opt_level(const struct tapc_options *o, const struct program *prog)
 {
-	if (o->opt_level == '0' && prog && prog->embeds.n)
+	if (o->opt_level == '0' && (o->guru || (prog && prog->embeds.n)))
 		return 'g';
 	return o->opt_level;
 }
@@ -299,8 +301,8 @@ static char script_opt_level(const struct tapc_options *o, const struct program 
 static const char *opt_level_reason(const struct tapc_options *o, char level)
 {
 	if (level != o->opt_level)
-		return "-O0 asked; top-level embedded C may include kernel "
-		       "headers, which do not link at -O0";
+		return "-O0 asked; guru mode and top-level embedded C "
+		       "include kernel headers, which do not link at -O0";
 	if (o->opt_level_given)
 		return "given with -O";
 	return o->script_text ? "the default for -e scripts: quick to compile" :
