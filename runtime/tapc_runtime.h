@@ -289,12 +289,14 @@ extern const unsigned int tap_nmodsyms;
  * a companion kprobe at target + offset (the function's entry) saves
  * DWARF register reg of each task that enters the function, which
  * tap_entry_value(c, k) reads back for the current task
- * (runtime/linux/entryval.c).  Ends with a NULL target.
+ * (runtime/linux/entryval.c); in a user binary (user), a companion
+ * uprobe on the file target at offset.  Ends with a NULL target.
  */
 struct tap_entryval {
-	const char *target;		/* "NAME" or "MOD:NAME" */
-	unsigned long offset;		/* bytes past it */
+	const char *target;		/* "NAME" or "MOD:NAME"; user: a path */
+	unsigned long offset;		/* bytes past it (in the file) */
 	unsigned int reg;		/* DWARF register number, 0-16 */
+	int user;			/* a uprobe on a user binary */
 };
 extern const struct tap_entryval tap_entryvals[];
 extern const unsigned int tap_nentryvals;

@@ -9,8 +9,9 @@
  * the entry into a value computed at run time: single assignments
  * (struct tvar_dwop) that pass 3 prints as C.  An entry value
  * (DW_OP_entry_value) is the register itself at the function's entry;
- * elsewhere, as SystemTap does, it is the value a companion kprobe on the
- * function's entry saved for the task (TVAR_DW_ENTRY).  Whatever is left
+ * elsewhere, as SystemTap does, it is the value a companion kprobe (in a
+ * user binary, uprobe) on the function's entry saved for the task
+ * (TVAR_DW_ENTRY).  Whatever is left
  * is refused: SystemTap's "not accessible" error names the operation,
  * in SystemTap's words where it refuses it too (bit pieces: "unhandled
  * DW_OP operation"; branches: "conditional branches not supported").
@@ -453,18 +454,33 @@ static bool entry_symbol(struct eval *ev, Dwarf_Addr entry, const char **sym, ui
 	return true;
 }
 
+/* Where the companion uprobe at the function entry ENTRY of a user
+ * binary goes: the binary's path and the entry's offset in it, as the
+ * uprobe family places its probes (inode and offset). */
+static bool user_entry_site(struct eval *ev, const Dwarf_Op *op, Dwarf_Addr entry,
+			    const char **path, uint64_t *off)
+{
+	const struct dwarf_scope *s = ev->scope;
+
+	if (!s->file_offset || !s->module)
+		return refuse(ev, "%s away from the function's entry in a user-space probe",
+			      op->atom);
+	if (!s->file_offset(s->file_offset_ctx, entry, off))
+		return refuse_plain(ev, "no loaded segment holds the function's entry, where "
+				    "an entry value would be saved");
+	*path = dwloc_intern(s->module);
+	return true;
+}
+
 /* DW_OP_entry_value(DW_OP_regN) away from the entry: the register as a
- * companion kprobe on the function's entry saved it for the task, which
- * is how SystemTap reads it (its operand evaluated there, kept per
- * thread). */
+ * companion probe on the function's entry (a kprobe, or in a user
+ * binary a uprobe) saved it for the task, which is how SystemTap reads
+ * it (its operand evaluated there, kept per thread). */
 static bool saved_entry_value(struct eval *ev, const Dwarf_Op *op, const Dwarf_Op *ops,
 			      size_t n, Dwarf_Addr entry)
 {
-	struct tvar_dwop d = { .kind = TVAR_DW_ENTRY };
+	struct tvar_dwop d = { .kind = TVAR_DW_ENTRY, .user = ev->scope->user };
 
-	if (ev->scope->user)
-		return refuse(ev, "%s away from the function's entry in a user-space probe",
-			      op->atom);
 	if (n == 1 && ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
 		d.reg = ops[0].atom - DW_OP_reg0;
 	else if (n == 1 && ops[0].atom == DW_OP_regx)
@@ -474,7 +490,8 @@ static bool saved_entry_value(struct eval *ev, const Dwarf_Op *op, const Dwarf_O
 			      "function's entry", op->atom);
 	if (d.reg >= DW_X86_64_NREGS)
 		return refuse_plain(ev, "a register that is not one of pt_regs");
-	if (!entry_symbol(ev, entry, &d.sym, &d.val))
+	if (d.user ? !user_entry_site(ev, op, entry, &d.sym, &d.val)
+		   : !entry_symbol(ev, entry, &d.sym, &d.val))
 		return false;
 	return push_node(ev, d);
 }

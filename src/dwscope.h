@@ -13,6 +13,7 @@
 #define TAPC_DWSCOPE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <elfutils/libdw.h>
 
@@ -45,6 +46,13 @@ struct dwarf_scope {
 	const char *(*symbol_at)(const struct dwindex *ix, Dwarf_Addr addr,
 				 unsigned long *offset);
 	const struct dwindex *ix;
+	/* A user binary's: the offset in the file of code address addr
+	 * (false if no loaded segment holds it), where an entry value's
+	 * companion uprobe goes; ctx is the family's (ufunc: the binary's
+	 * struct uelf).  NULL: entry values away from the entry are
+	 * refused in user space. */
+	bool (*file_offset)(const void *ctx, Dwarf_Addr addr, uint64_t *off);
+	const void *file_offset_ctx;
 };
 
 #endif

@@ -1024,9 +1024,13 @@ static void emit_modsyms(const struct tr *T, FILE *out)
 	for (size_t i = 0; i < T->entryvals.n; i++) {
 		const struct tr_entryval *ev = T->entryvals.v[i];
 
-		fprintf(out, "\n\t{ \"%s\", %#" PRIx64 "UL, %u },", ev->sym, ev->offset, ev->reg);
+		char *lit = tr_cstr(ev->sym, strlen(ev->sym));
+
+		fprintf(out, "\n\t{ %s, %#" PRIx64 "UL, %u, %d },", lit, ev->offset, ev->reg,
+			ev->user);
+		free(lit);
 	}
-	fprintf(out, "%s{ NULL, 0, 0 } };\nconst unsigned int tap_nentryvals = %zu;\n",
+	fprintf(out, "%s{ NULL, 0, 0, 0 } };\nconst unsigned int tap_nentryvals = %zu;\n",
 		T->entryvals.n ? "\n\t" : " ", T->entryvals.n);
 	/* the limits the runtime reads, with this module's -D values */
 	fputs("TAP_DEFINE_LIMITS;\n", out);

@@ -28,9 +28,11 @@ struct tr_global {
 /* A register a companion kprobe saves at a function's entry for the
  * entry values read away from it (DW_OP_entry_value). */
 struct tr_entryval {
-	const char *sym;		/* the kprobe's "NAME" or "MOD:NAME" */
+	const char *sym;		/* the kprobe's "NAME" or "MOD:NAME"; user:
+					 * the binary's path (a uprobe) */
 	uint64_t offset;		/* bytes past it: the function's entry */
 	unsigned reg;			/* DWARF register number */
+	bool user;
 };
 
 struct tr {

@@ -185,21 +185,24 @@ static void pieces_c(struct emit *m, const struct tvar *tv)
 	free(buf);
 }
 
-/* The index of (sym + off, reg) in the runtime's tap_entryvals[], the
- * values companion kprobes save at function entries, added once. */
-static unsigned entryval_index(struct tr *T, const char *sym, uint64_t off, unsigned reg)
+/* The index of d's (sym + off, reg) in the runtime's tap_entryvals[],
+ * the values companion kprobes (uprobes) save at function entries,
+ * added once. */
+static unsigned entryval_index(struct tr *T, const struct tvar_dwop *d)
 {
 	struct tr_entryval *ev;
 
 	for (size_t i = 0; i < T->entryvals.n; i++) {
 		ev = T->entryvals.v[i];
-		if (!strcmp(ev->sym, sym) && ev->offset == off && ev->reg == reg)
+		if (!strcmp(ev->sym, d->sym) && ev->offset == d->val && ev->reg == d->reg &&
+		    ev->user == d->user)
 			return (unsigned)i;
 	}
 	ev = xmalloc(sizeof(*ev));
-	ev->sym = sym;
-	ev->offset = off;
-	ev->reg = reg;
+	ev->sym = d->sym;
+	ev->offset = d->val;
+	ev->reg = d->reg;
+	ev->user = d->user;
 	vec_push(&T->entryvals, ev);
 	return (unsigned)(T->entryvals.n - 1);
 }
@@ -250,7 +253,7 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 		return xasprintf("(%s < 0 ? (long long)-(unsigned long long)%s : %s)", a, a, a);
 	case TVAR_DW_ENTRY:
 		return xasprintf("(long long)tap_entry_value(c, %u)",
-				 entryval_index(m->T, d->sym, d->val, d->reg));
+				 entryval_index(m->T, d));
 	case TVAR_DW_MODSYM:
 		return xasprintf("(long long)(tap_module_symbol(c, %u) + %#" PRIx64 "UL)",
 				 tr_modsym_index(m->T, d->sym), d->val);

@@ -109,7 +109,8 @@ static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 			strbuf_addf(sb, "%s%u(v%u)", d->is_signed ? "s" : "u", d->size * 8, d->a);
 			break;
 		case TVAR_DW_ENTRY:
-			strbuf_addf(sb, "entry:reg:%u@%s+%#" PRIx64, d->reg, d->sym, d->val);
+			strbuf_addf(sb, "entry:reg:%u@%s%s+%#" PRIx64, d->reg,
+				    d->user ? "user:" : "", d->sym, d->val);
 			break;
 		case TVAR_DW_MODSYM:
 			strbuf_addf(sb, "modsym:%s+%#" PRIx64, d->sym, d->val);

@@ -70,7 +70,9 @@ enum tvar_dwop_kind {
 				 * last entered the function whose kprobe
 				 * symbol is sym (plus val bytes): saved by a
 				 * companion kprobe there (DW_OP_entry_value
-				 * away from the entry) */
+				 * away from the entry); user: sym is a user
+				 * binary's path and val the entry's offset
+				 * in it, saved by a companion uprobe */
 	TVAR_DW_MODSYM,		/* module symbol sym ("MOD:NAME") where it is
 				 * loaded, plus val (a module's static) */
 	TVAR_DW_CALLSITE,	/* value a when value b (whether the return
@@ -98,6 +100,7 @@ struct tvar_dwop {
 				 * session (dwloc_intern), never freed */
 	unsigned size;		/* TVAR_DW_DEREF, TVAR_DW_CONVERT: bytes */
 	bool is_signed;		/* TVAR_DW_CONVERT */
+	bool user;		/* TVAR_DW_ENTRY: in a user binary */
 };
 
 /* One DW_OP_piece of a variable: size bytes from a register's value, a

@@ -22,17 +22,25 @@
  * after them (families.c), so no probe reads a freed table.  A module's
  * function is watched while its module is loaded, as kprobes.c places
  * module probes: through a module notifier, before its init runs.
+ *
+ * A row of a user binary (process(...).statement, an inline instance in
+ * a program or library) is a uprobe instead, on the binary's inode at
+ * the entry's file offset, as uprobes.c places its probes: it is there
+ * for every process that maps the file, now or later.
  */
 #include <linux/kernel.h>
+#include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/namei.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
+#include <linux/uprobes.h>
 #include "tap_internal.h"
 
 #define TAP_EV_SETS_BITS 10
@@ -49,6 +57,10 @@ struct tap_ev_slot {
 
 struct tap_ev_probe {
 	struct kprobe kp;
+	/* a user binary's row: its uprobe, and the file held while set */
+	struct uprobe_consumer uc;
+	struct path path;
+	struct inode *inode;
 	unsigned int row;
 	bool registered;
 };
@@ -154,6 +166,15 @@ static int tap_ev_hit(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* The uprobe's: the task's user registers at the function's entry. */
+static int tap_ev_uhit(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct tap_ev_probe *p = container_of(uc, struct tap_ev_probe, uc);
+
+	tap_ev_save(p->row + 1, tap_regs_dwarf(regs, tap_entryvals[p->row].reg));
+	return 0;
+}
+
 unsigned long tap_entry_value(struct tap_context *c, unsigned int k)
 {
 	unsigned long val;
@@ -166,6 +187,41 @@ unsigned long tap_entry_value(struct tap_context *c, unsigned int k)
 	return 0;
 }
 
+/* Row @k's uprobe on its binary; a missing file is a warning, as a
+ * process(PATH) probe's is. */
+static void tap_entryval_uregister(struct tap_ev_probe *p, unsigned int k)
+{
+	const struct tap_entryval *ev = &tap_entryvals[k];
+	int rc = kern_path(ev->target, LOOKUP_FOLLOW, &p->path);
+
+	p->row = k;
+	if (rc == 0 && !S_ISREG(d_real_inode(p->path.dentry)->i_mode)) {
+		path_put(&p->path);
+		rc = -EINVAL;
+	}
+	if (rc == 0) {
+		p->inode = d_real_inode(p->path.dentry);
+		p->uc.handler = tap_ev_uhit;
+		rc = uprobe_register(p->inode, ev->offset, &p->uc);
+		p->registered = rc == 0;
+		if (rc) {
+			path_put(&p->path);
+			p->inode = NULL;
+		}
+	}
+	if (rc)
+		tap_errmsg("WARNING: cannot save entry values of %s+0x%lx [man warning::pass5] "
+			   "(rc %d)\n", ev->target, ev->offset, rc);
+}
+
+static void tap_entryval_uunregister(struct tap_ev_probe *p)
+{
+	uprobe_unregister(p->inode, tap_entryvals[p->row].offset, &p->uc);
+	path_put(&p->path);
+	p->inode = NULL;
+	p->registered = false;
+}
+
 /* Under tap_ev_mutex.  A module function whose module is not loaded
  * does not resolve (-ENOENT): it waits for the module, quietly. */
 static void tap_entryval_register(struct tap_ev_probe *p, unsigned int k)
@@ -173,6 +229,10 @@ static void tap_entryval_register(struct tap_ev_probe *p, unsigned int k)
 	const struct tap_entryval *ev = &tap_entryvals[k];
 	int rc;
 
+	if (ev->user) {
+		tap_entryval_uregister(p, k);
+		return;
+	}
 	memset(&p->kp, 0, sizeof(p->kp));
 	p->row = k;
 	p->kp.symbol_name = ev->target;
@@ -185,12 +245,18 @@ static void tap_entryval_register(struct tap_ev_probe *p, unsigned int k)
 			   "(rc %d)\n", ev->target, ev->offset, rc);
 }
 
+/* Whether row @k's kernel function is in a module. */
+static bool tap_ev_is_modular(unsigned int k)
+{
+	return !tap_entryvals[k].user && strchr(tap_entryvals[k].target, ':');
+}
+
 /* Whether row @k's function is in module @name ('-' and '_' alike). */
 static bool tap_ev_in_module(unsigned int k, const char *name)
 {
 	const char *m = tap_entryvals[k].target;
 
-	if (!strchr(m, ':'))
+	if (!tap_ev_is_modular(k))
 		return false;
 	for (; *m != ':' && *name; m++, name++)
 		if (*m != *name && !((*m == '-' || *m == '_') && (*name == '-' || *name == '_')))
@@ -241,7 +307,9 @@ static void tap_entryvals_stop(void)
 	for (k = 0; k < tap_nentryvals; k++) {
 		if (!tap_ev_probes[k].registered)
 			continue;
-		if (v)
+		if (tap_entryvals[k].user)
+			tap_entryval_uunregister(&tap_ev_probes[k]);
+		else if (v)
 			v[n++] = &tap_ev_probes[k].kp;
 		else
 			unregister_kprobe(&tap_ev_probes[k].kp);
@@ -272,7 +340,7 @@ static int tap_entryvals_init(void)
 	}
 	/* before the first registration, so no module slips between */
 	for (k = 0; k < tap_nentryvals; k++)
-		if (strchr(tap_entryvals[k].target, ':'))
+		if (tap_ev_is_modular(k))
 			break;
 	if (k < tap_nentryvals && register_module_notifier(&tap_ev_module_nb) == 0)
 		tap_ev_notifying = true;

@@ -180,6 +180,13 @@ static int expand_symbols(struct ufunc_query *q, const struct uelf *u, const cha
 	return no_match(q, u, pat, err);
 }
 
+/* The scope's file_offset: an entry value's companion uprobe is placed
+ * as the probes are, at the offset of its address in the binary. */
+static bool scope_file_offset(const void *elf, Dwarf_Addr addr, uint64_t *off)
+{
+	return uelf_offset(elf, addr, off);
+}
+
 /* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
 static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
 		       char *text, Dwarf_Addr addr)
@@ -205,6 +212,8 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 	d->scope.at_return = ret;
 	d->scope.module = d->file;
 	d->scope.user = true;
+	d->scope.file_offset = scope_file_offset;
+	d->scope.file_offset_ctx = q->elf;
 }
 
 /* .exported: a function of the binary's dynamic symbol table. */

@@ -2,12 +2,13 @@
  * DWARF, without a probe family.
  *
  *   test-dwtvar FILE FUNC [--inline] [--return] [--list] [--type NAME]...
- *               [--members NAME]... [--pc-offset N] [--module M] [--write]
- *               [EXPR]...
+ *               [--members NAME]... [--pc-offset N] [--module M] [--user]
+ *               [--write] [EXPR]...
  *
  * builds the scope of FUNC at its entry pc (--inline: of FUNC's first
  * inline instance; --return: as a .return probe; --pc-offset: N bytes
- * further; --module: in module M rather than the kernel; --write: the
+ * further; --module: in module M rather than the kernel; --user: in
+ * FILE as a user binary, placed at file offsets as uprobes are; --write: the
  * EXPRs after it as assigned to), then prints, one line
  * each, the -L listing (--list), the C name of each --type looked up by
  * name, the members of each --members (name:TYPE@BIT_OFFSET[/BITS]),
@@ -19,6 +20,7 @@
  */
 #include <dwarf.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +258,27 @@ static void members(Dwarf *dbg, const char *name)
 	printf("\n");
 }
 
+/* --user's file_offset: the PT_LOAD segment of the file's program
+ * headers that holds addr, as the uprobe family reads them. */
+static bool file_offset(const void *ctx, Dwarf_Addr addr, uint64_t *off)
+{
+	Elf *elf = dwarf_getelf((Dwarf *)ctx);
+	size_t n;
+	GElf_Phdr ph;
+
+	if (!elf || elf_getphdrnum(elf, &n) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct dwarf_scope scope = { .module = "kernel" };
@@ -265,7 +288,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: test-dwtvar FILE FUNC [--inline] [--return] [--list] "
 			"[--type NAME]... [--members NAME]... [--pc-offset N] [--module M] "
-			"[EXPR]...\n");
+			"[--user] [--write] [EXPR]...\n");
 		return 2;
 	}
 	wanted = argv[2];
@@ -295,6 +318,12 @@ int main(int argc, char **argv)
 			scope.pc += strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--module") && i + 1 < argc)
 			scope.module = argv[++i];
+		else if (!strcmp(argv[i], "--user")) {
+			scope.user = true;
+			scope.module = argv[1];
+			scope.file_offset = file_offset;
+			scope.file_offset_ctx = dbg;
+		}
 		else if (!strcmp(argv[i], "--members") && i + 1 < argc)
 			members(dbg, argv[++i]);
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)
