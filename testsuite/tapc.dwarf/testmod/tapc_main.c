@@ -86,6 +86,7 @@ static TAPC_TM_KEEP void tapc_tm_run(int n)
 	sum += tapc_tm_pair(n, 4);
 	sum += tapc_tm_exprs(n, tapc_tm_longs, 0x1234UL * n);
 	sum += tapc_tm_entry(n, 7L * n);
+	sum += tapc_tm_prefs(n);
 	WRITE_ONCE(tapc_tm_last, sum);
 }
 

@@ -35,5 +35,6 @@ long tapc_tm_sink(long v);
 extern long tapc_tm_longs[2];
 long tapc_tm_exprs(long x, long *p, unsigned long u);
 long tapc_tm_entry(long a, long b);
+long tapc_tm_prefs(long n);
 
 #endif
