@@ -17,7 +17,8 @@
  * DW_OP operation"; branches: "conditional branches not supported").
  * DW_OP_GNU_parameter_ref, which SystemTap resolves by unwinding to the
  * caller and taking its call site's DW_AT_call_value, is resolved at the
- * function's entry only (where the return address picks the call site).
+ * function's entry only (where the return address picks the call site),
+ * in the kernel and in user binaries alike.
  */
 #include "dwloc.h"
 
@@ -637,8 +638,6 @@ static bool push_parameter_ref(struct eval *ev, const Dwarf_Op *op)
 
 	if (dwarf_getlocation_die(ev->attr, op, &param) != 0)
 		return refuse(ev, "%s to a DIE libdw cannot read", op->atom);
-	if (ev->scope->user)
-		return refuse(ev, "%s in a user-space probe", op->atom);
 	if (!frame_function_entry(ev, &entry) || entry != ev->scope->pc)
 		return refuse(ev, "%s away from the function's entry", op->atom);
 	cu = ev->scope->cu;

@@ -5,9 +5,13 @@
  * instance of scaled() inside outer() describes its parameter by outer's
  * (readelf --debug-dump=loc shows both).  A probe on the line after the
  * first call reads them as saved by a companion uprobe at the entry.
+ * pref's tag is never used: gcc drops it from pref's clone and describes
+ * it by what each call site passed (DW_OP_GNU_parameter_ref, with the
+ * call sites' DW_AT_call_value 17 and 23).
  *
  *   uentry-prog N	entry_me(i, 7 * i) for i = 1..N, then outer(10 * i)
- *			for i = 1..N
+ *			for i = 1..N, then prefs(i) for i = 1..N: pref({i, 3 * i},
+ *			i + 1, 17) and pref({i, 3 * i}, 2 * i, 23)
  *
  * It prints nothing: the test's output is the script's.
  */
@@ -41,6 +45,21 @@ __attribute__((noinline, noipa)) long outer(long k)
 	return scaled(k) + ue_sink(2);
 }
 
+static __attribute__((noinline)) long pref(long *p, long k, long tag)
+{
+	ue_sink(p[0] * k);
+	return p[1] + k;
+}
+
+__attribute__((noinline, noipa)) long prefs(long n)
+{
+	long v[2] = { n, 3 * n };
+	long s = pref(v, n + 1, 17);
+
+	s += pref(v, 2 * n, 23);
+	return s + ue_sink(v[0]);
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 1;
@@ -49,5 +68,7 @@ int main(int argc, char **argv)
 		entry_me(i, 7 * i);
 	for (long i = 1; i <= n; i++)
 		outer(10 * i);
+	for (long i = 1; i <= n; i++)
+		prefs(i);
 	return 0;
 }
