@@ -345,11 +345,13 @@ static bool push_cfa_from(struct eval *ev, Dwarf_CFI *cfi)
 }
 
 /* The CFA at scope->pc from the CFI: .debug_frame (the kernel's), else
- * .eh_frame. */
+ * .eh_frame of the DWARF's file, else (a user binary with separate
+ * debuginfo) .eh_frame of the binary itself. */
 static bool push_cfa(struct eval *ev)
 {
 	Dwarf *dbg = dwarf_cu_getdwarf(((Dwarf_Die *)&ev->scope->cu)->cu);
 	Elf *elf = dwarf_getelf(dbg);
+	const struct dwarf_scope *s = ev->scope;
 	bool ok = push_cfa_from(ev, dwarf_getcfi(dbg));
 
 	if (!ok && !ev->msg && elf) {
@@ -359,6 +361,8 @@ static bool push_cfa(struct eval *ev)
 		if (eh)
 			dwarf_cfi_end(eh);
 	}
+	if (!ok && !ev->msg && s->binary_cfi)
+		ok = push_cfa_from(ev, s->binary_cfi(s->file_offset_ctx));
 	if (!ok && !ev->msg)
 		ev->msg = xasprintf("no call frame information at pc %#" PRIx64,
 				    (uint64_t)ev->scope->pc);

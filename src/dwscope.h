@@ -53,6 +53,12 @@ struct dwarf_scope {
 	 * refused in user space. */
 	bool (*file_offset)(const void *ctx, Dwarf_Addr addr, uint64_t *off);
 	const void *file_offset_ctx;
+	/* A user binary's call frame information from the binary itself
+	 * (its .eh_frame), with the same ctx: where the DWARF is a separate
+	 * file (libc6-dbg's) that file's .eh_frame is empty (NOBITS), and
+	 * frame bases over DW_OP_call_frame_cfa need it.  Owned by the
+	 * family; NULL when there is none. */
+	Dwarf_CFI *(*binary_cfi)(const void *ctx);
 };
 
 #endif

@@ -50,6 +50,11 @@ static bool read_segments(struct uelf *u)
 	return u->n_segs > 0;
 }
 
+Elf *uelf_elf(const struct uelf *u)
+{
+	return u->elf;
+}
+
 bool uelf_offset(const struct uelf *u, uint64_t addr, uint64_t *off)
 {
 	for (size_t i = 0; i < u->n_segs; i++) {

@@ -27,6 +27,10 @@ void uelf_free(struct uelf *u);
 /* Whether it is position-independent (ET_DYN: a PIE or a library). */
 bool uelf_is_dyn(const struct uelf *u);
 
+/* The binary's ELF handle (libelf), open as long as u. */
+struct Elf;
+struct Elf *uelf_elf(const struct uelf *u);
+
 /* The file offset of link-time address ADDR: in the PT_LOAD segment
  * that holds it, ADDR - p_vaddr + p_offset; false when none does. */
 bool uelf_offset(const struct uelf *u, uint64_t addr, uint64_t *off);

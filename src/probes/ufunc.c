@@ -26,6 +26,8 @@
 struct ubin {
 	char *path;
 	struct uelf *elf;
+	Dwarf_CFI *cfi;		/* its .eh_frame, read when first asked */
+	bool cfi_read;
 	struct dwindex *dw;	/* NULL: no DWARF (dw_why says why) */
 	char dw_why[512];
 };
@@ -182,9 +184,21 @@ static int expand_symbols(struct ufunc_query *q, const struct uelf *u, const cha
 
 /* The scope's file_offset: an entry value's companion uprobe is placed
  * as the probes are, at the offset of its address in the binary. */
-static bool scope_file_offset(const void *elf, Dwarf_Addr addr, uint64_t *off)
+static bool scope_file_offset(const void *bin, Dwarf_Addr addr, uint64_t *off)
 {
-	return uelf_offset(elf, addr, off);
+	return uelf_offset(((const struct ubin *)bin)->elf, addr, off);
+}
+
+/* The scope's binary_cfi: the binary's own .eh_frame, kept with it (its
+ * separate debuginfo has none). */
+static Dwarf_CFI *scope_binary_cfi(const void *bin)
+{
+	struct ubin *b = (struct ubin *)bin;	/* ubin_get's: not const */
+
+	if (!b->cfi_read)
+		b->cfi = dwarf_getcfi_elf(uelf_elf(b->elf));
+	b->cfi_read = true;
+	return b->cfi;
 }
 
 /* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
@@ -212,8 +226,11 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 	d->scope.at_return = ret;
 	d->scope.module = d->file;
 	d->scope.user = true;
-	d->scope.file_offset = scope_file_offset;
-	d->scope.file_offset_ctx = q->elf;
+	if (ubin_current) {	/* expand_dwarf's binary */
+		d->scope.file_offset = scope_file_offset;
+		d->scope.file_offset_ctx = ubin_current;
+		d->scope.binary_cfi = scope_binary_cfi;
+	}
 }
 
 /* .exported: a function of the binary's dynamic symbol table. */

@@ -3,12 +3,13 @@
  *
  *   test-dwtvar FILE FUNC [--inline] [--return] [--list] [--type NAME]...
  *               [--members NAME]... [--pc-offset N] [--module M] [--user]
- *               [--write] [EXPR]...
+ *               [--binary BIN] [--write] [EXPR]...
  *
  * builds the scope of FUNC at its entry pc (--inline: of FUNC's first
  * inline instance; --return: as a .return probe; --pc-offset: N bytes
  * further; --module: in module M rather than the kernel; --user: in
- * FILE as a user binary, placed at file offsets as uprobes are; --write: the
+ * FILE as a user binary, placed at file offsets as uprobes are; --binary:
+ * FILE is BIN's separate debuginfo, BIN's .eh_frame the CFI; --write: the
  * EXPRs after it as assigned to), then prints, one line
  * each, the -L listing (--list), the C name of each --type looked up by
  * name, the members of each --members (name:TYPE@BIT_OFFSET[/BITS]),
@@ -279,6 +280,27 @@ static bool file_offset(const void *ctx, Dwarf_Addr addr, uint64_t *off)
 	return false;
 }
 
+/* --binary's CFI (the binary_cfi of the scope). */
+static Dwarf_CFI *binary_cfi;
+
+static Dwarf_CFI *get_binary_cfi(const void *ctx)
+{
+	(void)ctx;
+	return binary_cfi;
+}
+
+/* BIN's .eh_frame as --binary's CFI; false if it has none. */
+static bool open_binary(const char *bin)
+{
+	int fd = open(bin, O_RDONLY);
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	binary_cfi = elf ? dwarf_getcfi_elf(elf) : NULL;
+	return binary_cfi != NULL;	/* fd and elf kept until exit */
+}
+
 int main(int argc, char **argv)
 {
 	struct dwarf_scope scope = { .module = "kernel" };
@@ -288,7 +310,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: test-dwtvar FILE FUNC [--inline] [--return] [--list] "
 			"[--type NAME]... [--members NAME]... [--pc-offset N] [--module M] "
-			"[--user] [--write] [EXPR]...\n");
+			"[--user] [--binary BIN] [--write] [EXPR]...\n");
 		return 2;
 	}
 	wanted = argv[2];
@@ -323,6 +345,12 @@ int main(int argc, char **argv)
 			scope.module = argv[1];
 			scope.file_offset = file_offset;
 			scope.file_offset_ctx = dbg;
+		} else if (!strcmp(argv[i], "--binary") && i + 1 < argc) {
+			if (!open_binary(argv[++i])) {
+				fprintf(stderr, "test-dwtvar: %s: no .eh_frame\n", argv[i]);
+				return 2;
+			}
+			scope.binary_cfi = get_binary_cfi;
 		}
 		else if (!strcmp(argv[i], "--members") && i + 1 < argc)
 			members(dbg, argv[++i]);
