@@ -15,7 +15,10 @@
  *
  * It prints nothing: the test's output is the script's.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static volatile long sink;
 
@@ -60,6 +63,27 @@ __attribute__((noinline, noipa)) long prefs(long n)
 	return s + ue_sink(v[0]);
 }
 
+/*
+ * uentry-prog N printf: also two fprintf calls with positional arguments
+ * to /dev/null, after 3 and 5 plain characters, errno 7 and 9 then: libc's
+ * printf_positional gets done 3 and 5, save_errno 7 and 9, nspecs_done 0,
+ * mode_flags 0 as its 7th, 10th and 13th arguments, on the stack (a frame
+ * base over the CFA, from libc's own .eh_frame when libc6-dbg's DWARF is
+ * a separate file).
+ */
+static void positional(void)
+{
+	FILE *f = fopen("/dev/null", "w");
+
+	if (!f)
+		return;
+	errno = 7;
+	fprintf(f, "abc%1$ld", (long)sink);
+	errno = 9;
+	fprintf(f, "abcde%1$ld%2$s", (long)sink, "x");
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 1;
@@ -70,5 +94,7 @@ int main(int argc, char **argv)
 		outer(10 * i);
 	for (long i = 1; i <= n; i++)
 		prefs(i);
+	if (argc > 2 && strcmp(argv[2], "printf") == 0)
+		positional();
 	return 0;
 }
