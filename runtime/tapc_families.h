@@ -58,6 +58,8 @@ enum tap_nf_slot {
 #define TAP_PERF_PROFILE	0x100	/* timer.profile: cpu-clock, each tick */
 #define TAP_PERF_FREQ		0x200	/* u.perf.period is a frequency in Hz */
 #define TAP_PROCFS_WRITE	0x100	/* procfs(...).write */
+#define TAP_PROC_GLOB		0x100	/* process("GLOB").begin ...: .target
+					 * is a glob of program paths */
 #define TAP_HWBKPT_RW		0x100	/* kernel.data(...).rw, else .write */
 
 #endif

@@ -35,6 +35,10 @@ struct elab {
 	struct script **lib;
 	int n_lib;
 	bool *lib_used, *lib_done;
+	/* --skip-badvars: where targets were zeroed and warned about (the
+	 * derived probes of one probe warn once per expression) */
+	struct srcpos *zeroed_warned;
+	size_t n_zeroed_warned;
 };
 
 /* elaborate.c */

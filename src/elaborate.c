@@ -547,6 +547,7 @@ struct program *elaborate(struct script **user, int n_user,
 	namemap_free(&E.fn_names);
 	namemap_free(&E.global_names);
 	vec_free(&E.work);
+	free(E.zeroed_warned);
 	free(E.lib_used);
 	free(E.lib_done);
 	if (d->errors != errors) {

@@ -34,6 +34,8 @@
 struct elab_options {
 	bool unoptimized;	/* -u: keep unused code */
 	bool guru;		/* -g */
+	bool skip_badvars;	/* --skip-badvars: a target variable that does
+				 * not resolve reads as 0, with a warning */
 	/* -D MAXSTRINGLEN=N, -D MAXMAPENTRIES=N, or 0: the runtime's
 	 * defaults (for the limits pass 2 checks) */
 	int64_t maxstringlen, maxmapentries;

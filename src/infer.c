@@ -595,10 +595,11 @@ static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 			     const struct srcpos *want_pos)
 {
 	const struct probe_family *fam = T->dp ? T->dp->family : NULL;
+	const struct sem_target *st = sem_target_of(T->dp, e);
 	struct family_error err = { 0 };
 	enum sem_type t;
 
-	if (!fam || !fam->target_type)
+	if (!(st && st->zeroed) && (!fam || !fam->target_type))
 		return SEM_UNKNOWN;
 	for (size_t i = 0; i < e->comps.n; i++) {
 		struct tcomp *c = e->comps.v[i];

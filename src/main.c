@@ -147,6 +147,7 @@ static struct program *run_pass2(struct session *s,
 	struct elab_options eo = {
 		.unoptimized = opts->unoptimized,
 		.guru = opts->guru,
+		.skip_badvars = opts->skip_badvars,
 		.maxstringlen = define_value(&opts->defines, "MAXSTRINGLEN"),
 		.maxmapentries = define_value(&opts->defines, "MAXMAPENTRIES"),
 		.privilege = opts->privilege,

@@ -75,6 +75,8 @@ static const char usage_text[] =
 "                 what users of that level may run (tapc-run(8)); the\n"
 "                 module records the level (default stapdev)\n"
 "  --unprivileged same as --privilege=stapusr\n"
+"  --skip-badvars  a target variable that does not resolve is the number 0,\n"
+"                 with a warning, instead of an error (as SystemTap's)\n"
 "  --compatible=VERSION  SystemTap language version for systemtap_v\n"
 "                 (default " TAPC_COMPAT_VERSION ")\n"
 "  --help         show this help and exit\n"
@@ -289,7 +291,7 @@ static bool privilege_allows(const struct tapc_options *o)
 enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
        OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
-       OPT_LDD, OPT_TARGET_NAMESPACES };
+       OPT_LDD, OPT_TARGET_NAMESPACES, OPT_SKIP_BADVARS };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -305,6 +307,7 @@ static const struct option long_options[] = {
 	{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "ldd", no_argument, NULL, OPT_LDD },
+	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -415,6 +418,7 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	case OPT_ALL_MODULES: o->all_modules = true; return true;
 	case 'd': strlist_add(&o->user_modules, arg); return true;
 	case OPT_LDD: o->ldd = true; return true;
+	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_DISABLE_CACHE: o->disable_cache = true; return true;
 	case OPT_CLEAN_CACHE: o->clean_cache = true; return true;
 	case OPT_POISON_CACHE: o->poison_cache = true; return true;

@@ -47,6 +47,7 @@ struct tapc_options {
 	bool suppress_warnings;	/* -w */
 	bool warnings_as_errors;	/* -W */
 	bool unoptimized;	/* -u */
+	bool skip_badvars;	/* --skip-badvars */
 	char opt_level;		/* -O: '0' '1' '2' '3' 's'; the default is set
 				 * by options_parse (0 for -e, 1 for files) */
 	bool opt_level_given;

@@ -466,13 +466,48 @@ static void entry_target(struct rctx *R, struct expr *e)
 	vec_push(R->entry_exprs, e);
 }
 
+/* Whether a target at pos was zeroed before (then remembered). */
+static bool zeroed_warned_before(struct elab *E, const struct srcpos *pos)
+{
+	for (size_t i = 0; i < E->n_zeroed_warned; i++) {
+		const struct srcpos *p = &E->zeroed_warned[i];
+
+		if (p->file == pos->file && p->line == pos->line && p->col == pos->col)
+			return true;
+	}
+	E->zeroed_warned = xrealloc(E->zeroed_warned,
+				    (E->n_zeroed_warned + 1) * sizeof(*E->zeroed_warned));
+	E->zeroed_warned[E->n_zeroed_warned++] = *pos;
+	return false;
+}
+
+/* --skip-badvars: a target that did not resolve reads as 0; SystemTap's
+ * warning (its indexes are still resolved). */
+static void zeroed_target(struct rctx *R, struct expr *e)
+{
+	char *w = describe_expr(e);
+
+	res_index_exprs(R, e);
+	if (!zeroed_warned_before(R->E, &e->pos))
+		sem_warn(R->E, &e->pos, w, "Bad $context variable being substituted with literal 0");
+	free(w);
+}
+
 /* A target expression of the probe's family: false when the family has
- * none; *resolved (if given) says whether it resolved. */
+ * none; *resolved (if given) says whether it resolved (or was zeroed by
+ * --skip-badvars). */
 static bool res_target(struct rctx *R, struct expr *e, bool write, bool *resolved)
 {
 	const struct probe_family *fam = R->dp ? R->dp->family : NULL;
+	const struct sem_target *st = sem_target_of(R->dp, e);
 	struct family_error err = { 0 };
 
+	if (st && st->zeroed && !write) {
+		zeroed_target(R, e);
+		if (resolved)
+			*resolved = true;
+		return true;
+	}
 	if (!fam || !fam->target_type)
 		return false;
 	res_index_exprs(R, e);
@@ -732,6 +767,9 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 	}
 	if (!e->a || e->a->kind != E_TARGET || !fam || !fam->target_type)
 		return false;
+	/* a target --skip-badvars zeroed is still not defined */
+	if (sem_target_of(dp, e->a) && sem_target_of(dp, e->a)->zeroed)
+		return false;
 	ok = sem_target_check(dp, e->a, false, &err) != SEM_UNKNOWN;
 	free(err.msg);
 	free(err.what);
@@ -920,7 +958,7 @@ void resolve_probe(struct elab *E, struct derived_probe *dp)
 
 	if (dp->family->saves_entry && dp->family->saves_entry(dp))
 		R.entry_exprs = &dp->entry_exprs;
-	sem_targets_resolve(dp);
+	sem_targets_resolve(dp, E->o->skip_badvars);
 	rctx_init(&R);
 	res_stmt(&R, dp->body);
 	R.locals = NULL;

@@ -7,9 +7,25 @@
 #include "probes/family.h"
 #include "util.h"
 
+struct resolve_ctx {
+	struct derived_probe *dp;
+	bool skip_bad;
+};
+
+/* --skip-badvars: st, which did not resolve, reads as the number 0. */
+static void zero_target(struct sem_target *st)
+{
+	st->type = SEM_LONG;
+	st->access = tvar_new(TVAR_BASE_CONST, 0, st->e->name, &st->e->pos);
+	st->access->leaf = TVAR_VALUE;
+	st->access->type = SEM_LONG;
+	st->zeroed = true;
+}
+
 static void resolve_one(void *ctx, const struct expr *e)
 {
-	struct derived_probe *dp = ctx;
+	struct resolve_ctx *rc = ctx;
+	struct derived_probe *dp = rc->dp;
 	struct sem_targets *t;
 	struct sem_target *st;
 
@@ -25,20 +41,27 @@ static void resolve_one(void *ctx, const struct expr *e)
 	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
 	st = &t->v[t->n];
 	*st = (struct sem_target){ .e = e };
-	st->type = dp->family->target_type(dp, e, false, &st->err, &st->access);
+	if (dp->family->target_type)
+		st->type = dp->family->target_type(dp, e, false, &st->err, &st->access);
+	else
+		st->type = SEM_UNKNOWN;
 	if (st->type == SEM_UNKNOWN) {
 		tvar_free(st->access);
 		st->access = NULL;
+		if (rc->skip_bad)
+			zero_target(st);
 	}
 	ptrindex_set(&t->index, e, (int)t->n);
 	t->n++;
 }
 
-void sem_targets_resolve(struct derived_probe *dp)
+void sem_targets_resolve(struct derived_probe *dp, bool skip_bad)
 {
-	struct ast_visitor v = { .ctx = dp, .expr = resolve_one };
+	struct resolve_ctx rc = { .dp = dp, .skip_bad = skip_bad };
+	struct ast_visitor v = { .ctx = &rc, .expr = resolve_one };
 
-	if (dp->targets_resolved || !dp->family || !dp->family->target_type)
+	if (dp->targets_resolved || !dp->family ||
+	    (!dp->family->target_type && !skip_bad))
 		return;
 	dp->targets_resolved = true;
 	ast_walk_stmt(dp->body, &v);
@@ -59,7 +82,11 @@ enum sem_type sem_target_check(const struct derived_probe *dp, const struct expr
 
 	if (write) {
 		struct tvar *access = NULL;
-		enum sem_type t = dp->family->target_type(dp, e, true, err, &access);
+		enum sem_type t;
+
+		if (!dp->family->target_type)
+			return SEM_UNKNOWN;
+		t = dp->family->target_type(dp, e, true, err, &access);
 
 		tvar_free(access);
 		return t;

@@ -22,6 +22,9 @@ struct sem_target {
 	struct family_error err;	/* then why */
 	struct tvar *access;		/* owned: how pass 3 reads it, or NULL
 					 * when the family writes its C itself */
+	/* --skip-badvars: it did not resolve (err says why), and reads as
+	 * the number 0 (type SEM_LONG, access the constant) */
+	bool zeroed;
 };
 
 struct sem_targets {
@@ -30,8 +33,11 @@ struct sem_targets {
 	struct ptrindex index;		/* expression -> v[i] */
 };
 
-/* Resolve the target expressions of dp's body and condition. */
-void sem_targets_resolve(struct derived_probe *dp);
+/* Resolve the target expressions of dp's body and condition.  With
+ * skip_bad (--skip-badvars), one that does not resolve, also in a probe
+ * whose family has no target variables, is zeroed, as SystemTap
+ * substitutes the literal 0 for it. */
+void sem_targets_resolve(struct derived_probe *dp, bool skip_bad);
 
 /* The resolution of target expression e of dp, or NULL. */
 const struct sem_target *sem_target_of(const struct derived_probe *dp, const struct expr *e);

@@ -65,25 +65,93 @@ static char *search_dirs(const char *list, const char *name, bool (*ok)(const ch
 	return NULL;
 }
 
-/* CAND with links resolved, checked to be ELF; takes CAND. */
-static char *finish(char *cand, const char *name, char **why)
+/*
+ * How deep "#!" interpreters are followed: the kernel runs a script's
+ * interpreter, which may itself be a script, at most this deep
+ * (binfmt_script's BINPRM_MAX_RECURSION), and a script that names
+ * itself must not loop.
+ */
+#define INTERP_DEPTH_MAX 4
+
+/* The kernel reads this much of a file to find its "#!" line. */
+#define SHEBANG_MAX 256
+
+/*
+ * The program a "#!" script at PATH runs, malloc'd, or NULL when PATH
+ * is no script: the first word after "#!", or, when that is an env
+ * program ("#!/usr/bin/env NAME"), the NAME env runs, found on $PATH as
+ * SystemTap finds it.  The file is opened without following a link.
+ */
+static char *script_interpreter(const char *path)
+{
+	char line[SHEBANG_MAX + 1];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	ssize_t got;
+	char *word, *end, *base;
+
+	if (fd < 0)
+		return NULL;
+	got = read(fd, line, SHEBANG_MAX);
+	close(fd);
+	if (got < 3 || line[0] != '#' || line[1] != '!')
+		return NULL;
+	line[got] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	word = line + 2 + strspn(line + 2, " \t");
+	end = word + strcspn(word, " \t");
+	if (end == word)
+		return NULL;
+	base = end;
+	while (base > word && base[-1] != '/')
+		base--;
+	if (end - base == 3 && !strncmp(base, "env", 3)) {
+		char *arg = end + strspn(end, " \t");
+		size_t len = strcspn(arg, " \t");
+
+		if (len && arg[0] != '-')
+			return xasprintf("%.*s", (int)len, arg);
+	}
+	return xasprintf("%.*s", (int)(end - word), word);
+}
+
+static char *resolve_program(const char *name, int depth, char **why);
+
+/*
+ * CAND with links resolved, checked to be ELF; takes CAND.  With DEPTH
+ * >= 0 (a program, DEPTH interpreters in), a script resolves to its
+ * interpreter, as SystemTap probes the program a script's processes run;
+ * a library (DEPTH < 0) must be ELF itself.
+ */
+static char *finish(char *cand, const char *name, int depth, char **why)
 {
 	char *real = cand ? realpath(cand, NULL) : NULL;
+	char *interp;
 
 	free(cand);
 	if (!real) {
 		*why = xasprintf("cannot find executable '%s'", name);
 		return NULL;
 	}
-	if (!upath_is_elf(real)) {
-		*why = xasprintf("'%s' is not an ELF file", real);
+	if (upath_is_elf(real))
+		return real;
+	interp = depth >= 0 ? script_interpreter(real) : NULL;
+	if (interp && depth < INTERP_DEPTH_MAX) {
+		char *prog = resolve_program(interp, depth + 1, why);
+
+		free(interp);
 		free(real);
-		return NULL;
+		return prog;
 	}
-	return real;
+	if (interp)
+		*why = xasprintf("'%s': too many levels of script interpreters", real);
+	else
+		*why = xasprintf("'%s' is not an ELF file", real);
+	free(interp);
+	free(real);
+	return NULL;
 }
 
-char *upath_program(const char *name, char **why)
+static char *resolve_program(const char *name, int depth, char **why)
 {
 	const char *dirs = getenv("PATH");
 	char *cand;
@@ -99,7 +167,12 @@ char *upath_program(const char *name, char **why)
 			dirs = "/usr/local/bin:/usr/bin:/bin";
 		cand = search_dirs(dirs, name, is_executable);
 	}
-	return finish(cand, name, why);
+	return finish(cand, name, depth, why);
+}
+
+char *upath_program(const char *name, char **why)
+{
+	return resolve_program(name, 0, why);
 }
 
 /* PROG's DT_RUNPATH (else DT_RPATH), with $ORIGIN replaced by PROG's
@@ -179,8 +252,8 @@ static char *library_candidate(const char *prog, const char *name)
 char *upath_library(const char *prog, const char *name, char **why)
 {
 	if (strchr(name, '/'))
-		return finish(xstrdup(name), name, why);
-	return finish(library_candidate(prog, name), name, why);
+		return finish(xstrdup(name), name, -1, why);
+	return finish(library_candidate(prog, name), name, -1, why);
 }
 
 bool upath_has_glob(const char *name)
@@ -224,15 +297,21 @@ static void list_add(struct path_list *l, char *path)
 	l->v[l->n] = NULL;
 }
 
-/* CAND resolved when it is a regular ELF file, else NULL. */
-static char *resolved_elf(const char *cand)
+/* CAND resolved when it is a regular ELF file, or for a program
+ * (PROGRAMS) a "#!" script, else NULL. */
+static char *resolved_elf(const char *cand, bool programs)
 {
 	char *real = realpath(cand, NULL);
+	char *interp;
 
-	if (real && !upath_is_elf(real)) {
+	if (!real || upath_is_elf(real))
+		return real;
+	interp = programs ? script_interpreter(real) : NULL;
+	if (!interp) {
 		free(real);
-		real = NULL;
+		return NULL;
 	}
+	free(interp);
 	return real;
 }
 
@@ -265,8 +344,9 @@ static struct path_list dir_matches(const char *dir, const char *comp)
 #define GLOB_DEPTH_MAX 256
 
 /* The paths under PREFIX that the components of REST match, added to
- * OUT as the regular ELF files they resolve to. */
-static void glob_walk(const char *prefix, const char *rest, struct path_list *out, int depth)
+ * OUT as the regular ELF files they resolve to (resolved_elf). */
+static void glob_walk(const char *prefix, const char *rest, struct path_list *out, int depth,
+		      bool programs)
 {
 	const char *slash = strchr(rest, '/');
 	size_t len = slash ? (size_t)(slash - rest) : strlen(rest);
@@ -288,7 +368,7 @@ static void glob_walk(const char *prefix, const char *rest, struct path_list *ou
 		char *path = xasprintf("%s%s", prefix, names.v[i]);
 
 		if (!slash) {
-			char *real = resolved_elf(path);
+			char *real = resolved_elf(path, programs);
 
 			if (real)
 				list_add(out, real);
@@ -299,7 +379,7 @@ static void glob_walk(const char *prefix, const char *rest, struct path_list *ou
 			while (*next == '/')
 				next++;
 			if (*next)
-				glob_walk(dir, next, out, depth + 1);
+				glob_walk(dir, next, out, depth + 1, programs);
 			free(dir);
 		}
 		free(path);
@@ -308,7 +388,33 @@ static void glob_walk(const char *prefix, const char *rest, struct path_list *ou
 	free(comp);
 }
 
-char **upath_glob(const char *pattern, size_t *n, char **why)
+/*
+ * The scripts of L (programs a glob matched, each once) replaced by their
+ * interpreters, as SystemTap resolves each match on its own: two scripts
+ * of one interpreter probe it twice.  A script whose interpreter cannot
+ * be resolved is left out.
+ */
+static void scripts_to_interpreters(struct path_list *l)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		char *why = NULL, *prog = l->v[i];
+
+		if (!upath_is_elf(prog)) {
+			prog = finish(xstrdup(l->v[i]), l->v[i], 0, &why);
+			free(l->v[i]);
+			free(why);
+		}
+		if (prog)
+			l->v[kept++] = prog;
+	}
+	l->n = kept;
+	if (l->v)
+		l->v[kept] = NULL;
+}
+
+static char **glob_files(const char *pattern, bool programs, size_t *n, char **why)
 {
 	struct path_list l = { 0 };
 	const char *rest = pattern;
@@ -316,11 +422,21 @@ char **upath_glob(const char *pattern, size_t *n, char **why)
 	while (*rest == '/')
 		rest++;
 	if (*rest)
-		glob_walk(rest != pattern ? "/" : "", rest, &l, 0);
+		glob_walk(rest != pattern ? "/" : "", rest, &l, 0, programs);
+	if (programs)
+		scripts_to_interpreters(&l);
 	*n = l.n;
-	if (!l.n)
+	if (!l.n) {
 		*why = xasprintf("no ELF file matches '%s'", pattern);
+		free(l.v);
+		return NULL;
+	}
 	return l.v;
+}
+
+char **upath_glob(const char *pattern, size_t *n, char **why)
+{
+	return glob_files(pattern, false, n, why);
 }
 
 /* The DT_NEEDED names of the ELF file PATH, pushed (malloc'd) on OUT. */
@@ -374,7 +490,7 @@ char **upath_needed_glob(const char *prog, const char *pattern, size_t *n, char 
 		for (size_t j = 0; j < names.n; j++) {
 			char *cand = strchr(names.v[j], '/') ? xstrdup(names.v[j])
 				     : library_candidate(walked.v[i], names.v[j]);
-			char *real = cand ? resolved_elf(cand) : NULL;
+			char *real = cand ? resolved_elf(cand, false) : NULL;
 
 			if (real && fnmatch(full, cand, 0) == 0)
 				list_add(&found, xstrdup(real));
@@ -409,7 +525,7 @@ char **upath_list_of(char *one, size_t *n)
 char **upath_programs(const char *name, size_t *n, char **why)
 {
 	if (upath_has_glob(name))
-		return upath_glob(name, n, why);
+		return glob_files(name, true, n, why);
 	return upath_list_of(upath_program(name, why), n);
 }
 
@@ -496,7 +612,7 @@ static char *pid_program(long pid, char **why)
 
 	if (!exe)
 		return NULL;
-	path = finish(xstrdup(exe), exe, why);
+	path = finish(xstrdup(exe), exe, 0, why);
 	free(exe);
 	return path;
 }

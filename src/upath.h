@@ -12,7 +12,10 @@
 /*
  * process("NAME"): NAME itself when it holds a '/' (relative to the
  * current directory if not absolute), else the first executable NAME
- * in $PATH, as execvp finds it; then with symbolic links resolved.
+ * in $PATH, as execvp finds it; then with symbolic links resolved.  A
+ * "#!" script resolves, as SystemTap's does, to the program its
+ * processes run: its interpreter (for "#!/usr/bin/env NAME", NAME found
+ * on $PATH), itself resolved so, at most 4 scripts deep.
  * Returns the malloc'd absolute path, or NULL with *why set to a
  * malloc'd message: SystemTap's "cannot find executable 'NAME'", or
  * that the file is not a regular ELF file.
@@ -62,7 +65,8 @@ void upath_list_free(char **list);
 
 /* process("NAME") and .library("NAME") of PROG, globs included: the
  * files to probe (upath_program or upath_library's one file, or a
- * glob's), as upath_glob returns them. */
+ * glob's), as upath_glob returns them; a process glob's matches that
+ * are scripts are their interpreters (as upath_program resolves them). */
 char **upath_list_of(char *one, size_t *n);
 char **upath_programs(const char *name, size_t *n, char **why);
 char **upath_libraries(const char *prog, const char *name, size_t *n, char **why);

@@ -3,7 +3,9 @@
  * TAP_PROBE_PROCESS: process.begin/.end and the kernel process events
  * behind tapsets/kprocess.stp.  .arg[0] is the event (enum tap_process_event
  * of tapc_families.h), .arg[1] a process id that begin/end
- * must match (0: any), .target the program file they must run (NULL: any).
+ * must match (0: any), .target the program file they must run (NULL: any)
+ * or, with .flags TAP_PROC_GLOB, a glob (glob_match(): '*' also matches
+ * '/') of the path of the program they must run.
  *
  * Where each event comes from, and in which task it runs (kprocess.create
  * is an alias of the sched_process_fork tracepoint):
@@ -36,12 +38,15 @@
  */
 #include <linux/compat.h>
 #include <linux/cred.h>
+#include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/glob.h>
 #include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/mm_types.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -76,11 +81,46 @@ struct tap_proc_probe {
 	const struct tap_probe *probe;
 	struct path path;		/* .target, resolved: its inode */
 	bool has_path;
+	bool glob;			/* .target is a glob (TAP_PROC_GLOB) */
 };
+
+/* Per CPU, the path of the program a glob is matched against; allocated
+ * only when a probe has a glob. */
+struct tap_proc_pathbuf {
+	char buf[PATH_MAX];
+};
+static struct tap_proc_pathbuf __percpu *tap_proc_paths;
 
 static struct tap_proc_probe *tap_procs;
 static unsigned int tap_nprocs;
 static unsigned int tap_proc_events;	/* TAP_EV() of the events used */
+
+/*
+ * Whether the program @mm runs has a path that @pattern matches.  The
+ * program file is held while d_path() names it; the buffer is this
+ * CPU's, with preemption off (d_path() and glob_match() do not sleep).
+ */
+static bool tap_proc_glob_runs(struct mm_struct *mm, const char *pattern)
+{
+	struct tap_proc_pathbuf *pb;
+	struct file *exe;
+	char *path;
+	bool match;
+
+	rcu_read_lock();
+	exe = rcu_dereference(mm->exe_file);
+	if (exe && !get_file_rcu(exe))
+		exe = NULL;
+	rcu_read_unlock();
+	if (!exe)
+		return false;
+	pb = get_cpu_ptr(tap_proc_paths);
+	path = d_path(&exe->f_path, pb->buf, sizeof(pb->buf));
+	match = !IS_ERR(path) && glob_match(pattern, path);
+	put_cpu_ptr(tap_proc_paths);
+	fput(exe);
+	return match;
+}
 
 static bool tap_proc_runs(const struct tap_proc_probe *tp)
 {
@@ -94,11 +134,13 @@ static bool tap_proc_runs(const struct tap_proc_probe *tp)
 		return false;
 	if (p->arg[1] && current->tgid != p->arg[1])
 		return false;
-	if (!tp->has_path)
+	if (!tp->has_path && !tp->glob)
 		return true;
 	mm = current->mm;
 	if (!mm)
 		return false;
+	if (tp->glob)
+		return tap_proc_glob_runs(mm, p->target);
 	rcu_read_lock();
 	exe = rcu_dereference(mm->exe_file);
 	same = exe && file_inode(exe) == d_inode(tp->path.dentry);
@@ -626,6 +668,8 @@ static void tap_proc_stop(void)
 	tap_procs = NULL;
 	tap_nprocs = 0;
 	tap_proc_events = 0;
+	free_percpu(tap_proc_paths);
+	tap_proc_paths = NULL;
 }
 
 /* A probe that cannot register fails the session with SystemTap's
@@ -710,6 +754,14 @@ static int tap_proc_collect(void)
 		tap_proc_events |= TAP_EV(p->arg[0]);
 		if (!p->target)
 			continue;
+		if (p->flags & TAP_PROC_GLOB) {
+			tp->glob = true;
+			if (!tap_proc_paths)
+				tap_proc_paths = alloc_percpu(struct tap_proc_pathbuf);
+			if (!tap_proc_paths)
+				return -ENOMEM;
+			continue;
+		}
 		ret = kern_path(p->target, LOOKUP_FOLLOW, &tp->path);
 		if (ret) {
 			tap_proc_fail(p->pp, ret);

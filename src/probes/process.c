@@ -26,8 +26,11 @@
  *
  * A PATH without '/' is looked up in $PATH, and every PATH is resolved to
  * the file it names (symbolic links followed), as SystemTap does; it must
- * be an ELF file (a script's processes run its interpreter); the runtime
- * matches the program's file.  The runtime half is
+ * be an ELF file or a "#!" script, which SystemTap takes as itself (a
+ * script's processes run its interpreter, so they never match it); the
+ * runtime matches the program's file.  A PATH with a wildcard ('*', '?',
+ * '[') stays as written, as in SystemTap (pp() shows it), and the runtime
+ * matches it, as a glob, against the path of the program a process runs.  The runtime half is
  * runtime/linux/process.c (TAP_PROBE_PROCESS): .arg[0] is the event
  * (TAP_PROC_* there), .arg[1] a process id to match (0: any), .target
  * the program's path (NULL: any).  In a module built with
@@ -45,6 +48,7 @@
 #include "probes/family.h"
 #include "translate_int.h"
 #include "tvar.h"
+#include "upath.h"
 #include "util.h"
 
 /* The events (the patterns' variants) are enum tap_process_event, which
@@ -123,21 +127,54 @@ static char *resolve_program(const char *path)
 	return real;
 }
 
-/* Whether path starts with ELF's magic number: a program the kernel runs
- * itself, not a script whose processes run its interpreter. */
-static bool is_elf(const char *path)
+/* Whether PATH is a program the kernel can run: an ELF file, or a "#!"
+ * script (whose processes run its interpreter). */
+static bool is_program(const char *path)
 {
-	static const unsigned char magic[4] = { 0x7f, 'E', 'L', 'F' };
 	unsigned char head[4];
 	FILE *f = fopen(path, "rb");
-	bool elf;
+	bool ok;
 
 	if (!f)
 		return false;
-	elf = fread(head, 1, sizeof(head), f) == sizeof(head) &&
-	      !memcmp(head, magic, sizeof(magic));
+	ok = fread(head, 1, sizeof(head), f) == sizeof(head) &&
+	     (!memcmp(head, "\177ELF", 4) || !memcmp(head, "#!", 2));
 	fclose(f);
-	return elf;
+	return ok;
+}
+
+/*
+ * process("PATH") of an event probe into fp->target: as SystemTap's
+ * utrace probes take it, a glob as written (the runtime matches it
+ * against the path of the program a process runs; TAP_PROC_GLOB), else
+ * the file it names with links resolved.  A script is kept as itself,
+ * not its interpreter (as in SystemTap, whose processes run the
+ * interpreter and so never match it).
+ */
+static bool process_target(const struct pp_comp *c0, struct family_point *fp,
+			   struct family_error *err)
+{
+	const char *name = c0->arg->str;
+
+	if (upath_has_glob(name)) {
+		fp->target = xstrdup(name);
+		fp->flags |= TAP_PROC_GLOB;
+		return true;
+	}
+	fp->target = resolve_program(name);
+	if (!fp->target) {
+		err->pos = c0->pos;
+		err->msg = xasprintf("cannot find executable '%s'", name);
+		return false;
+	}
+	if (!is_program(fp->target)) {
+		err->pos = c0->pos;
+		err->msg = xasprintf("'%s' is not an ELF executable", fp->target);
+		free(fp->target);
+		fp->target = NULL;
+		return false;
+	}
+	return true;
 }
 
 static int process_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -157,17 +194,7 @@ static int process_expand(const struct point_pattern *pat, const struct probe_po
 		}
 		fp->num[1] = c0->arg->num;
 	} else if (c0->arg) {
-		fp->target = resolve_program(c0->arg->str);
-		if (!fp->target) {
-			err->pos = c0->pos;
-			err->msg = xasprintf("cannot find executable '%s'", c0->arg->str);
-			free(fp);
-			return -1;
-		}
-		if (!is_elf(fp->target)) {
-			err->pos = c0->pos;
-			err->msg = xasprintf("'%s' is not an ELF executable", fp->target);
-			free(fp->target);
+		if (!process_target(c0, fp, err)) {
 			free(fp);
 			return -1;
 		}
@@ -410,6 +437,8 @@ static void process_emit(FILE *out, const struct derived_probe *dp, size_t index
 	(void)index;
 	fprintf(out, ".kind = TAP_PROBE_PROCESS, .arg = { %" PRId64 "LL, %" PRId64 "LL }, ",
 		fp->num[0], fp->num[1]);
+	if (fp->flags & TAP_PROC_GLOB)
+		fprintf(out, ".flags = TAP_PROC_GLOB, ");
 	if (fp->target) {
 		char *s = tr_cstr(fp->target, strlen(fp->target));
 
