@@ -446,7 +446,7 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	default: {
 		char opt[3] = { '-', (char)bad_letter, '\0' };
 
-		bad_usage("invalid option '%s'", bad_letter ? opt : "--?");
+		bad_usage("invalid option '%s'", opt);
 		return false;
 	}
 	}
@@ -485,6 +485,11 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 			printf("tapc %s (SystemTap language %s)\n", TAPC_VERSION,
 			       TAPC_COMPAT_VERSION);
 			return OPTIONS_EXIT_OK;
+		}
+		if (c == '?' && optopt == 0) {
+			/* an unknown long option: getopt_long has stepped past it */
+			bad_usage("invalid option '%s'", argv[optind - 1]);
+			return OPTIONS_EXIT_ERROR;
 		}
 		if (!take_option(o, c, optarg, optopt))
 			return OPTIONS_EXIT_ERROR;
