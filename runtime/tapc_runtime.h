@@ -102,15 +102,22 @@ struct tap_limits {
 	unsigned int maxtrylock;
 	unsigned long trylockdelay;	/* microseconds */
 	unsigned long buffer_size;	/* bytes */
+	/*
+	 * --suppress-handler-errors: a hit's error is counted but neither
+	 * printed nor held against MAXERRORS, and MAXSKIPPED stops nothing.
+	 */
+	int suppress_handler_errors;
 };
 extern const struct tap_limits tap_limits;
-#define TAP_DEFINE_LIMITS						\
+#define TAP_DEFINE_LIMITS TAP_DEFINE_LIMITS_SUPPRESSING(0)
+#define TAP_DEFINE_LIMITS_SUPPRESSING(suppress_errors)			\
 	const struct tap_limits tap_limits = {				\
 		.action_budget = TAP_ACTION_BUDGET,			\
 		.maxerrors = MAXERRORS, .maxskipped = MAXSKIPPED,	\
 		.maxmapentries = MAXMAPENTRIES,				\
 		.maxtrylock = MAXTRYLOCK, .trylockdelay = TRYLOCKDELAY,	\
 		.buffer_size = TAP_BUFFER_SIZE,				\
+		.suppress_handler_errors = (suppress_errors),		\
 	}
 
 /* Kinds of probe the runtime itself provides. */

@@ -232,6 +232,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		.timing = o->timing,
 		.guru = o->guru,
 		.global_var_display = !o->no_global_var_display,
+		.suppress_handler_errors = o->suppress_handler_errors,
 		.privilege = o->privilege,
 		.umods = umods,
 	};

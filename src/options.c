@@ -58,6 +58,9 @@ static const char usage_text[] =
 "  --ldd          with -d PATH (and the programs of process(\"PATH\") probes\n"
 "                 and -c), also every shared library they need\n"
 "  --no-global-var-display  do not print the script's globals at exit\n"
+"  --suppress-handler-errors  a probe hit's run-time error ends that hit\n"
+"                 quietly; errors and skipped probes are counted (and\n"
+"                 reported at exit) but never stop the script\n"
 "  --all-modules  symbols and stacks of every loaded kernel module (as\n"
 "                 SystemTap's): tapc's modules always have them, from the\n"
 "                 running kernel's kallsyms and unwinder\n"
@@ -291,7 +294,8 @@ static bool privilege_allows(const struct tapc_options *o)
 enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
        OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
-       OPT_LDD, OPT_TARGET_NAMESPACES, OPT_SKIP_BADVARS };
+       OPT_LDD, OPT_TARGET_NAMESPACES, OPT_SKIP_BADVARS,
+       OPT_SUPPRESS_HANDLER_ERRORS };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -300,6 +304,7 @@ static const struct option long_options[] = {
 	{ "remote", required_argument, NULL, OPT_REMOTE },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NAMESPACES },
 	{ "no-global-var-display", no_argument, NULL, OPT_NO_GLOBAL_VAR_DISPLAY },
+	{ "suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_HANDLER_ERRORS },
 	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 	{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 	{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
@@ -415,6 +420,7 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		o->compatible = arg;
 		return valid_compatible(arg);
 	case OPT_NO_GLOBAL_VAR_DISPLAY: o->no_global_var_display = true; return true;
+	case OPT_SUPPRESS_HANDLER_ERRORS: o->suppress_handler_errors = true; return true;
 	case OPT_ALL_MODULES: o->all_modules = true; return true;
 	case 'd': strlist_add(&o->user_modules, arg); return true;
 	case OPT_LDD: o->ldd = true; return true;
@@ -450,7 +456,7 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	default: {
 		char opt[3] = { '-', (char)bad_letter, '\0' };
 
-		bad_usage("invalid option '%s'", bad_letter ? opt : "--?");
+		bad_usage("invalid option '%s'", opt);
 		return false;
 	}
 	}
@@ -489,6 +495,11 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 			printf("tapc %s (SystemTap language %s)\n", TAPC_VERSION,
 			       TAPC_COMPAT_VERSION);
 			return OPTIONS_EXIT_OK;
+		}
+		if (c == '?' && optopt == 0) {
+			/* an unknown long option: getopt_long has stepped past it */
+			bad_usage("invalid option '%s'", argv[optind - 1]);
+			return OPTIONS_EXIT_ERROR;
 		}
 		if (!take_option(o, c, optarg, optopt))
 			return OPTIONS_EXIT_ERROR;

@@ -52,6 +52,7 @@ struct tapc_options {
 				 * by options_parse (0 for -e, 1 for files) */
 	bool opt_level_given;
 	bool no_global_var_display;	/* --no-global-var-display */
+	bool suppress_handler_errors;	/* --suppress-handler-errors */
 	/* --all-modules: SystemTap's "-d" for every loaded module.  What it
 	 * asks for, every module's symbols and unwinding, tapc's runtime
 	 * always has (kallsyms, the kernel's unwinder): nothing to add to

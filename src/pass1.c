@@ -297,15 +297,15 @@ static void hash_strlist(struct hash128 *h, const char *tag,
  * the -D set, the -O level and the flags that change the C. */
 static void hash_run_options(struct hash128 *h, const struct tapc_options *o)
 {
-	char flags[24];
+	char flags[28];
 
 	hash_add_str(h, "args");
 	for (int i = 0; i < o->argc; i++)
 		hash_add_str(h, o->argv[i]);
 	hash_strlist(h, "-D", &o->defines);
-	snprintf(flags, sizeof(flags), "%c%d%d%d%d%x", o->opt_level, o->guru,
+	snprintf(flags, sizeof(flags), "%c%d%d%d%d%x%d", o->opt_level, o->guru,
 		 o->timing, o->unoptimized, o->no_global_var_display,
-		 (unsigned)o->privilege);
+		 (unsigned)o->privilege, o->suppress_handler_errors);
 	hash_add_str(h, flags);
 }
 

@@ -757,8 +757,19 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 {
 	const struct probe_family *fam = dp ? dp->family : NULL;
 	struct family_error err = { 0 };
+	struct expr operand;
 	bool ok;
 
+	/* @defined(@entry(X)) asks about X: the entry half saves what is
+	 * defined there (SystemTap's tcp.sendmsg.return scripts test
+	 * @entry($sk) against an older kernel's @entry($sock->sk)). */
+	if (e->a && e->a->kind == E_ENTRY) {
+		if (!e->a->a || !fam || !fam->saves_entry || !fam->saves_entry(dp))
+			return false;	/* @entry is not allowed here */
+		operand = *e;
+		operand.a = e->a->a;
+		e = &operand;
+	}
 	if (e->a && e->a->kind == E_CAST)
 		return sem_cast_of(e->a)->type != SEM_UNKNOWN;
 	if (e->a && e->a->kind == E_VAR) {

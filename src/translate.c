@@ -1033,7 +1033,7 @@ static void emit_modsyms(const struct tr *T, FILE *out)
 	fprintf(out, "%s{ NULL, 0, 0, 0 } };\nconst unsigned int tap_nentryvals = %zu;\n",
 		T->entryvals.n ? "\n\t" : " ", T->entryvals.n);
 	/* the limits the runtime reads, with this module's -D values */
-	fputs("TAP_DEFINE_LIMITS;\n", out);
+	fprintf(out, "TAP_DEFINE_LIMITS_SUPPRESSING(%d);\n", T->o->suppress_handler_errors);
 }
 
 static void emit_kernel_decls(FILE *out)

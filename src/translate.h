@@ -29,6 +29,7 @@ struct translate_options {
 	bool timing;			/* -t: hit and cycle report */
 	bool guru;			/* -g */
 	bool global_var_display;	/* not --no-global-var-display */
+	bool suppress_handler_errors;	/* --suppress-handler-errors */
 	unsigned privilege;		/* --privilege: enum privilege (0 counts
 					 * as PRIV_STAPDEV), recorded in the
 					 * module for tapc-run and the runtime */

@@ -27,6 +27,8 @@ MODULE_PARM_DESC(_tap_target, "target() of the script (tapc-run -c/-x)");
 atomic_t tap_state = ATOMIC_INIT(TAP_LOADED);
 atomic_t tap_state_gen = ATOMIC_INIT(0);
 atomic_t tap_error_count = ATOMIC_INIT(0);
+/* --suppress-handler-errors: the errors that were neither printed nor fatal */
+atomic_t tap_suppressed_count = ATOMIC_INIT(0);
 atomic_t tap_skipped_count = ATOMIC_INIT(0);
 
 static struct tap_cpu **tap_cpus;	/* one per possible CPU */
@@ -96,7 +98,8 @@ static void tap_fatal(void)
 
 void tap_count_skipped(void)
 {
-	if (atomic_inc_return(&tap_skipped_count) > tap_limits.maxskipped) {
+	if (atomic_inc_return(&tap_skipped_count) > tap_limits.maxskipped &&
+	    !tap_limits.suppress_handler_errors) {
 		if (!READ_ONCE(tap_session_error))
 			tap_errmsg("ERROR: Skipped too many probes, check MAXSKIPPED or try again with tapc -t for more details.\n");
 		tap_fatal();
@@ -105,6 +108,10 @@ void tap_count_skipped(void)
 
 static void tap_report_error(struct tap_context *c)
 {
+	if (tap_limits.suppress_handler_errors) {
+		atomic_inc(&tap_suppressed_count);
+		return;
+	}
 	if (c->last_stmt)
 		tap_errmsg("ERROR: %s near %s\n", c->last_error, c->last_stmt);
 	else

@@ -72,7 +72,7 @@ struct tap_cpu {
 
 extern struct tap_ring tap_out_ring, tap_err_ring, tap_cmd_ring;
 extern atomic_t tap_state;
-extern atomic_t tap_error_count, tap_skipped_count;
+extern atomic_t tap_error_count, tap_skipped_count, tap_suppressed_count;
 extern atomic_t tap_state_gen;	/* bumped on every state change */
 
 /* privilege.c: the level the module was built for and its user */

@@ -298,9 +298,10 @@ static ssize_t tap_ctl_read(struct file *file, char __user *ubuf,
 	dropped += atomic64_read(&tap_out_ring.nmi_dropped) +
 		   atomic64_read(&tap_err_ring.nmi_dropped);
 	cut = atomic64_read(&tap_out_ring.cut);
-	n = scnprintf(line, sizeof(line), "%s %d %d %llu %llu\n",
+	n = scnprintf(line, sizeof(line), "%s %d %d %llu %llu %d\n",
 		      tap_state_names[st], atomic_read(&tap_error_count),
-		      atomic_read(&tap_skipped_count), dropped, cut);
+		      atomic_read(&tap_skipped_count), dropped, cut,
+		      atomic_read(&tap_suppressed_count));
 	file->private_data = (void *)(long)gen;
 	return simple_read_from_buffer(ubuf, count, ppos, line, n);
 }

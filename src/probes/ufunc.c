@@ -140,8 +140,12 @@ static int expand_plt(struct ufunc_query *q, const struct uelf *u, struct family
 	const struct usym **found;
 	size_t n = uelf_plt(u, pat, &found);
 
-	for (size_t i = 0; i < n; i++)
-		push_probe(q, xstrdup(found[i]->name), found[i]->addr);
+	for (size_t i = 0; i < n; i++) {
+		struct uprobe_data *d = push_probe(q, xstrdup(found[i]->name), found[i]->addr);
+
+		if (d)
+			d->plt = true;
+	}
 	free(found);
 	if (q->out->n > 0)
 		return (int)q->out->n;

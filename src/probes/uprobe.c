@@ -227,6 +227,21 @@ static struct tvar *empty_context(const struct expr *e, bool write)
 	return NULL;
 }
 
+/* $$name in a .plt probe: the name of the PLT entry's symbol, with or
+ * without DWARF (SystemTap's examples/process/ltrace.stp reads it). */
+static struct tvar *plt_name(const struct derived_probe *dp, const struct expr *e, bool write)
+{
+	struct tvar *tv;
+
+	if (write || e->addressof || e->comps.n || strcmp(e->name, "$$name"))
+		return NULL;
+	tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
+	tv->leaf = TVAR_TEXT;
+	tv->type = SEM_STRING;
+	tv->text = xstrdup(dp->fp.target);
+	return tv;
+}
+
 /* $var ... over the binary's DWARF (dwtvar.h), read from the probed
  * process's memory. */
 static enum sem_type uprobe_target_type(const struct derived_probe *dp, const struct expr *e,
@@ -237,7 +252,8 @@ static enum sem_type uprobe_target_type(const struct derived_probe *dp, const st
 	struct tvar *tv;
 	enum sem_type t;
 
-	if (!d->has_dwarf && (tv = empty_context(e, write))) {
+	if ((d->plt && (tv = plt_name(dp, e, write))) ||
+	    (!d->has_dwarf && (tv = empty_context(e, write)))) {
 		if (access)
 			*access = tv;
 		else

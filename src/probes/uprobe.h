@@ -39,6 +39,7 @@ struct uprobe_data {
 	uint64_t entry_addr, entry_offset;
 	long long pid;			/* the process it is limited to, 0: any,
 					 * -1: target() */
+	bool plt;			/* a .plt entry: $$name is its symbol */
 	char text[];
 };
 

@@ -71,6 +71,7 @@ struct session {
 	bool child_released;
 	char state[32];		/* from ctl */
 	long errors, skipped;
+	long suppressed;	/* errors that ended their hit quietly: no failure */
 	unsigned long long dropped;	/* output the full ring had no room for */
 	unsigned long long cut;		/* of prints longer than a hit's buffer */
 	bool stop_sent;
@@ -375,10 +376,12 @@ static int ctl_read(struct session *s)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	/* the fifth count (prints cut to the hit's buffer) is newer */
+	/* the fifth count (prints cut to the hit's buffer) and the sixth
+	 * (errors --suppress-handler-errors kept quiet) are newer */
 	s->cut = 0;
-	if (sscanf(buf, "%31s %ld %ld %llu %llu", s->state, &s->errors, &s->skipped,
-		   &s->dropped, &s->cut) < 4)
+	s->suppressed = 0;
+	if (sscanf(buf, "%31s %ld %ld %llu %llu %ld", s->state, &s->errors, &s->skipped,
+		   &s->dropped, &s->cut, &s->suppressed) < 4)
 		return -1;
 	return 0;
 }
@@ -1013,10 +1016,10 @@ int main(int argc, char **argv)
 	if (remove_module(&s) < 0)
 		status = 1;
 
-	if (s.errors || s.skipped)
+	if (s.errors || s.suppressed || s.skipped)
 		fprintf(stderr,
 			"WARNING: Number of errors: %ld, skipped probes: %ld\n",
-			s.errors, s.skipped);
+			s.errors + s.suppressed, s.skipped);
 	if (s.dropped)
 		fprintf(stderr,
 			"WARNING: %llu bytes of output were dropped: the module's output buffer was full (enlarge it with -D TAP_BUFFER_SIZE=BYTES)\n",
