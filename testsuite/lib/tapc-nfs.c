@@ -49,8 +49,48 @@
  *	unlink("M/tapc-nfs-renamed") (one REMOVE);
  *	mkdir("M/tapc-nfs-dir", 0755) (one CREATE of a directory);
  *	rmdir("M/tapc-nfs-dir") (one REMOVE).
- * It prints nothing on success; any failure is reported on stderr and
- * the exit status is 1.
+ *
+ *   tapc-nfs N buffered	(1 <= N <= 65536)
+ *
+ * The same server, mounted without noac (noac makes the client's writes
+ * synchronous: each write(2) would be flushed at once with a stable
+ * WRITE and no COMMIT), and I/O through the page cache, so that the
+ * client's address-space operations run a known number of times.  With
+ * P = ceil(N / 4096) pages, in this order, pinned to the CPU it starts on
+ * (the page cache's per-CPU LRU batches then drain where they filled):
+ *	fd = open("M/tapc-nfs-file", O_RDWR|O_CREAT|O_EXCL, 0644) (one OPEN);
+ *	pwrite(fd, N bytes of 'b', N, 0) (P write_begin/write_end pairs, one
+ *		per page: 4096 bytes at each 4096 * i, the rest in the last;
+ *		each page is dirtied once);
+ *	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) (one writepages
+ *		and one WRITE of N bytes at 0, started and not waited for:
+ *		so it need not be stable, and is not);
+ *	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_AFTER) (the WRITE
+ *		is done; its pages wait for a COMMIT, and NFS keeps them
+ *		private until then);
+ *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (each page is asked
+ *		to be released twice, once more after the per-CPU page
+ *		batches are drained, and NFS refuses both times: it releases
+ *		uncommitted pages only where it may wait, which fadvise's
+ *		no-wait request does not allow; the pages stay);
+ *	fsync(fd) (nothing is dirty: no writepages; one COMMIT of the file,
+ *		after which the pages are NFS's no longer);
+ *	fstat(fd) (st_size N; st_ino is the file's inode);
+ *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (the P clean,
+ *		committed pages leave the page cache, with no release asked);
+ *	pread(fd, buf, N, 0) (one readahead of the P pages: one READ of
+ *		4096 * P bytes at 0), checked to be N bytes of 'b';
+ *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (they leave again);
+ *	p = mmap(NULL, N, PROT_READ, MAP_SHARED, fd, 0) and
+ *		madvise(p, N, MADV_RANDOM) (no readahead on faults);
+ *	one load from each page, in order, each checked to be 'b' (P
+ *		faults, each reading its page alone: P read_folio calls and
+ *		P READs of 4096 bytes, at 4096 * i);
+ *	munmap(p, N); close(fd) (one flush and one release, nothing left to
+ *		write); unlink("M/tapc-nfs-file") (one REMOVE).
+ *
+ * Either way it prints nothing on success; any failure is reported on
+ * stderr and the exit status is 1.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -64,6 +104,8 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -235,10 +277,13 @@ static int make_dirs(void)
 	return 0;
 }
 
-static int mount_client(void)
+static int mount_client(int buffered)
 {
-	if (mount("127.0.0.1:/", mnt_dir, "nfs4", 0,
-		  "vers=4.2,addr=127.0.0.1,clientaddr=127.0.0.1,noac")) {
+	const char *opts = buffered ?
+		"vers=4.2,addr=127.0.0.1,clientaddr=127.0.0.1" :
+		"vers=4.2,addr=127.0.0.1,clientaddr=127.0.0.1,noac";
+
+	if (mount("127.0.0.1:/", mnt_dir, "nfs4", 0, opts)) {
 		fail("mount 127.0.0.1:/ on %s: %s", mnt_dir, strerror(errno));
 		return -1;
 	}
@@ -332,14 +377,105 @@ out:
 	return rc;
 }
 
+/* Pin to the CPU we run on: the page cache's per-CPU LRU batches the
+ * written pages enter are then the ones fadvise drains first. */
+static int pin_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return check(0, "sched_getcpu");
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return check(sched_setaffinity(0, sizeof(set), &set) == 0,
+		     "sched_setaffinity");
+}
+
+static int all_b(const char *buf, long n)
+{
+	for (long i = 0; i < n; i++)
+		if (buf[i] != 'b')
+			return 0;
+	return 1;
+}
+
+/* Each page of the mapping of FD's N bytes read by its own fault. */
+static int fault_pages(int fd, long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile const char *p;
+	int ok = 1;
+
+	p = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, 0);
+	if (check(p != MAP_FAILED, "mmap"))
+		return -1;
+	if (check(madvise((void *)p, n, MADV_RANDOM) == 0, "madvise")) {
+		munmap((void *)p, n);
+		return -1;
+	}
+	for (long off = 0; off < n; off += page)
+		ok &= p[off] == 'b';
+	munmap((void *)p, n);
+	if (!ok)
+		fail("the mapped pages do not hold what was written");
+	return ok ? 0 : -1;
+}
+
+/* The buffered I/O of the header, on the mount. */
+static int run_buffered_io(long n)
+{
+	char file[400], buf[MAX_BYTES];
+	struct stat st;
+	int fd, rc = -1;
+
+	snprintf(file, sizeof(file), "%s/tapc-nfs-file", mnt_dir);
+	if (pin_cpu())
+		return -1;
+	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (check(fd >= 0, "create"))
+		return -1;
+	memset(buf, 'b', n);
+	if (check(pwrite(fd, buf, n, 0) == n, "write") ||
+	    check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0,
+		  "sync_file_range") ||
+	    check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_AFTER) == 0,
+		  "sync_file_range") ||
+	    check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise") ||
+	    check(fsync(fd) == 0, "fsync") ||
+	    check(fstat(fd, &st) == 0 && st.st_size == n, "fstat") ||
+	    check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise"))
+		goto out;
+	memset(buf, 0, n);
+	if (check(pread(fd, buf, n, 0) == n, "read"))
+		goto out;
+	if (!all_b(buf, n)) {
+		fail("read back something else than was written");
+		goto out;
+	}
+	if (check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise") ||
+	    fault_pages(fd, n))
+		goto out;
+	rc = 0;
+out:
+	if (check(close(fd) == 0, "close"))
+		rc = -1;
+	if (check(unlink(file) == 0, "unlink"))
+		rc = -1;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	char *end;
 	long n;
-	int rc;
+	int rc, buffered = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: tapc-nfs N (bytes, 1..%d)\n", MAX_BYTES);
+	if (argc == 3 && strcmp(argv[2], "buffered") == 0)
+		buffered = 1;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: tapc-nfs N [buffered] (N bytes, 1..%d)\n",
+			MAX_BYTES);
 		return 2;
 	}
 	n = strtol(argv[1], &end, 10);
@@ -348,7 +484,8 @@ int main(int argc, char **argv)
 			MAX_BYTES, argv[1]);
 		return 2;
 	}
-	rc = make_dirs() || start_server() || mount_client() || run_io(n);
+	rc = make_dirs() || start_server() || mount_client(buffered) ||
+	     (buffered ? run_buffered_io(n) : run_io(n));
 	teardown();
 	return rc ? 1 : 0;
 }
