@@ -56,8 +56,7 @@
  * synchronous: each write(2) would be flushed at once with a stable
  * WRITE and no COMMIT), and I/O through the page cache, so that the
  * client's address-space operations run a known number of times.  With
- * P = ceil(N / 4096) pages, in this order, pinned to the CPU it starts on
- * (the page cache's per-CPU LRU batches then drain where they filled):
+ * P = ceil(N / 4096) pages, in this order:
  *	fd = open("M/tapc-nfs-file", O_RDWR|O_CREAT|O_EXCL, 0644) (one OPEN);
  *	pwrite(fd, N bytes of 'b', N, 0) (P write_begin/write_end pairs, one
  *		per page: 4096 bytes at each 4096 * i, the rest in the last;
@@ -65,19 +64,14 @@
  *	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) (one writepages
  *		and one WRITE of N bytes at 0, started and not waited for:
  *		so it need not be stable, and is not);
- *	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_AFTER) (the WRITE
- *		is done; its pages wait for a COMMIT, and NFS keeps them
- *		private until then);
- *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (each page is asked
- *		to be released twice, once more after the per-CPU page
- *		batches are drained, and NFS refuses both times: it releases
- *		uncommitted pages only where it may wait, which fadvise's
- *		no-wait request does not allow; the pages stay);
- *	fsync(fd) (nothing is dirty: no writepages; one COMMIT of the file,
- *		after which the pages are NFS's no longer);
+ *	fsync(fd) (nothing is dirty: no writepages; it waits for that
+ *		WRITE, then one COMMIT of the file, after which NFS holds the
+ *		pages no longer);
  *	fstat(fd) (st_size N; st_ino is the file's inode);
  *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (the P clean,
- *		committed pages leave the page cache, with no release asked);
+ *		committed pages leave the page cache; NFS is asked to release
+ *		only pages it still holds, dirty or awaiting a COMMIT, so
+ *		never here);
  *	pread(fd, buf, N, 0) (one readahead of the P pages: one READ of
  *		4096 * P bytes at 0), checked to be N bytes of 'b';
  *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (they leave again);
@@ -104,7 +98,6 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
-#include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -377,21 +370,6 @@ out:
 	return rc;
 }
 
-/* Pin to the CPU we run on: the page cache's per-CPU LRU batches the
- * written pages enter are then the ones fadvise drains first. */
-static int pin_cpu(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return check(0, "sched_getcpu");
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return check(sched_setaffinity(0, sizeof(set), &set) == 0,
-		     "sched_setaffinity");
-}
-
 static int all_b(const char *buf, long n)
 {
 	for (long i = 0; i < n; i++)
@@ -430,8 +408,6 @@ static int run_buffered_io(long n)
 	int fd, rc = -1;
 
 	snprintf(file, sizeof(file), "%s/tapc-nfs-file", mnt_dir);
-	if (pin_cpu())
-		return -1;
 	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (check(fd >= 0, "create"))
 		return -1;
@@ -439,9 +415,6 @@ static int run_buffered_io(long n)
 	if (check(pwrite(fd, buf, n, 0) == n, "write") ||
 	    check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0,
 		  "sync_file_range") ||
-	    check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_AFTER) == 0,
-		  "sync_file_range") ||
-	    check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise") ||
 	    check(fsync(fd) == 0, "fsync") ||
 	    check(fstat(fd, &st) == 0 && st.st_size == n, "fstat") ||
 	    check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise"))
