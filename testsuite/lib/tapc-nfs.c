@@ -65,13 +65,16 @@
  *		and one WRITE of N bytes at 0, started and not waited for:
  *		so it need not be stable, and is not);
  *	fsync(fd) (nothing is dirty: no writepages; it waits for that
- *		WRITE, then one COMMIT of the file, after which NFS holds the
- *		pages no longer);
+ *		WRITE and for one COMMIT of the file, which NFS starts itself
+ *		once the WRITEs of a writepages are done, or else the fsync
+ *		does: one either way, after which NFS holds the pages no
+ *		longer);
  *	fstat(fd) (st_size N; st_ino is the file's inode);
  *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (the P clean,
  *		committed pages leave the page cache; NFS is asked to release
  *		only pages it still holds, dirty or awaiting a COMMIT, so
- *		never here);
+ *		never here: before the COMMIT it would depend on the race with
+ *		the COMMIT NFS starts on its own);
  *	pread(fd, buf, N, 0) (one readahead of the P pages: one READ of
  *		4096 * P bytes at 0), checked to be N bytes of 'b';
  *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (they leave again);
