@@ -381,6 +381,15 @@ static int all_b(const char *buf, long n)
 	return 1;
 }
 
+/* Drop FD's clean pages from the page cache. */
+static int drop_cache(int fd)
+{
+	int err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+
+	errno = err;	/* posix_fadvise returns its error */
+	return check(err == 0, "posix_fadvise DONTNEED");
+}
+
 /* Each page of the mapping of FD's N bytes read by its own fault. */
 static int fault_pages(int fd, long n)
 {
@@ -420,7 +429,7 @@ static int run_buffered_io(long n)
 		  "sync_file_range") ||
 	    check(fsync(fd) == 0, "fsync") ||
 	    check(fstat(fd, &st) == 0 && st.st_size == n, "fstat") ||
-	    check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise"))
+	    drop_cache(fd))
 		goto out;
 	memset(buf, 0, n);
 	if (check(pread(fd, buf, n, 0) == n, "read"))
@@ -429,8 +438,7 @@ static int run_buffered_io(long n)
 		fail("read back something else than was written");
 		goto out;
 	}
-	if (check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise") ||
-	    fault_pages(fd, n))
+	if (drop_cache(fd) || fault_pages(fd, n))
 		goto out;
 	rc = 0;
 out:
