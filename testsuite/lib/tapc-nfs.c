@@ -49,8 +49,45 @@
  *	unlink("M/tapc-nfs-renamed") (one REMOVE);
  *	mkdir("M/tapc-nfs-dir", 0755) (one CREATE of a directory);
  *	rmdir("M/tapc-nfs-dir") (one REMOVE).
- * It prints nothing on success; any failure is reported on stderr and
- * the exit status is 1.
+ *
+ *   tapc-nfs N buffered	(1 <= N <= 65536)
+ *
+ * The same server, mounted without noac (noac makes the client's writes
+ * synchronous: each write(2) would be flushed at once with a stable
+ * WRITE and no COMMIT), and I/O through the page cache, so that the
+ * client's address-space operations run a known number of times.  With
+ * P = ceil(N / 4096) pages, in this order:
+ *	fd = open("M/tapc-nfs-file", O_RDWR|O_CREAT|O_EXCL, 0644) (one OPEN);
+ *	pwrite(fd, N bytes of 'b', N, 0) (P write_begin/write_end pairs, one
+ *		per page: 4096 bytes at each 4096 * i, the rest in the last;
+ *		each page is dirtied once);
+ *	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) (one writepages
+ *		and one WRITE of N bytes at 0, started and not waited for:
+ *		so it need not be stable, and is not);
+ *	fsync(fd) (nothing is dirty: no writepages; it waits for that
+ *		WRITE and for one COMMIT of the file, which NFS starts itself
+ *		once the WRITEs of a writepages are done, or else the fsync
+ *		does: one either way, after which NFS holds the pages no
+ *		longer);
+ *	fstat(fd) (st_size N; st_ino is the file's inode);
+ *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (the P clean,
+ *		committed pages leave the page cache; NFS is asked to release
+ *		only pages it still holds, dirty or awaiting a COMMIT, so
+ *		never here: before the COMMIT it would depend on the race with
+ *		the COMMIT NFS starts on its own);
+ *	pread(fd, buf, N, 0) (one readahead of the P pages: one READ of
+ *		4096 * P bytes at 0), checked to be N bytes of 'b';
+ *	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) (they leave again);
+ *	p = mmap(NULL, N, PROT_READ, MAP_SHARED, fd, 0) and
+ *		madvise(p, N, MADV_RANDOM) (no readahead on faults);
+ *	one load from each page, in order, each checked to be 'b' (P
+ *		faults, each reading its page alone: P read_folio calls and
+ *		P READs of 4096 bytes, at 4096 * i);
+ *	munmap(p, N); close(fd) (one flush and one release, nothing left to
+ *		write); unlink("M/tapc-nfs-file") (one REMOVE).
+ *
+ * Either way it prints nothing on success; any failure is reported on
+ * stderr and the exit status is 1.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -64,6 +101,7 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -235,10 +273,13 @@ static int make_dirs(void)
 	return 0;
 }
 
-static int mount_client(void)
+static int mount_client(int buffered)
 {
-	if (mount("127.0.0.1:/", mnt_dir, "nfs4", 0,
-		  "vers=4.2,addr=127.0.0.1,clientaddr=127.0.0.1,noac")) {
+	const char *opts = buffered ?
+		"vers=4.2,addr=127.0.0.1,clientaddr=127.0.0.1" :
+		"vers=4.2,addr=127.0.0.1,clientaddr=127.0.0.1,noac";
+
+	if (mount("127.0.0.1:/", mnt_dir, "nfs4", 0, opts)) {
 		fail("mount 127.0.0.1:/ on %s: %s", mnt_dir, strerror(errno));
 		return -1;
 	}
@@ -332,14 +373,93 @@ out:
 	return rc;
 }
 
+static int all_b(const char *buf, long n)
+{
+	for (long i = 0; i < n; i++)
+		if (buf[i] != 'b')
+			return 0;
+	return 1;
+}
+
+/* Drop FD's clean pages from the page cache. */
+static int drop_cache(int fd)
+{
+	int err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+
+	errno = err;	/* posix_fadvise returns its error */
+	return check(err == 0, "posix_fadvise DONTNEED");
+}
+
+/* Each page of the mapping of FD's N bytes read by its own fault. */
+static int fault_pages(int fd, long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile const char *p;
+	int ok = 1;
+
+	p = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, 0);
+	if (check(p != MAP_FAILED, "mmap"))
+		return -1;
+	if (check(madvise((void *)p, n, MADV_RANDOM) == 0, "madvise")) {
+		munmap((void *)p, n);
+		return -1;
+	}
+	for (long off = 0; off < n; off += page)
+		ok &= p[off] == 'b';
+	munmap((void *)p, n);
+	if (!ok)
+		fail("the mapped pages do not hold what was written");
+	return ok ? 0 : -1;
+}
+
+/* The buffered I/O of the header, on the mount. */
+static int run_buffered_io(long n)
+{
+	char file[400], buf[MAX_BYTES];
+	struct stat st;
+	int fd, rc = -1;
+
+	snprintf(file, sizeof(file), "%s/tapc-nfs-file", mnt_dir);
+	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (check(fd >= 0, "create"))
+		return -1;
+	memset(buf, 'b', n);
+	if (check(pwrite(fd, buf, n, 0) == n, "write") ||
+	    check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0,
+		  "sync_file_range") ||
+	    check(fsync(fd) == 0, "fsync") ||
+	    check(fstat(fd, &st) == 0 && st.st_size == n, "fstat") ||
+	    drop_cache(fd))
+		goto out;
+	memset(buf, 0, n);
+	if (check(pread(fd, buf, n, 0) == n, "read"))
+		goto out;
+	if (!all_b(buf, n)) {
+		fail("read back something else than was written");
+		goto out;
+	}
+	if (drop_cache(fd) || fault_pages(fd, n))
+		goto out;
+	rc = 0;
+out:
+	if (check(close(fd) == 0, "close"))
+		rc = -1;
+	if (check(unlink(file) == 0, "unlink"))
+		rc = -1;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	char *end;
 	long n;
-	int rc;
+	int rc, buffered = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: tapc-nfs N (bytes, 1..%d)\n", MAX_BYTES);
+	if (argc == 3 && strcmp(argv[2], "buffered") == 0)
+		buffered = 1;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: tapc-nfs N [buffered] (N bytes, 1..%d)\n",
+			MAX_BYTES);
 		return 2;
 	}
 	n = strtol(argv[1], &end, 10);
@@ -348,7 +468,8 @@ int main(int argc, char **argv)
 			MAX_BYTES, argv[1]);
 		return 2;
 	}
-	rc = make_dirs() || start_server() || mount_client() || run_io(n);
+	rc = make_dirs() || start_server() || mount_client(buffered) ||
+	     (buffered ? run_buffered_io(n) : run_io(n));
 	teardown();
 	return rc ? 1 : 0;
 }
