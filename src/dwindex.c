@@ -163,7 +163,8 @@ static void read_symbols(struct dwindex *ix)
 				addr - ix->bias + sym.st_size, name };
 		}
 	}
-	qsort(ix->fsyms, ix->n_fsyms, sizeof(*ix->fsyms), fsym_cmp);
+	if (ix->n_fsyms > 1)	/* none in a file of types only (uheader.c) */
+		qsort(ix->fsyms, ix->n_fsyms, sizeof(*ix->fsyms), fsym_cmp);
 }
 
 /* The function symbol that contains ADDR (the first by address when
@@ -247,7 +248,8 @@ static void read_blacklist(struct dwindex *ix)
 		ix->blacklist[ix->n_blacklist++] = f ? (struct addr_range){ f->lo, f->hi }
 						     : (struct addr_range){ a, a + 1 };
 	}
-	qsort(ix->blacklist, ix->n_blacklist, sizeof(*ix->blacklist), range_cmp);
+	if (ix->n_blacklist > 1)
+		qsort(ix->blacklist, ix->n_blacklist, sizeof(*ix->blacklist), range_cmp);
 }
 
 /* Whether ADDR is in one of the sorted, disjoint ranges R[0 .. n). */
@@ -404,7 +406,8 @@ static void build_index(struct dwindex *ix)
 			walk_children(ix, &cu, &cu);
 		off = next;
 	}
-	qsort(ix->funcs, ix->n, sizeof(*ix->funcs), func_cmp);
+	if (ix->n > 1)	/* none in a file of types only (uheader.c) */
+		qsort(ix->funcs, ix->n, sizeof(*ix->funcs), func_cmp);
 }
 
 /* The cache's name for the index: the file's build-id and the module's

@@ -11,6 +11,7 @@
 #include "upath.h"
 #include "lookup.h"
 #include "tvar_resolve.h"
+#include "uheader.h"
 #include "util.h"
 
 static struct {
@@ -65,10 +66,14 @@ static bool module_types(const char *module, size_t len, struct ctypes *ct, bool
 	if (names_kernel(module, len)) {
 		btf = kinfo_btf(why);
 	} else if (len && module[0] == '<') {
-		/* SystemTap compiles such a header for its types */
-		*why = "a user-space header's types are not read (only \"kernel<header.h>\", "
-		       "whose types the kernel's BTF holds)";
-		return false;
+		/* a user-space header, compiled for its types as SystemTap does */
+		const struct dwindex *ix = uheader_dwarf(module, len, why);
+
+		if (!ix)
+			return false;
+		*ct = ctypes_dwarf(dwindex_dwarf(ix));
+		*user = true;
+		return true;
 	} else {
 		char *name = xstrndup(module, len);
 
