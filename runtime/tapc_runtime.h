@@ -299,11 +299,59 @@ extern const unsigned int tap_nmodsyms;
  * (runtime/linux/entryval.c); in a user binary (user), a companion
  * uprobe on the file target at offset.  Ends with a NULL target.
  */
+/*
+ * A value an entry probe computes rather than a register's (a parameter
+ * a clone no longer receives, DW_OP_GNU_parameter_ref, read away from
+ * the entry): single assignments, each defining value i from earlier
+ * ones, the last the value saved.  Values are 64-bit, DWARF's generic
+ * type; register 16 is the entry's own address.
+ */
+enum tap_ev_kind {
+	TAP_EVOP_REG,		/* register a's value plus val */
+	TAP_EVOP_CONST,		/* val */
+	TAP_EVOP_DEREF,		/* size bytes at value a (zero-extended); with
+				 * guard, 0 without a read when value
+				 * guard - 1 is 0 */
+	TAP_EVOP_BINARY,	/* value a op value b */
+	TAP_EVOP_UNARY,		/* op value a */
+	TAP_EVOP_CONVERT,	/* value a cut to size bytes, sign-extended if
+				 * is_signed */
+	TAP_EVOP_MODSYM,	/* tap_modsyms[a] where loaded, plus val */
+	TAP_EVOP_CALLSITE,	/* value a if value b is not 0, else the
+				 * error "unknown callsite" */
+};
+
+/* DWARF's arithmetic: division, modulo, the arithmetic right shift and
+ * comparisons signed; a shift by 64 or more gives 0 (or the sign). */
+enum tap_ev_arith {
+	TAP_EVA_ADD, TAP_EVA_SUB, TAP_EVA_MUL, TAP_EVA_DIV, TAP_EVA_MOD,
+	TAP_EVA_AND, TAP_EVA_OR, TAP_EVA_XOR, TAP_EVA_SHL, TAP_EVA_SHR, TAP_EVA_SHRA,
+	TAP_EVA_EQ, TAP_EVA_NE, TAP_EVA_LT, TAP_EVA_GT, TAP_EVA_LE, TAP_EVA_GE,
+	TAP_EVA_NEG, TAP_EVA_NOT, TAP_EVA_ABS,
+};
+
+struct tap_ev_op {
+	unsigned char kind;		/* enum tap_ev_kind */
+	unsigned char op;		/* enum tap_ev_arith */
+	unsigned char size;		/* DEREF, CONVERT: bytes */
+	unsigned char is_signed;	/* CONVERT */
+	unsigned short a, b;		/* operands: value numbers (REG: the
+					 * register, MODSYM: the symbol) */
+	unsigned short guard;		/* DEREF: 0, or a value number + 1 */
+	unsigned long long val;		/* REG, CONST, MODSYM */
+};
+
+/* The most values one computed entry value has (pass 2's limit). */
+#define TAP_EV_MAX_OPS 64
+
 struct tap_entryval {
 	const char *target;		/* "NAME" or "MOD:NAME"; user: a path */
 	unsigned long offset;		/* bytes past it (in the file) */
 	unsigned int reg;		/* DWARF register number, 0-16 */
 	int user;			/* a uprobe on a user binary */
+	const struct tap_ev_op *ops;	/* NULL: register reg is saved; else the
+					 * value these compute */
+	unsigned int nops;
 };
 extern const struct tap_entryval tap_entryvals[];
 extern const unsigned int tap_nentryvals;

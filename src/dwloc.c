@@ -17,8 +17,11 @@
  * DW_OP operation"; branches: "conditional branches not supported").
  * DW_OP_GNU_parameter_ref, which SystemTap resolves by unwinding to the
  * caller and taking its call site's DW_AT_call_value, is resolved at the
- * function's entry only (where the return address picks the call site),
- * in the kernel and in user binaries alike.
+ * function's entry (where the return address picks the call site and the
+ * caller's frame is whole: its frame base comes from its CFI at the
+ * call), in the kernel and in user binaries alike; away from the entry it
+ * is that value as the companion probe on the entry computed and saved
+ * it (TVAR_DW_ENTRY with an expression).
  */
 #include "dwloc.h"
 
@@ -554,11 +557,15 @@ struct call_site {
 	Dwarf_Addr return_pc;
 	Dwarf_Attribute value;
 	bool tail;		/* a tail call: never the one returned to */
+	Dwarf_Die caller;	/* the subprogram making the call */
+	bool has_caller;
 };
 
-/* The call sites under DIE (a compile unit) that give a value for the
- * parameter whose DIE is at offset PARAM, appended to *sites. */
-static void find_call_sites(Dwarf_Die *die, Dwarf_Off param, struct call_site **sites, size_t *n)
+/* The call sites under DIE (a compile unit; CALLER the subprogram DIE is
+ * in, or NULL) that give a value for the parameter whose DIE is at
+ * offset PARAM, appended to *sites. */
+static void find_call_sites(Dwarf_Die *die, Dwarf_Die *caller, Dwarf_Off param,
+			    struct call_site **sites, size_t *n)
 {
 	Dwarf_Die child;
 
@@ -575,6 +582,9 @@ static void find_call_sites(Dwarf_Die *die, Dwarf_Off param, struct call_site **
 				     dwarf_attr(&child, DW_AT_abstract_origin, &a);
 
 			site.tail = tail_call(die);
+			site.has_caller = caller != NULL;
+			if (caller)
+				site.caller = *caller;
 			if (!named || !dwarf_formref_die(&a, &origin) ||
 			    dwarf_dieoffset(&origin) != param ||
 			    !(dwarf_attr(&child, DW_AT_call_value, &site.value) ||
@@ -587,85 +597,97 @@ static void find_call_sites(Dwarf_Die *die, Dwarf_Off param, struct call_site **
 			(*sites)[(*n)++] = site;
 			continue;
 		}
-		find_call_sites(&child, param, sites, n);
+		find_call_sites(&child, tag == DW_TAG_subprogram ? &child : caller, param, sites, n);
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* Where the caller stood at the call of SITE: its own function, and
+ * the call instruction (the byte before the return address), whose CFI
+ * row gives the caller's CFA and so its frame base. */
+static bool caller_scope(struct eval *ev, const struct call_site *site,
+			 struct dwarf_scope *at_call)
+{
+	if (!site->has_caller)
+		return refuse_plain(ev, "a call site value on the frame base of no function");
+	*at_call = *ev->scope;
+	at_call->func = site->caller;
+	at_call->pc = site->return_pc - 1;
+	return true;
 }
 
 /* What one call site passes, as value number *idx: its expression
  * evaluated at the function's entry, where every register still holds
  * what it held at the call, but the stack pointer, 8 bytes lower (the
- * return address).  The caller's frame base, its own entry values and
- * parameter references are not known there: refused. */
-static bool call_site_value(struct eval *ev, struct call_site *site, unsigned *idx)
+ * return address); the caller's frame base (DW_OP_fbreg) and CFA are
+ * its CFI's at the call over those registers.  Its memory reads happen
+ * only when MATCHED (value number: the return address is this site's),
+ * so that another site's registers are never dereferenced.  The
+ * caller's own entry values and parameter references are not known
+ * there: refused. */
+static bool call_site_value(struct eval *ev, struct call_site *site, unsigned matched,
+			    unsigned *idx)
 {
 	Dwarf_Op *ops;
 	size_t n, first = ev->nnodes;
 	Dwarf_Attribute *outer = ev->attr;
-	bool ok;
+	const struct dwarf_scope *scope = ev->scope;
+	struct dwarf_scope at_call;
+	bool ok, frame = false;
 
 	if (dwarf_getlocation(&site->value, &ops, &n) != 0 || n < 1)
 		return refuse_plain(ev, "a call site value libdw cannot read");
-	for (size_t i = 0; i < n; i++)
-		if (ops[i].atom == DW_OP_fbreg || ops[i].atom == DW_OP_call_frame_cfa ||
-		    ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
 		    ops[i].atom == DW_OP_GNU_parameter_ref)
 			return refuse(ev, "a call site value computed with %s (the caller's)",
 				      ops[i].atom);
+		frame |= ops[i].atom == DW_OP_fbreg || ops[i].atom == DW_OP_call_frame_cfa;
+	}
+	if (frame && !caller_scope(ev, site, &at_call))
+		return false;
 	ev->attr = &site->value;
 	ev->n = 0;
+	if (frame)
+		ev->scope = &at_call;
 	ok = eval_ops(ev, ops, n) && ev->n >= 1 && materialize(ev, ev->stack[ev->n - 1], idx);
+	ev->scope = scope;
 	ev->attr = outer;
 	if (!ok)
 		return ev->msg ? false : refuse_plain(ev, "an empty call site value");
-	for (size_t i = first; i < ev->nnodes; i++)
+	for (size_t i = first; i < ev->nnodes; i++) {
 		if (ev->nodes[i].kind == TVAR_DW_REG && ev->nodes[i].reg == 7)
 			ev->nodes[i].val += 8;	/* the caller's %rsp */
+		if (ev->nodes[i].kind == TVAR_DW_DEREF && !ev->nodes[i].guard)
+			ev->nodes[i].guard = matched + 1;
+	}
 	return true;
 }
 
-/* DW_OP_GNU_parameter_ref: a parameter a clone of the function no longer
- * receives, whose value each call site states (DW_AT_call_value).  As in
- * SystemTap, the call site is the one the function returns to; that
- * return address is read at the function's entry (the top of the stack),
- * and each call site's value is evaluated there.  Away from the entry
- * (SystemTap unwinds to the caller) it is refused. */
-static bool push_parameter_ref(struct eval *ev, const Dwarf_Op *op)
+/* The values of DW_OP_GNU_parameter_ref at the function's entry, the
+ * last one (*idx) the parameter: the sum over the call sites of (return
+ * address == the site's) * the site's value, and "unknown callsite" when
+ * no site matched (TVAR_DW_CALLSITE). */
+static bool parameter_ref_nodes(struct eval *ev, struct call_site *sites, size_t nsites,
+				unsigned *idx)
 {
-	struct elem saved[STACK_MAX];
-	int saved_n = ev->n;
-	bool was_value = ev->is_value, ok = true;
-	struct call_site *sites = NULL;
-	size_t nsites = 0;
-	Dwarf_Die param, cu;
-	Dwarf_Addr entry;
-	unsigned ra, sum = 0, any = 0, node;
+	unsigned node, ra, sum = 0, any;
+	bool ok = true;
 
-	if (dwarf_getlocation_die(ev->attr, op, &param) != 0)
-		return refuse(ev, "%s to a DIE libdw cannot read", op->atom);
-	if (!frame_function_entry(ev, &entry) || entry != ev->scope->pc)
-		return refuse(ev, "%s away from the function's entry", op->atom);
-	cu = ev->scope->cu;
-	find_call_sites(&cu, dwarf_dieoffset(&param), &sites, &nsites);
-	if (!nsites)	/* SystemTap's words */
-		return refuse(ev, "no DW_TAG_GNU_call_sites found (%s)", op->atom);
-	memcpy(saved, ev->stack, sizeof(saved));
 	if (!add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_REG, .reg = 7 }, &node) ||
 	    !add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_DEREF, .a = node, .size = 8 }, &ra) ||
 	    !add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CONST }, &sum))
-		ok = false;
+		return false;
 	any = sum;	/* with tail calls only: "unknown callsite" when it runs */
-	/* the sum over the sites of (return address == site) * value */
 	for (size_t i = 0, used = 0; ok && i < nsites; i++) {
 		unsigned pc, eq, value, term;
 
 		if (sites[i].tail)
 			continue;
-
 		ok = materialize(ev, (struct elem){ .kind = E_STATIC, .val = sites[i].return_pc },
 				 &pc) &&
 		     add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY, .op = TVAR_OP_EQ,
 						      .a = ra, .b = pc }, &eq) &&
-		     call_site_value(ev, &sites[i], &value) &&
+		     call_site_value(ev, &sites[i], eq, &value) &&
 		     add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY, .op = TVAR_OP_MUL,
 						      .a = eq, .b = value }, &term);
 		if (ok && used++ > 0)
@@ -680,13 +702,91 @@ static bool push_parameter_ref(struct eval *ev, const Dwarf_Op *op)
 			any = eq;
 		}
 	}
+	return ok && add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CALLSITE, .a = sum,
+						      .b = any }, idx);
+}
+
+/* The expression computed at the entry ENTRY by a companion probe: a
+ * static address X there is the entry's own (register 16 of the entry
+ * expression, where the function is loaded) plus X - ENTRY, which holds
+ * in a user binary and in the kernel alike (a module's statics are its
+ * symbols, TVAR_DW_MODSYM). */
+static void entry_relative(struct tvar_dwop *ops, size_t n, Dwarf_Addr entry)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].kind == TVAR_DW_STATIC)
+			ops[i] = (struct tvar_dwop){ .kind = TVAR_DW_REG, .reg = 16,
+						     .val = ops[i].val - entry };
+}
+
+/* Away from the entry: the parameter as the companion probe on the
+ * function's entry ENTRY computed it for the task (SystemTap unwinds to
+ * the caller instead; at the entry the caller's frame is still whole). */
+static bool saved_parameter_ref(struct eval *ev, const Dwarf_Op *op, struct call_site *sites,
+				size_t nsites, Dwarf_Addr entry, unsigned *value)
+{
+	struct tvar_dwop *outer = ev->nodes, d = { .kind = TVAR_DW_ENTRY,
+						   .user = ev->scope->user };
+	size_t outer_n = ev->nnodes;
+	unsigned idx;
+	bool ok;
+
+	ev->nodes = NULL;
+	ev->nnodes = 0;
+	ok = parameter_ref_nodes(ev, sites, nsites, &idx);
+	if (ok) {
+		entry_relative(ev->nodes, ev->nnodes, entry);
+		d.expr = dwloc_intern_ops(ev->nodes, ev->nnodes);
+		d.nexpr = (unsigned)ev->nnodes;
+	}
+	free(ev->nodes);
+	ev->nodes = outer;
+	ev->nnodes = outer_n;
+	if (!ok)
+		return false;
+	if (d.user ? !user_entry_site(ev, op, entry, &d.sym, &d.val)
+		   : !entry_symbol(ev, entry, &d.sym, &d.val))
+		return false;
+	return add_node(ev, d, value);
+}
+
+/* DW_OP_GNU_parameter_ref: a parameter a clone of the function no longer
+ * receives, whose value each call site states (DW_AT_call_value).  As in
+ * SystemTap, the call site is the one the function returns to; that
+ * return address is read at the function's entry (the top of the stack),
+ * and each call site's value is evaluated there; away from the entry it
+ * is what was computed there. */
+static bool push_parameter_ref(struct eval *ev, const Dwarf_Op *op)
+{
+	struct elem saved[STACK_MAX];
+	int saved_n = ev->n;
+	bool was_value = ev->is_value, ok;
+	struct call_site *sites = NULL;
+	size_t nsites = 0;
+	Dwarf_Die param, cu;
+	Dwarf_Addr entry;
+	unsigned value;
+
+	if (dwarf_getlocation_die(ev->attr, op, &param) != 0)
+		return refuse(ev, "%s to a DIE libdw cannot read", op->atom);
+	if (!frame_function_entry(ev, &entry))
+		return refuse(ev, "%s in a function without an entry address", op->atom);
+	cu = ev->scope->cu;
+	find_call_sites(&cu, NULL, dwarf_dieoffset(&param), &sites, &nsites);
+	if (!nsites)	/* SystemTap's words */
+		return refuse(ev, "no DW_TAG_GNU_call_sites found (%s)", op->atom);
+	memcpy(saved, ev->stack, sizeof(saved));
+	if (entry != ev->scope->pc)
+		ok = saved_parameter_ref(ev, op, sites, nsites, entry, &value);
+	else
+		ok = parameter_ref_nodes(ev, sites, nsites, &value);
 	free(sites);
 	memcpy(ev->stack, saved, sizeof(saved));
 	ev->n = saved_n;
 	ev->is_value = was_value;
 	if (!ok)
 		return false;
-	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_CALLSITE, .a = sum, .b = any });
+	return push(ev, (struct elem){ .kind = E_NODE, .node = value });
 }
 
 /* a OP b on DWARF's generic type (64 bits; division, modulo, right
@@ -1547,6 +1647,42 @@ ctype_id dwloc_type_of(Dwarf_Die *die)
 }
 
 static struct vec interned;
+static struct vec interned_ops;	/* struct interned_ops * */
+
+struct interned_ops {
+	struct tvar_dwop *ops;
+	size_t n;
+};
+
+static bool same_ops(const struct tvar_dwop *a, const struct tvar_dwop *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].kind != b[i].kind || a[i].op != b[i].op || a[i].reg != b[i].reg ||
+		    a[i].a != b[i].a || a[i].b != b[i].b || a[i].val != b[i].val ||
+		    a[i].sym != b[i].sym || a[i].size != b[i].size ||
+		    a[i].is_signed != b[i].is_signed || a[i].user != b[i].user ||
+		    a[i].guard != b[i].guard || a[i].expr != b[i].expr ||
+		    a[i].nexpr != b[i].nexpr)
+			return false;
+	return true;
+}
+
+const struct tvar_dwop *dwloc_intern_ops(const struct tvar_dwop *ops, size_t n)
+{
+	struct interned_ops *e;
+
+	for (size_t i = 0; i < interned_ops.n; i++) {
+		e = interned_ops.v[i];
+		if (e->n == n && same_ops(e->ops, ops, n))
+			return e->ops;
+	}
+	e = xmalloc(sizeof(*e));
+	e->ops = xmalloc(n * sizeof(*ops));
+	memcpy(e->ops, ops, n * sizeof(*ops));
+	e->n = n;
+	vec_push(&interned_ops, e);
+	return e->ops;
+}
 
 const char *dwloc_intern(const char *s)
 {

@@ -39,6 +39,9 @@ const char *dwloc_anchor(Dwarf *dbg, uint64_t addr, unsigned long *offset);
 
 /* S, kept until the process ends (the strings of struct tvar_dwop). */
 const char *dwloc_intern(const char *s);
+/* A copy of ops[0..n), kept until the process ends, the same pointer
+ * for equal ones (an entry value's expression, struct tvar_dwop). */
+const struct tvar_dwop *dwloc_intern_ops(const struct tvar_dwop *ops, size_t n);
 
 /* The type of a variable, parameter or function DIE (its DW_AT_type,
  * through abstract origins and specifications) as a ctype_id of

@@ -1019,18 +1019,29 @@ static void emit_modsyms(const struct tr *T, FILE *out)
 	for (size_t i = 0; i < T->modsyms.n; i++)
 		fprintf(out, " \"%s\",", (const char *)T->modsyms.v[i]);
 	fprintf(out, " NULL };\nconst unsigned int tap_nmodsyms = %zu;\n", T->modsyms.n);
-	/* the registers companion kprobes save at function entries */
-	fputs("const struct tap_entryval tap_entryvals[] = {", out);
+	/* the registers (or values computed from them) companion kprobes
+	 * save at function entries */
 	for (size_t i = 0; i < T->entryvals.n; i++) {
 		const struct tr_entryval *ev = T->entryvals.v[i];
 
+		if (ev->expr)
+			fprintf(out, "static const struct tap_ev_op tap_evops%zu[] = {%s\n};\n", i,
+				ev->expr_c);
+	}
+	fputs("const struct tap_entryval tap_entryvals[] = {", out);
+	for (size_t i = 0; i < T->entryvals.n; i++) {
+		const struct tr_entryval *ev = T->entryvals.v[i];
 		char *lit = tr_cstr(ev->sym, strlen(ev->sym));
 
-		fprintf(out, "\n\t{ %s, %#" PRIx64 "UL, %u, %d },", lit, ev->offset, ev->reg,
+		fprintf(out, "\n\t{ %s, %#" PRIx64 "UL, %u, %d, ", lit, ev->offset, ev->reg,
 			ev->user);
+		if (ev->expr)
+			fprintf(out, "tap_evops%zu, %u },", i, ev->nexpr);
+		else
+			fputs("NULL, 0 },", out);
 		free(lit);
 	}
-	fprintf(out, "%s{ NULL, 0, 0, 0 } };\nconst unsigned int tap_nentryvals = %zu;\n",
+	fprintf(out, "%s{ NULL, 0, 0, 0, NULL, 0 } };\nconst unsigned int tap_nentryvals = %zu;\n",
 		T->entryvals.n ? "\n\t" : " ", T->entryvals.n);
 	/* the limits the runtime reads, with this module's -D values */
 	fprintf(out, "TAP_DEFINE_LIMITS_SUPPRESSING(%d);\n", T->o->suppress_handler_errors);
@@ -1359,8 +1370,10 @@ bool translate(const struct program *p, const struct translate_options *o,
 	for (size_t i = 0; i < T.modsyms.n; i++)
 		free(T.modsyms.v[i]);
 	free(T.modsyms.v);
-	for (size_t i = 0; i < T.entryvals.n; i++)
+	for (size_t i = 0; i < T.entryvals.n; i++) {
+		free(((struct tr_entryval *)T.entryvals.v[i])->expr_c);
 		free(T.entryvals.v[i]);
+	}
 	free(T.entryvals.v);
 	strbuf_free(&shared);
 	return !T.failed;

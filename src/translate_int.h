@@ -33,6 +33,12 @@ struct tr_entryval {
 	uint64_t offset;		/* bytes past it: the function's entry */
 	unsigned reg;			/* DWARF register number */
 	bool user;
+	/* NULL, or a value computed there instead of the register (an
+	 * interned struct tvar_dwop expression) and its C: the initializer
+	 * of its struct tap_ev_op array */
+	const struct tvar_dwop *expr;
+	unsigned nexpr;
+	char *expr_c;
 };
 
 struct tr {

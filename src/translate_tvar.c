@@ -185,9 +185,50 @@ static void pieces_c(struct emit *m, const struct tvar *tv)
 	free(buf);
 }
 
-/* The index of d's (sym + off, reg) in the runtime's tap_entryvals[],
- * the values companion kprobes (uprobes) save at function entries,
- * added once. */
+/* An entry expression (struct tvar_dwop) as the initializer of the
+ * runtime's struct tap_ev_op array: { kind, op, size, is_signed, a, b,
+ * guard, val }, a module symbol as its index in tap_modsyms[]. */
+static char *entry_expr_c(struct tr *T, const struct tvar_dwop *ops, unsigned n)
+{
+	static const char *const kinds[] = {
+		[TVAR_DW_REG] = "REG", [TVAR_DW_CONST] = "CONST", [TVAR_DW_DEREF] = "DEREF",
+		[TVAR_DW_BINARY] = "BINARY", [TVAR_DW_UNARY] = "UNARY",
+		[TVAR_DW_CONVERT] = "CONVERT", [TVAR_DW_MODSYM] = "MODSYM",
+		[TVAR_DW_CALLSITE] = "CALLSITE",
+	};
+	static const char *const arith[] = {
+		[TVAR_OP_ADD] = "ADD", [TVAR_OP_SUB] = "SUB", [TVAR_OP_MUL] = "MUL",
+		[TVAR_OP_DIV] = "DIV", [TVAR_OP_MOD] = "MOD", [TVAR_OP_AND] = "AND",
+		[TVAR_OP_OR] = "OR", [TVAR_OP_XOR] = "XOR", [TVAR_OP_SHL] = "SHL",
+		[TVAR_OP_SHR] = "SHR", [TVAR_OP_SHRA] = "SHRA", [TVAR_OP_EQ] = "EQ",
+		[TVAR_OP_NE] = "NE", [TVAR_OP_LT] = "LT", [TVAR_OP_GT] = "GT", [TVAR_OP_LE] = "LE",
+		[TVAR_OP_GE] = "GE", [TVAR_OP_NEG] = "NEG", [TVAR_OP_NOT] = "NOT",
+		[TVAR_OP_ABS] = "ABS",
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct tvar_dwop *d = &ops[i];
+		unsigned a = d->a;
+
+		/* pass 2 makes statics entry-relative and nests no entry value */
+		if (d->kind == TVAR_DW_STATIC || d->kind == TVAR_DW_ENTRY)
+			abort();
+		if (d->kind == TVAR_DW_REG)
+			a = d->reg;
+		else if (d->kind == TVAR_DW_MODSYM)
+			a = tr_modsym_index(T, d->sym);
+		strbuf_addf(&sb, "\n\t{ TAP_EVOP_%s, TAP_EVA_%s, %u, %d, %u, %u, %u, %#" PRIx64
+			    "ULL },", kinds[d->kind],
+			    d->kind == TVAR_DW_BINARY || d->kind == TVAR_DW_UNARY ? arith[d->op] : "ADD",
+			    d->size, d->is_signed, a, d->b, d->guard, d->val);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The index of d's (sym + off, reg or expression) in the runtime's
+ * tap_entryvals[], the values companion kprobes (uprobes) save at
+ * function entries, added once. */
 static unsigned entryval_index(struct tr *T, const struct tvar_dwop *d)
 {
 	struct tr_entryval *ev;
@@ -195,7 +236,7 @@ static unsigned entryval_index(struct tr *T, const struct tvar_dwop *d)
 	for (size_t i = 0; i < T->entryvals.n; i++) {
 		ev = T->entryvals.v[i];
 		if (!strcmp(ev->sym, d->sym) && ev->offset == d->val && ev->reg == d->reg &&
-		    ev->user == d->user)
+		    ev->user == d->user && ev->expr == d->expr)
 			return (unsigned)i;
 	}
 	ev = xmalloc(sizeof(*ev));
@@ -203,6 +244,9 @@ static unsigned entryval_index(struct tr *T, const struct tvar_dwop *d)
 	ev->offset = d->val;
 	ev->reg = d->reg;
 	ev->user = d->user;
+	ev->expr = d->expr;
+	ev->nexpr = d->nexpr;
+	ev->expr_c = d->expr ? entry_expr_c(T, d->expr, d->nexpr) : NULL;
 	vec_push(&T->entryvals, ev);
 	return (unsigned)(T->entryvals.n - 1);
 }
@@ -237,6 +281,9 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 		return xasprintf("(long long)(%#" PRIx64 "UL + tap_kernel_reloc(%#" PRIx64 "UL))",
 				 d->val, tv->reloc_ref);
 	case TVAR_DW_DEREF:
+		if (d->guard)	/* read only when the guard holds */
+			return xasprintf("(%s ? %s(c, (unsigned long)%s, %u, 0) : 0LL)",
+					 v[d->guard - 1], READER(m, "deref"), a, d->size);
 		return xasprintf("%s(c, (unsigned long)%s, %u, 0)", READER(m, "deref"), a, d->size);
 	case TVAR_DW_CONVERT:
 		if (d->size >= 8)

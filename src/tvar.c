@@ -67,9 +67,19 @@ bool tvar_writable(const struct tvar *tv)
 	return tv->leaf == TVAR_VALUE && tv->base == TVAR_BASE_REG && !tv->nsteps && !tv->addr;
 }
 
+static void ops_text(const struct tvar_dwop *ops, size_t n, struct strbuf *sb);
+
 /* "dwexpr:[v0=reg:6+8,v1=deref:8(v0),v2=0x3,v3=shl(v1,v2)]"; an entry value
- * "entry:reg:5@SYMBOL+0x0", a module's static "modsym:MOD:NAME+0x10" */
+ * "entry:reg:5@SYMBOL+0x0" (of an expression computed at the entry:
+ * "entry:[v0=...]@SYMBOL+0x0"), a module's static "modsym:MOD:NAME+0x10",
+ * a read only when v2 is not 0 "deref:8(v1)?v2" */
 static void dwops_text(const struct tvar *tv, struct strbuf *sb)
+{
+	strbuf_adds(sb, "dwexpr:");
+	ops_text(tv->dwops, tv->ndwops, sb);
+}
+
+static void ops_text(const struct tvar_dwop *ops, size_t n, struct strbuf *sb)
 {
 	static const char *const names[] = {
 		[TVAR_OP_ADD] = "add", [TVAR_OP_SUB] = "sub", [TVAR_OP_MUL] = "mul",
@@ -81,9 +91,8 @@ static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 		[TVAR_OP_ABS] = "abs",
 	};
 
-	strbuf_adds(sb, "dwexpr:");
-	for (size_t i = 0; i < tv->ndwops; i++) {
-		const struct tvar_dwop *d = &tv->dwops[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct tvar_dwop *d = &ops[i];
 
 		strbuf_addf(sb, "%sv%zu=", i ? "," : "[", i);
 		switch (d->kind) {
@@ -98,6 +107,8 @@ static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 			break;
 		case TVAR_DW_DEREF:
 			strbuf_addf(sb, "deref:%u(v%u)", d->size, d->a);
+			if (d->guard)
+				strbuf_addf(sb, "?v%u", d->guard - 1);
 			break;
 		case TVAR_DW_BINARY:
 			strbuf_addf(sb, "%s(v%u,v%u)", names[d->op], d->a, d->b);
@@ -109,8 +120,12 @@ static void dwops_text(const struct tvar *tv, struct strbuf *sb)
 			strbuf_addf(sb, "%s%u(v%u)", d->is_signed ? "s" : "u", d->size * 8, d->a);
 			break;
 		case TVAR_DW_ENTRY:
-			strbuf_addf(sb, "entry:reg:%u@%s%s+%#" PRIx64, d->reg,
-				    d->user ? "user:" : "", d->sym, d->val);
+			strbuf_adds(sb, "entry:");
+			if (d->expr)
+				ops_text(d->expr, d->nexpr, sb);
+			else
+				strbuf_addf(sb, "reg:%u", d->reg);
+			strbuf_addf(sb, "@%s%s+%#" PRIx64, d->user ? "user:" : "", d->sym, d->val);
 			break;
 		case TVAR_DW_MODSYM:
 			strbuf_addf(sb, "modsym:%s+%#" PRIx64, d->sym, d->val);

@@ -61,7 +61,9 @@ enum tvar_dwop_kind {
 	TVAR_DW_CONST,		/* val */
 	TVAR_DW_STATIC,		/* link-time address val, moved as
 				 * TVAR_BASE_STATIC's (the tvar's reloc_ref) */
-	TVAR_DW_DEREF,		/* size bytes of memory at value a, zero-extended */
+	TVAR_DW_DEREF,		/* size bytes of memory at value a, zero-extended;
+				 * with guard, 0 without a read when value
+				 * guard - 1 is 0 */
 	TVAR_DW_BINARY,		/* value a op value b */
 	TVAR_DW_UNARY,		/* op value a */
 	TVAR_DW_CONVERT,	/* value a cut to size bytes, sign-extended if
@@ -72,7 +74,9 @@ enum tvar_dwop_kind {
 				 * companion kprobe there (DW_OP_entry_value
 				 * away from the entry); user: sym is a user
 				 * binary's path and val the entry's offset
-				 * in it, saved by a companion uprobe */
+				 * in it, saved by a companion uprobe; with
+				 * expr, not a register but the value of
+				 * expr[nexpr - 1] computed there (entry_expr) */
 	TVAR_DW_MODSYM,		/* module symbol sym ("MOD:NAME") where it is
 				 * loaded, plus val (a module's static) */
 	TVAR_DW_CALLSITE,	/* value a when value b (whether the return
@@ -101,6 +105,13 @@ struct tvar_dwop {
 	unsigned size;		/* TVAR_DW_DEREF, TVAR_DW_CONVERT: bytes */
 	bool is_signed;		/* TVAR_DW_CONVERT */
 	bool user;		/* TVAR_DW_ENTRY: in a user binary */
+	unsigned guard;		/* TVAR_DW_DEREF: 0, or a value number + 1 */
+	/* TVAR_DW_ENTRY: NULL (register reg), or values computed at the
+	 * function's entry by the companion probe (numbered among
+	 * themselves), where register 16 is the entry's own address; the
+	 * session's (dwloc_intern_ops), never freed, equal ones shared */
+	const struct tvar_dwop *expr;
+	unsigned nexpr;
 };
 
 /* One DW_OP_piece of a variable: size bytes from a register's value, a

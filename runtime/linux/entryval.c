@@ -27,6 +27,10 @@
  * a program or library) is a uprobe instead, on the binary's inode at
  * the entry's file offset, as uprobes.c places its probes: it is there
  * for every process that maps the file, now or later.
+ *
+ * A row may save a value computed at the entry rather than a register
+ * (entryexpr.c); what went wrong computing it is saved in its place, a
+ * status the read turns into the error (a read fault, "unknown callsite").
  */
 #include <linux/kernel.h>
 #include <linux/fs.h>
@@ -52,7 +56,8 @@ struct tap_ev_slot {
 	unsigned int row;	/* tap_entryvals[] index + 1; 0: empty */
 	pid_t pid;
 	u64 start_time;
-	unsigned long val;
+	unsigned long val;	/* TAP_EVS_FAULT: the address */
+	unsigned int status;	/* enum tap_ev_status */
 };
 
 struct tap_ev_probe {
@@ -84,7 +89,7 @@ static bool tap_ev_is(const struct tap_ev_slot *s, unsigned int row, pid_t pid, 
 
 /* Fill @s under its sequence count; false if another writer holds it. */
 static bool tap_ev_write(struct tap_ev_slot *s, unsigned int row, pid_t pid, u64 start,
-			 unsigned long val)
+			 unsigned long val, unsigned int status)
 {
 	int seq = atomic_read(&s->seq);
 
@@ -95,12 +100,13 @@ static bool tap_ev_write(struct tap_ev_slot *s, unsigned int row, pid_t pid, u64
 	s->pid = pid;
 	s->start_time = start;
 	s->val = val;
+	s->status = status;
 	smp_wmb();
 	atomic_set(&s->seq, seq + 2);
 	return true;
 }
 
-static void tap_ev_save(unsigned int row, unsigned long val)
+static void tap_ev_save(unsigned int row, unsigned long val, unsigned int status)
 {
 	struct task_struct *t = current;
 	struct tap_ev_slot *set = tap_ev_set(row, t->pid);
@@ -108,7 +114,7 @@ static void tap_ev_save(unsigned int row, unsigned long val)
 
 	for (i = 0; i < TAP_EV_WAYS; i++) {
 		if (tap_ev_is(&set[i], row, t->pid, t->start_time) &&
-		    tap_ev_write(&set[i], row, t->pid, t->start_time, val))
+		    tap_ev_write(&set[i], row, t->pid, t->start_time, val, status))
 			return;
 		if (free_way < 0 && !READ_ONCE(set[i].row))
 			free_way = i;
@@ -118,12 +124,13 @@ static void tap_ev_save(unsigned int row, unsigned long val)
 		free_way = (int)(get_cycles() % TAP_EV_WAYS);
 	for (i = 0; i < TAP_EV_WAYS; i++)
 		if (tap_ev_write(&set[(free_way + i) % TAP_EV_WAYS], row, t->pid,
-				 t->start_time, val))
+				 t->start_time, val, status))
 			return;
 }
 
-/* The current task's value of @row into *@val; false if none. */
-static bool tap_ev_load(unsigned int row, unsigned long *val)
+/* The current task's value of @row into *@val and its status; false
+ * if none. */
+static bool tap_ev_load(unsigned int row, unsigned long *val, unsigned int *status)
 {
 	struct task_struct *t = current;
 	struct tap_ev_slot *set;
@@ -139,17 +146,20 @@ static bool tap_ev_load(unsigned int row, unsigned long *val)
 			int seq = atomic_read(&s->seq);
 			bool hit;
 			unsigned long v;
+			unsigned int st;
 
 			if (seq & 1)
 				continue;
 			smp_rmb();
 			hit = tap_ev_is(s, row, t->pid, t->start_time);
 			v = s->val;
+			st = s->status;
 			smp_rmb();
 			if (atomic_read(&s->seq) != seq)
 				continue;
 			if (hit) {
 				*val = v;
+				*status = st;
 				return true;
 			}
 			break;
@@ -158,29 +168,75 @@ static bool tap_ev_load(unsigned int row, unsigned long *val)
 	return false;
 }
 
+/* Save row @row's register, or the value it computes, at the entry
+ * whose address is @entry. */
+static void tap_ev_record(unsigned int row, struct pt_regs *regs, unsigned long entry)
+{
+	const struct tap_entryval *ev = &tap_entryvals[row];
+	unsigned long val = 0;
+	enum tap_ev_status status = TAP_EVS_OK;
+
+	if (ev->ops)
+		status = tap_ev_compute(ev, regs, entry, &val);
+	else
+		val = tap_regs_dwarf(regs, ev->reg);
+	tap_ev_save(row + 1, val, status);
+}
+
 static int tap_ev_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct tap_ev_probe *p = container_of(kp, struct tap_ev_probe, kp);
 
-	tap_ev_save(p->row + 1, tap_regs_dwarf(regs, tap_entryvals[p->row].reg));
+	tap_ev_record(p->row, regs, (unsigned long)kp->addr);
 	return 0;
 }
 
-/* The uprobe's: the task's user registers at the function's entry. */
+/* The uprobe's: the task's user registers at the function's entry, the
+ * IP at the probed instruction (uprobes.c). */
 static int tap_ev_uhit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct tap_ev_probe *p = container_of(uc, struct tap_ev_probe, uc);
 
-	tap_ev_save(p->row + 1, tap_regs_dwarf(regs, tap_entryvals[p->row].reg));
+	tap_ev_record(p->row, regs, instruction_pointer(regs));
 	return 0;
+}
+
+/* The error of a value the entry probe could not compute. */
+static void tap_ev_failed(struct tap_context *c, unsigned int k, unsigned long val,
+			  unsigned int status)
+{
+	switch (status) {
+	case TAP_EVS_FAULT:
+		tap_errorf(c, "read fault [man error::fault] at 0x%016lx (addr), at the entry "
+			   "of %s", val, tap_entryvals[k].target);
+		break;
+	case TAP_EVS_CALLSITE:	/* SystemTap's words */
+		tap_error(c, "unknown callsite");
+		break;
+	case TAP_EVS_NOMOD:
+		tap_errorf(c, "a module symbol was not loaded at the entry of %s",
+			   tap_entryvals[k].target);
+		break;
+	case TAP_EVS_DIV0:
+		tap_error(c, "division by 0");
+		break;
+	default:
+		tap_errorf(c, "a malformed entry value of %s", tap_entryvals[k].target);
+		break;
+	}
 }
 
 unsigned long tap_entry_value(struct tap_context *c, unsigned int k)
 {
 	unsigned long val;
+	unsigned int status;
 
-	if (k < tap_nentryvals && tap_ev_load(k + 1, &val))
-		return val;
+	if (k < tap_nentryvals && tap_ev_load(k + 1, &val, &status)) {
+		if (status == TAP_EVS_OK)
+			return val;
+		tap_ev_failed(c, k, val, status);
+		return 0;
+	}
 	tap_errorf(c, "no value saved at the entry of %s for this task: the call began before "
 		   "the probes were registered (or its saved value was evicted)",
 		   k < tap_nentryvals ? tap_entryvals[k].target : "?");

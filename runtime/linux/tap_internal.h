@@ -211,4 +211,22 @@ struct tap_uprobe_event {
  * 0 or -EFAULT */
 long tap_read_kernel(void *dst, unsigned long addr, size_t len);
 
+/* entryexpr.c: how computing an entry value went */
+enum tap_ev_status {
+	TAP_EVS_OK,		/* *val is the value */
+	TAP_EVS_FAULT,		/* a read fault at *val */
+	TAP_EVS_CALLSITE,	/* the return address is no known call site */
+	TAP_EVS_NOMOD,		/* a module symbol not loaded */
+	TAP_EVS_DIV0,		/* a division by 0 */
+	TAP_EVS_BAD,		/* a malformed table row */
+};
+
+/*
+ * The value @ev->ops compute at a function's entry, with @regs the
+ * registers there and @entry the entry's address (register 16); memory
+ * is read without faulting, the task's own for a user binary's row.
+ */
+enum tap_ev_status tap_ev_compute(const struct tap_entryval *ev, const struct pt_regs *regs,
+				  unsigned long entry, unsigned long *val);
+
 #endif /* TAPC_LINUX_INTERNAL_H */

@@ -11,7 +11,7 @@
  *
  *   uentry-prog N	entry_me(i, 7 * i) for i = 1..N, then outer(10 * i)
  *			for i = 1..N, then prefs(i) for i = 1..N: pref({i, 3 * i},
- *			i + 1, 17) and pref({i, 3 * i}, 2 * i, 23)
+ *			i + 1, 17), pref(.., 2 * i, 23) and pfb(.., i, &v[1])
  *
  * It prints nothing: the test's output is the script's.
  */
@@ -54,12 +54,21 @@ static __attribute__((noinline)) long pref(long *p, long k, long tag)
 	return p[1] + k;
 }
 
+/* where is never used either: each call passes the caller's &v[1], which
+ * the call site states on the caller's frame base (DW_OP_fbreg) */
+static __attribute__((noinline)) long pfb(long *p, long k, long *where)
+{
+	ue_sink(p[1] - k);
+	return p[0] + k;
+}
+
 __attribute__((noinline, noipa)) long prefs(long n)
 {
 	long v[2] = { n, 3 * n };
 	long s = pref(v, n + 1, 17);
 
 	s += pref(v, 2 * n, 23);
+	s += pfb(v, n, &v[1]);
 	return s + ue_sink(v[0]);
 }
 
