@@ -39,6 +39,10 @@ struct elab {
 	 * derived probes of one probe warn once per expression) */
 	struct srcpos *zeroed_warned;
 	size_t n_zeroed_warned;
+	/* autocasts met by resolution, and conditions on @defined of
+	 * them, for sem_autocast.c */
+	struct vec autocasts;
+	struct vec autocast_guards;
 };
 
 /* elaborate.c */
@@ -53,6 +57,7 @@ void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void ident_what(char *buf, size_t n, const char *name);
+bool user_file(struct elab *E, const struct srcfile *f);
 struct vardecl *var_new(struct elab *E, const char *name, const struct srcpos *pos);
 bool visible(bool is_private, const struct srcfile *decl_file,
 	     const struct srcfile *from);

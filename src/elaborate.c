@@ -14,6 +14,7 @@
 #include "elab_int.h"
 #include "probes/family.h"
 #include "suggest.h"
+#include "sem_autocast.h"
 #include "sem_dead.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
@@ -251,7 +252,7 @@ static void sum_uses(struct sem_body *b)
 		((struct vardecl *)b->writes.v[i])->writes++;
 }
 
-static bool user_file(struct elab *E, const struct srcfile *f)
+bool user_file(struct elab *E, const struct srcfile *f)
 {
 	for (int i = 0; i < E->n_user; i++)
 		if (E->user[i]->file == f)
@@ -528,6 +529,8 @@ struct program *elaborate(struct script **user, int n_user,
 			drain_work(&E);
 		}
 	}
+	if (d->errors == errors)
+		sem_autocast_resolve(&E);
 	if (d->errors == errors) {
 		eliminate(&E);
 		infer_types(&E);
@@ -547,6 +550,12 @@ struct program *elaborate(struct script **user, int n_user,
 	namemap_free(&E.fn_names);
 	namemap_free(&E.global_names);
 	vec_free(&E.work);
+	for (size_t i = 0; i < E.autocasts.n; i++)
+		free(E.autocasts.v[i]);
+	vec_free(&E.autocasts);
+	for (size_t i = 0; i < E.autocast_guards.n; i++)
+		free(E.autocast_guards.v[i]);
+	vec_free(&E.autocast_guards);
 	free(E.zeroed_warned);
 	free(E.lib_used);
 	free(E.lib_done);
