@@ -170,6 +170,7 @@ struct chain_link {
 
 struct derive {
 	const struct probe *origin;
+	const struct probe_point *user_point;	/* the one being derived */
 	bool failed;
 	/* The aliases being expanded, outermost first (recursion check). */
 	const struct probe_alias *stack[MAX_ALIAS_DEPTH];
@@ -214,6 +215,9 @@ static void add_probe(struct elab *E, const struct derive *D, struct derived_pro
 	dp->body = stmt_dup(body);
 	dp->cond = expr_dup(pp->cond);
 	dp->origin = D->origin;
+	/* an alias's probe is named by the user's point that asked for it */
+	if (D->depth > 0)
+		dp->user_point = D->user_point;
 	vec_push(&E->P->probes, dp);
 }
 
@@ -571,7 +575,10 @@ void derive_probe(struct elab *E, const struct probe *p)
 
 	for (size_t i = 0; i < p->points.n; i++) {
 		const struct probe_point *pp = p->points.v[i];
-		int n = derive_point(E, &D, pp, p->body, &user, false);
+		int n;
+
+		D.user_point = pp;
+		n = derive_point(E, &D, pp, p->body, &user, false);
 
 		if (D.deferred) {
 			const struct pp_comp *first = pp->comps.v[0];

@@ -57,7 +57,8 @@ void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void ident_what(char *buf, size_t n, const char *name);
-bool user_file(struct elab *E, const struct srcfile *f);
+/* Whether f is one of the user's scripts (not a tapset). */
+bool elab_user_file(struct elab *E, const struct srcfile *f);
 struct vardecl *var_new(struct elab *E, const char *name, const struct srcpos *pos);
 bool visible(bool is_private, const struct srcfile *decl_file,
 	     const struct srcfile *from);

@@ -16,6 +16,7 @@
 #include "suggest.h"
 #include "sem_autocast.h"
 #include "sem_dead.h"
+#include "sem_elide.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
 #include "sem_overload.h"
@@ -252,7 +253,7 @@ static void sum_uses(struct sem_body *b)
 		((struct vardecl *)b->writes.v[i])->writes++;
 }
 
-bool user_file(struct elab *E, const struct srcfile *f)
+bool elab_user_file(struct elab *E, const struct srcfile *f)
 {
 	for (int i = 0; i < E->n_user; i++)
 		if (E->user[i]->file == f)
@@ -290,7 +291,7 @@ static void warn_elided(struct elab *E, const struct vardecl *v)
 	char what[300];
 
 	ident_what(what, sizeof(what), v->name);
-	if (user_file(E, v->pos.file))
+	if (elab_user_file(E, v->pos.file))
 		sem_warn(E, &v->pos, what, "Eliding unused variable '%s'", v->name);
 }
 
@@ -307,7 +308,7 @@ static void check_locals(struct elab *E, struct vec *locals, const struct stmt *
 		sem_elide_dead(E->P, body, locals);
 	for (size_t i = 0; i < locals->n; i++) {
 		struct vardecl *v = locals->v[i];
-		bool mine = user_file(E, v->pos.file);
+		bool mine = elab_user_file(E, v->pos.file);
 		char what[300];
 
 		ident_what(what, sizeof(what), v->name);
@@ -472,8 +473,14 @@ static void eliminate(struct elab *E)
 
 		check_locals(E, &dp->locals, dp->body, NULL);
 	}
-	if (!E->o->unoptimized)
+	if (!E->o->unoptimized) {
+		size_t had = P->probes.n;
+		bool none_left = sem_elide_probes(E) == had && had;
+
 		drop_dead_functions(E);
+		if (none_left)
+			diag_error(E->d, NULL, "semantic error", "no probes found");
+	}
 }
 
 struct program *elaborate(struct script **user, int n_user,

@@ -224,6 +224,9 @@ struct derived_probe {
 	char *list_name;
 	struct vec locals;		/* struct vardecl * */
 	const struct probe *origin;	/* the user's (or tapset's) probe */
+	/* Derived through an alias: the user's point that named the alias
+	 * (for the elision warning, sem_elide.c); NULL for a direct point. */
+	const struct probe_point *user_point;
 	bool runs;			/* false: checked, never run (never) */
 	bool targets_resolved;		/* sem_targets_resolve ran */
 	int variant;			/* the pattern's variant */
@@ -258,6 +261,8 @@ struct program {
 	struct vec probes;		/* struct derived_probe * */
 	struct vec embeds;		/* const struct embedded *, user files */
 	/* private */
+	struct vec elided;		/* struct derived_probe *, no effect
+					 * (sem_elide.c): only freed */
 	struct vec all_vars;		/* every vardecl, for freeing */
 	struct vec all_fns;		/* every sem_function, for freeing */
 	struct ptrmap refs;

@@ -212,6 +212,23 @@ static void body_free(struct sem_body *b)
 	vec_free(&b->calls);
 }
 
+static void derived_probe_free(struct derived_probe *dp)
+{
+	probe_point_free(dp->loc);
+	free(dp->list_name);
+	free(dp->fp.target);
+	free(dp->fp.module);
+	family_free_data(dp->family, dp->fp.data);
+	vec_free(&dp->entry_exprs);
+	vec_free(&dp->chain);
+	stmt_free(dp->body);
+	expr_free(dp->cond);
+	vec_free(&dp->locals);
+	body_free(&dp->uses);
+	sem_targets_free(dp->targets);
+	free(dp);
+}
+
 void program_free(struct program *p)
 {
 	if (!p)
@@ -219,23 +236,10 @@ void program_free(struct program *p)
 	sem_casts_free();
 	sem_autocasts_forget();
 	sem_atvars_free();
-	for (size_t i = 0; i < p->probes.n; i++) {
-		struct derived_probe *dp = p->probes.v[i];
-
-		probe_point_free(dp->loc);
-		free(dp->list_name);
-		free(dp->fp.target);
-		free(dp->fp.module);
-		family_free_data(dp->family, dp->fp.data);
-		vec_free(&dp->entry_exprs);
-		vec_free(&dp->chain);
-		stmt_free(dp->body);
-		expr_free(dp->cond);
-		vec_free(&dp->locals);
-		body_free(&dp->uses);
-		sem_targets_free(dp->targets);
-		free(dp);
-	}
+	for (size_t i = 0; i < p->probes.n; i++)
+		derived_probe_free(p->probes.v[i]);
+	for (size_t i = 0; i < p->elided.n; i++)
+		derived_probe_free(p->elided.v[i]);
 	for (size_t i = 0; i < p->all_fns.n; i++) {
 		struct sem_function *f = p->all_fns.v[i];
 
@@ -255,6 +259,7 @@ void program_free(struct program *p)
 		free(v);
 	}
 	vec_free(&p->probes);
+	vec_free(&p->elided);
 	vec_free(&p->functions);
 	vec_free(&p->globals);
 	vec_free(&p->embeds);

@@ -624,7 +624,7 @@ static void res_cast(struct rctx *R, struct expr *e)
 	 * (task_current()'s &@task(...)): its type is looked up only when
 	 * an autocast asks (sem_autocast.c), so that a script that does not
 	 * pays nothing for it. */
-	if (sem_cast_typing_only(e) && !user_file(R->E, e->pos.file))
+	if (sem_cast_typing_only(e) && !elab_user_file(R->E, e->pos.file))
 		return;
 	sc = sem_cast_of(e);
 	if (sc->type == SEM_UNKNOWN)
