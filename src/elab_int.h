@@ -39,6 +39,10 @@ struct elab {
 	 * derived probes of one probe warn once per expression) */
 	struct srcpos *zeroed_warned;
 	size_t n_zeroed_warned;
+	/* autocasts met by resolution, and conditions on @defined of
+	 * them, for sem_autocast.c */
+	struct vec autocasts;
+	struct vec autocast_guards;
 };
 
 /* elaborate.c */

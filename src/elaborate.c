@@ -14,6 +14,7 @@
 #include "elab_int.h"
 #include "probes/family.h"
 #include "suggest.h"
+#include "sem_autocast.h"
 #include "sem_dead.h"
 #include "sem_elide.h"
 #include "sem_foreach.h"
@@ -535,6 +536,8 @@ struct program *elaborate(struct script **user, int n_user,
 			drain_work(&E);
 		}
 	}
+	if (d->errors == errors)
+		sem_autocast_resolve(&E);
 	if (d->errors == errors) {
 		eliminate(&E);
 		infer_types(&E);
@@ -554,6 +557,12 @@ struct program *elaborate(struct script **user, int n_user,
 	namemap_free(&E.fn_names);
 	namemap_free(&E.global_names);
 	vec_free(&E.work);
+	for (size_t i = 0; i < E.autocasts.n; i++)
+		free(E.autocasts.v[i]);
+	vec_free(&E.autocasts);
+	for (size_t i = 0; i < E.autocast_guards.n; i++)
+		free(E.autocast_guards.v[i]);
+	vec_free(&E.autocast_guards);
 	free(E.zeroed_warned);
 	free(E.lib_used);
 	free(E.lib_done);

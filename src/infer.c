@@ -581,6 +581,7 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 	case E_TARGET:
 		return ttarget(T, e, want, want_pos);
 	case E_CAST:
+	case E_AUTOCAST:	/* resolved as a @cast from its operand */
 		return tcast(T, e, want, want_pos);
 	case E_VAR:
 		return tatvar(T, e, want, want_pos);
@@ -620,9 +621,12 @@ static enum sem_type ttarget(struct tctx *T, struct expr *e, enum sem_type want,
 static enum sem_type tcast(struct tctx *T, struct expr *e, enum sem_type want,
 			   const struct srcpos *want_pos)
 {
-	const struct sem_cast *sc = sem_cast_of(e);
+	const struct sem_cast *sc;
 
 	texpr(T, e->a, SEM_LONG, NULL);
+	if (sem_cast_typing_only(e))	/* p's value: its type need not be looked up */
+		return settle(T, e, SEM_LONG, want, want_pos);
+	sc = sem_cast_of(e);
 	for (size_t i = 0; i < e->comps.n; i++) {
 		struct tcomp *c = e->comps.v[i];
 

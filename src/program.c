@@ -8,6 +8,7 @@
 #include "pptext.h"
 #include "probes/family.h"
 #include "sem_atvar.h"
+#include "sem_autocast.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 
@@ -84,7 +85,22 @@ const struct sem_ref *program_ref(const struct program *p, const void *node)
 	return ptrmap_get(&p->refs, node);
 }
 
-bool program_pure_expr(const struct program *p, const struct expr *e)
+static bool pure_expr(const struct program *p, const struct expr *e, int depth);
+
+/* A script function whose whole body is "return X", X pure: a wrapper
+ * that only types a value, such as task_current()'s &@task(...). */
+static bool pure_wrapper(const struct program *p, const struct sem_function *f, int depth)
+{
+	const struct stmt *s = f->decl->body;
+
+	if (!s || f->n_group > 1 || depth > 8)
+		return false;
+	while (s->kind == S_BLOCK && s->stmts.n == 1)
+		s = s->stmts.v[0];
+	return s->kind == S_RETURN && s->e1 && pure_expr(p, s->e1, depth + 1);
+}
+
+static bool pure_expr(const struct program *p, const struct expr *e, int depth)
 {
 	const struct sem_ref *r;
 
@@ -93,30 +109,45 @@ bool program_pure_expr(const struct program *p, const struct expr *e)
 	switch (e->kind) {
 	case E_NUM: case E_STR: case E_SYM: case E_TARGET:
 		return true;
+	case E_EMBEDDED:
+		return embedded_pragmas(e->str) & PRAGMA_PURE;
+	case E_CAST:
+		/* &@cast(p, "type"): p's value, nothing read */
+		return sem_cast_typing_only(e) && pure_expr(p, e->a, depth);
 	case E_BINARY:
 		if (e->op == TK_MATCH || e->op == TK_NMATCH)
 			return false;	/* sets what matched() returns */
 		/* fall through */
 	case E_UNARY: case E_TERNARY:
-		return program_pure_expr(p, e->a) && program_pure_expr(p, e->b) &&
-		       program_pure_expr(p, e->c);
+		return pure_expr(p, e->a, depth) && pure_expr(p, e->b, depth) &&
+		       pure_expr(p, e->c, depth);
 	case E_PRINT:
 		if (!(e->op & PF_STRING) || e->a)
 			return false;
 		break;
 	case E_CALL:
 		r = program_ref(p, e);
-		if (!r || !r->fn || !r->fn->decl->embedded ||
-		    !(r->fn->decl->pragmas & PRAGMA_PURE))
+		if (!r || !r->fn)
 			return false;
+		if (!r->fn->decl->embedded) {
+			if (!pure_wrapper(p, r->fn, depth))
+				return false;
+		} else if (!(r->fn->decl->pragmas & PRAGMA_PURE)) {
+			return false;
+		}
 		break;
 	default:
 		return false;
 	}
 	for (size_t i = 0; i < e->args.n; i++)
-		if (!program_pure_expr(p, e->args.v[i]))
+		if (!pure_expr(p, e->args.v[i], depth))
 			return false;
 	return true;
+}
+
+bool program_pure_expr(const struct program *p, const struct expr *e)
+{
+	return pure_expr(p, e, 0);
 }
 
 bool program_dropped_assign(const struct program *p, const struct expr *e)
@@ -203,6 +234,7 @@ void program_free(struct program *p)
 	if (!p)
 		return;
 	sem_casts_free();
+	sem_autocasts_forget();
 	sem_atvars_free();
 	for (size_t i = 0; i < p->probes.n; i++)
 		derived_probe_free(p->probes.v[i]);

@@ -10,6 +10,7 @@
 #include "elab_int.h"
 #include "probes/family.h"
 #include "sem_atvar.h"
+#include "sem_autocast.h"
 #include "sem_cast.h"
 #include "sem_target.h"
 #include "suggest.h"
@@ -288,8 +289,14 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		sem_error(R->E, &e->pos, "operator '@cast'",
 			  "write to @cast member not supported");
 		break;
-	case E_AUTOCAST:	/* reported as an unresolved target */
+	case E_AUTOCAST:
 		res_expr(R, e);
+		if (!privileged_pos(R->E, &e->pos))
+			sem_error(R->E, &((struct tcomp *)e->comps.v[0])->pos, "operator '->'",
+				  "write not permitted; need stap -g");
+		else	/* as @cast's */
+			sem_error(R->E, &((struct tcomp *)e->comps.v[0])->pos, "operator '->'",
+				  "write to autocast member not supported");
 		break;
 	default:
 		res_expr(R, e);
@@ -613,6 +620,12 @@ static void res_cast(struct rctx *R, struct expr *e)
 
 	res_expr(R, e->a);
 	res_index_exprs(R, e);
+	/* A tapset's &@cast(p, "type") is p typed for autocast
+	 * (task_current()'s &@task(...)): its type is looked up only when
+	 * an autocast asks (sem_autocast.c), so that a script that does not
+	 * pays nothing for it. */
+	if (sem_cast_typing_only(e) && !elab_user_file(R->E, e->pos.file))
+		return;
 	sc = sem_cast_of(e);
 	if (sc->type == SEM_UNKNOWN)
 		sem_error(R->E, &sc->err.pos, sc->err.what ? sc->err.what : "operator '@cast'",
@@ -634,6 +647,8 @@ static void res_expr(struct rctx *R, struct expr *e)
 	case E_TERNARY: {
 		int known = sem_static_cond(R->dp, e->a);
 
+		if (known < 0 && sem_autocast_undecided_cond(e->a))
+			sem_autocast_guard(R->E, R->dp, e->a, e->b, e->c, false);
 		res_expr(R, e->a);
 		if (known != 0)
 			res_expr(R, e->b);
@@ -642,6 +657,9 @@ static void res_expr(struct rctx *R, struct expr *e)
 		return;
 	}
 	case E_BINARY:
+		if ((e->op == TK_ANDAND || e->op == TK_OROR) && sem_autocast_undecided_cond(e->a))
+			sem_autocast_guard(R->E, R->dp, e->a, e->op == TK_ANDAND ? e->b : NULL,
+					   e->op == TK_OROR ? e->b : NULL, false);
 		res_expr(R, e->a);
 		if ((e->op != TK_ANDAND && e->op != TK_OROR) ||
 		    sem_static_cond(R->dp, e->a) != (e->op == TK_OROR))
@@ -691,15 +709,19 @@ static void res_expr(struct rctx *R, struct expr *e)
 		if (res_target(R, e, false, NULL)) {
 			check_target_use(R, e, 0);
 			return;
-		}
-		/* fall through */
-	case E_AUTOCAST: {
-		char *w = describe_expr(e);
+		} else {
+			char *w = describe_expr(e);
 
-		sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
-		free(w);
+			sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
+			free(w);
+			return;
+		}
+	case E_AUTOCAST:
+		/* typed once every name is bound (sem_autocast.c) */
+		res_expr(R, e->a);
+		res_index_exprs(R, e);
+		sem_autocast_note(R->E, e, R->dp, false);
 		return;
-	}
 	case E_CAST:
 		res_cast(R, e);
 		return;
@@ -719,7 +741,12 @@ static void res_expr(struct rctx *R, struct expr *e)
 		return;
 	case E_DEFINED:
 		/* Whether its operand resolves is the answer, not an error
-		 * (sem_defined). */
+		 * (sem_defined); an autocast's is known once it is typed. */
+		if (e->a && e->a->kind == E_AUTOCAST) {
+			res_expr(R, e->a->a);
+			res_index_exprs(R, e->a);
+			sem_autocast_note(R->E, e->a, R->dp, true);
+		}
 		return;
 	case E_EMBEDDED:
 		if (!privileged_pos(R->E, &e->pos))
@@ -772,6 +799,8 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 	}
 	if (e->a && e->a->kind == E_CAST)
 		return sem_cast_of(e->a)->type != SEM_UNKNOWN;
+	if (e->a && e->a->kind == E_AUTOCAST)
+		return sem_autocast_decided(e->a) && sem_cast_of(e->a)->type != SEM_UNKNOWN;
 	if (e->a && e->a->kind == E_VAR) {
 		atvar_default_module(dp, e->a);
 		return sem_atvar_of(e->a)->type != SEM_UNKNOWN;
@@ -802,6 +831,8 @@ static int static_cond(const struct derived_probe *dp, const struct expr *e, boo
 		return e->num != 0;
 	case E_DEFINED:
 		*saw = true;
+		if (e->a && e->a->kind == E_AUTOCAST && !sem_autocast_decided(e->a))
+			return -1;	/* known once typed: both ways resolved */
 		return sem_defined(dp, e);
 	case E_UNARY:
 		a = e->op == TK_NOT ? static_cond(dp, e->a, saw) : -1;
@@ -930,6 +961,8 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 	case S_IF: {
 		int known = sem_static_cond(R->dp, s->e1);
 
+		if (known < 0 && sem_autocast_undecided_cond(s->e1))
+			sem_autocast_guard(R->E, R->dp, s->e1, s->body, s->els, true);
 		res_expr(R, s->e1);
 		if (known != 0)
 			res_stmt(R, s->body);

@@ -176,20 +176,55 @@ static void resolve(const struct expr *e, struct sem_cast *sc)
 	sc->type = sc->access ? sc->access->type : SEM_UNKNOWN;
 }
 
-const struct sem_cast *sem_cast_of(const struct expr *e)
+static void keep(const struct expr *e, struct sem_cast *sc)
 {
-	int i = ptrindex_get(&casts.index, e);
-	struct sem_cast *sc;
-
-	if (i >= 0)
-		return casts.v[i];
-	sc = xcalloc(1, sizeof(*sc));
-	resolve(e, sc);
 	casts.v = xrealloc(casts.v, (casts.n + 1) * sizeof(*casts.v));
 	casts.v[casts.n] = sc;
 	ptrindex_set(&casts.index, e, (int)casts.n);
 	casts.n++;
+}
+
+const struct sem_cast *sem_cast_known(const struct expr *e)
+{
+	int i = ptrindex_get(&casts.index, e);
+
+	return i >= 0 ? casts.v[i] : NULL;
+}
+
+const struct sem_cast *sem_cast_of(const struct expr *e)
+{
+	const struct sem_cast *known = sem_cast_known(e);
+	struct sem_cast *sc;
+
+	if (known)
+		return known;
+	sc = xcalloc(1, sizeof(*sc));
+	if (e->kind == E_AUTOCAST) {	/* not typed by sem_autocast.c */
+		cast_error(sc, &e->pos, "unknown type in dereference");
+		free(sc->err.what);
+		sc->err.what = xstrdup("operator '->'");
+	} else {
+		resolve(e, sc);
+	}
+	keep(e, sc);
 	return sc;
+}
+
+void sem_cast_set_autocast(const struct expr *e, struct tvar *access,
+			   struct family_error *err)
+{
+	struct sem_cast *sc = xcalloc(1, sizeof(*sc));
+
+	sc->access = access;
+	sc->type = access ? access->type : SEM_UNKNOWN;
+	if (!access)
+		sc->err = *err;
+	keep(e, sc);
+}
+
+bool sem_cast_typing_only(const struct expr *e)
+{
+	return e->kind == E_CAST && e->addressof && !e->comps.n;
 }
 
 void sem_casts_free(void)

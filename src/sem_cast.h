@@ -31,6 +31,20 @@ struct sem_cast {
 /* The resolution of e (an E_CAST), resolved on the first call. */
 const struct sem_cast *sem_cast_of(const struct expr *e);
 
+/* An autocast (e, an E_AUTOCAST: p->member... on a value p whose C type
+ * pass 2 knows, sem_autocast.h) resolved as a @cast from p: access
+ * (taken) when it resolves, else SEM_UNKNOWN with *err (its strings
+ * taken).  sem_cast_of(e) then answers for it as for a @cast. */
+void sem_cast_set_autocast(const struct expr *e, struct tvar *access,
+			   struct family_error *err);
+/* The resolution of e (an E_CAST or E_AUTOCAST) if there is one yet,
+ * without resolving it. */
+const struct sem_cast *sem_cast_known(const struct expr *e);
+
+/* Whether e (an E_CAST) is &@cast(p, "type") with no member: its value
+ * is p's, whatever the type (which only types it for autocast). */
+bool sem_cast_typing_only(const struct expr *e);
+
 /* Forget every resolution (the expressions are about to be freed). */
 void sem_casts_free(void);
 

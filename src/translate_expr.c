@@ -1044,6 +1044,10 @@ static char *expr_value(struct tr *T, const struct expr *e)
 	case E_TARGET:
 		return target_expr(T, e);
 	case E_CAST:
+		if (sem_cast_typing_only(e))	/* p's value, typed for autocast only */
+			return expr_value(T, e->a);
+		/* fall through */
+	case E_AUTOCAST:	/* resolved as a @cast from its operand */
 		return tvar_c(T, sem_cast_of(e)->access);
 	case E_VAR:
 		return tvar_c(T, sem_atvar_of(e)->access);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "ast.h"
+#include "ctypes.h"
 #include "types.h"
 
 enum tvar_base {
@@ -160,6 +161,20 @@ enum tvar_leaf {
 			 * "ERROR" for the whole string on any fault: $x$ */
 };
 
+/* The C type of the value a walk ends at, kept for SystemTap's autocast
+ * (sem_autocast.h): a local, global or function return assigned the value
+ * carries the type, and "->member" on it walks on from there as @cast
+ * would.  ct.ops is NULL when the value has none (a pretty-printed
+ * string, $$parms, a constant). */
+struct tvar_ctype {
+	struct ctypes ct;		/* the types' backend (pass 2 only) */
+	ctype_id type;			/* typedefs kept */
+	/* The value is the address of an object of the type (an array,
+	 * &$p->member, &@cast(p, "type")); else it is a value of the type
+	 * (a pointer, an integer). */
+	bool object;
+};
+
 struct tvar {
 	enum tvar_base base;
 	const struct expr *base_expr;	/* TVAR_BASE_EXPR */
@@ -198,6 +213,7 @@ struct tvar {
 	/* What a read fault is reported near: "identifier 'NAME' at POS". */
 	char *name;
 	struct srcpos pos;
+	struct tvar_ctype ctype;	/* the value's C type (pass 2 only) */
 };
 
 /* A path from base (slot) with no steps yet; name and pos as above. */

@@ -303,6 +303,14 @@ static void take_steps(struct walk *w, size_t first, struct tvar *tv)
 		tvar_push_step(&tv->steps, &tv->nsteps, w->steps[i]);
 }
 
+/* The value's C type, for autocast (tvar.h). */
+static void keep_ctype(const struct walk *w, struct tvar *tv, bool object)
+{
+	tv->ctype.ct = *w->ct;
+	tv->ctype.type = w->type;
+	tv->ctype.object = object;
+}
+
 /* The value at the end of the walk, into tv's leaf. */
 static bool finish(struct walk *w, struct tvar *tv)
 {
@@ -328,6 +336,7 @@ static bool finish(struct walk *w, struct tvar *tv)
 			tv->bitpos = w->bitpos;
 			tv->bits = w->bits;
 		}
+		keep_ctype(w, tv, false);
 		return true;
 	}
 	if (k == CTYPE_ARRAY && w->in_mem) {
@@ -335,6 +344,7 @@ static bool finish(struct walk *w, struct tvar *tv)
 		 * reads a task's name as kernel_string($p->comm) */
 		tv->leaf = TVAR_ADDRESS;
 		tv->type = SEM_LONG;
+		keep_ctype(w, tv, true);
 		return true;
 	}
 	tn = tvar_type_name(ct, w->type);
@@ -602,6 +612,7 @@ static bool walk(struct walk *w, struct tvar *tv)
 		take_steps(w, 0, tv);
 		tv->leaf = TVAR_ADDRESS;
 		tv->type = SEM_LONG;
+		keep_ctype(w, tv, true);
 		return true;
 	}
 	take_steps(w, 0, tv);
@@ -655,6 +666,25 @@ struct tvar *tvar_resolve_cast(const struct ctypes *ct, ctype_id type, const str
 	struct walk w = { .ct = ct, .e = e, .family = "@cast", .err = err, .type = type,
 			  .in_mem = true, .cast_root = true };
 	struct tvar *tv = tvar_new(TVAR_BASE_EXPR, 0, "@cast", &e->pos);
+	bool ok;
+
+	tv->base_expr = e->a;
+	ok = walk(&w, tv);
+	free(w.steps);
+	if (!ok) {
+		tvar_free(tv);
+		return NULL;
+	}
+	return tv;
+}
+
+struct tvar *tvar_resolve_autocast(const struct tvar_ctype *base, const struct expr *e,
+				   struct family_error *err)
+{
+	struct walk w = { .ct = &base->ct, .e = e, .family = "autocast", .err = err,
+			  .type = base->type, .in_mem = base->object };
+	const struct tcomp *first = e->comps.n ? e->comps.v[0] : NULL;
+	struct tvar *tv = tvar_new(TVAR_BASE_EXPR, 0, "->", first ? &first->pos : &e->pos);
 	bool ok;
 
 	tv->base_expr = e->a;

@@ -40,6 +40,13 @@ struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar
 struct tvar *tvar_resolve_cast(const struct ctypes *ct, ctype_id type, const struct expr *e,
 			       struct family_error *err);
 
+/* The access path of an autocast (e, an E_AUTOCAST: p->a[i]...) whose
+ * operand p has the C type base (tvar.h): walked by e's steps from the
+ * value of p, as @cast would from an object or a pointer of that type;
+ * NULL with *err filled. */
+struct tvar *tvar_resolve_autocast(const struct tvar_ctype *base, const struct expr *e,
+				   struct family_error *err);
+
 /* Where a variable's walk starts: the base's value (an unsigned long)
  * is the variable's value itself, or (in_mem) the address of the
  * variable in kernel memory. */
