@@ -15,7 +15,6 @@
 #include <linux/socket.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/un.h>
 #include "tap_internal.h"
 #include "tap_syscall.h"
 
@@ -297,27 +296,31 @@ static void tap_sa_inet6(char *out, const struct sockaddr_in6 *sin6,
 }
 
 /* A path (the buffer is zero-filled past the copied bytes, and its last
- * byte stays 0), or an abstract name: a NUL, then bytes escaped. */
-static void tap_sa_unix(char *out, struct sockaddr_un *sun, size_t len,
-			long long what)
+ * byte stays 0), or an abstract name: a NUL, then the bytes escaped,
+ * NULs too; SystemTap shows len - 2 of them from the name's first, i.e.
+ * one past its end (a \000 more), and so does this. */
+static void tap_sa_unix(char *out, const char *buf, size_t len, long long what)
 {
-	size_t i, n, at;
+	const char *path = buf + sizeof(sa_family_t);
+	size_t i, n = len - sizeof(sa_family_t);
+	ssize_t at;
 	char e[5];
 
 	if (!(what & TAP_SA_PRETTY)) {
 		strscpy(out, (what & TAP_SA_FAMILY) ? "AF_UNIX" : "", MAXSTRINGLEN);
 		return;
 	}
-	if (sun->sun_path[0]) {
-		snprintf(out, MAXSTRINGLEN, "{AF_UNIX, \"%s\"}", sun->sun_path);
+	if (path[0]) {
+		snprintf(out, MAXSTRINGLEN, "{AF_UNIX, \"%s\"}", path);
 		return;
 	}
 	at = strscpy(out, "{AF_UNIX, \"\\000", MAXSTRINGLEN);
-	n = len - sizeof(sa_family_t);
-	for (i = 1; i < n && i < sizeof(sun->sun_path); i++) {
-		size_t el = tap_escape(e, (unsigned char)sun->sun_path[i]);
+	if (at < 0)
+		return;
+	for (i = 1; i <= n && sizeof(sa_family_t) + i < TAP_SA_MAX + 1; i++) {
+		size_t el = tap_escape(e, (unsigned char)path[i]);
 
-		if (at + el + 3 > MAXSTRINGLEN)
+		if ((size_t)at + el + 3 > MAXSTRINGLEN)
 			break;
 		memcpy(out + at, e, el);
 		at += el;
@@ -369,7 +372,8 @@ static bool tap_sa_other(char *out, const struct sockaddr *sa, size_t len,
 void tapset_sc_sockaddr_u(char *out, long long uaddr, long long ulen, long long what)
 {
 	size_t len = clamp_t(long long, ulen, 0, TAP_SA_MAX);
-	char *buf = tap_cpu_scratch();
+	/* zero past the copied bytes: a path ends inside the buffer */
+	char buf[TAP_SA_MAX + 1] __aligned(sizeof(long)) = { 0 };
 	struct sockaddr *sa = (struct sockaddr *)buf;
 
 	out[0] = '\0';
@@ -377,7 +381,6 @@ void tapset_sc_sockaddr_u(char *out, long long uaddr, long long ulen, long long 
 		strscpy(out, "NULL", MAXSTRINGLEN);
 		return;
 	}
-	memset(buf, 0, TAP_SA_MAX + 1);
 	if (copy_from_user_nofault(buf, (const void __user *)(unsigned long)uaddr, len)) {
 		strscpy(out, "{...}", MAXSTRINGLEN);
 		return;
@@ -386,7 +389,7 @@ void tapset_sc_sockaddr_u(char *out, long long uaddr, long long ulen, long long 
 		tap_sa_inet(out, (struct sockaddr_in *)buf, what);
 	else if (sa->sa_family == AF_UNIX
 		 && len >= sizeof(sa_family_t) + 2)
-		tap_sa_unix(out, (struct sockaddr_un *)buf, len, what);
+		tap_sa_unix(out, buf, len, what);
 	else if (sa->sa_family == AF_INET6 && len == sizeof(struct sockaddr_in6))
 		tap_sa_inet6(out, (struct sockaddr_in6 *)buf, what);
 	else if (tap_sa_other(out, sa, len, what))

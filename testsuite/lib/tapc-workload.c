@@ -144,7 +144,11 @@
  *		socket(AF_INET, SOCK_DGRAM, IPPROTO_UDP); bind(u,
  *		127.0.0.1:PORT+1, 16); v = socket(AF_INET, SOCK_DGRAM, 0);
  *		sendto(v, P "hello udp", 9, 0, 127.0.0.1:PORT+1, 16) (9);
- *		recvfrom(u, P+0x100, 64, 0, P+0x300, P+0x320) (9); close u, v
+ *		recvfrom(u, P+0x100, 64, 0, P+0x300, P+0x320) (9); close u, v;
+ *		(local) w = socket(AF_UNIX, SOCK_DGRAM, 0); bind(w, abstract
+ *		"\0tapc-abs", 11); connect(w, "/tapc-nosuch.sock", 110)
+ *		(fails: ENOENT); socketpair(AF_UNIX, SOCK_STREAM, 0, P+0x380);
+ *		close all three
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -160,6 +164,7 @@
 #include <arpa/inet.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -959,6 +964,27 @@ static void sc_udp(long port)
 	close(v);
 }
 
+static void sc_local(void)
+{
+	struct sockaddr_un abs = { .sun_family = AF_UNIX };
+	struct sockaddr_un path = { .sun_family = AF_UNIX };
+	int *sv = (int *)(SC_PAGE + 0x380);
+	int w;
+
+	memcpy(abs.sun_path, "\0tapc-abs", 9);
+	strcpy(path.sun_path, "/tapc-nosuch.sock");
+	w = socket(AF_UNIX, SOCK_DGRAM, 0);
+	sc_check(w >= 0 && bind(w, (struct sockaddr *)&abs, 2 + 9) == 0,
+		 "tapc-workload: sockcalls unix bind");
+	sc_check(connect(w, (struct sockaddr *)&path, sizeof(path)) != 0 && errno == ENOENT,
+		 "tapc-workload: sockcalls unix connect");
+	sc_check(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0,
+		 "tapc-workload: sockcalls socketpair");
+	close(sv[0]);
+	close(sv[1]);
+	close(w);
+}
+
 static void step_sockcalls(long port)
 {
 	void *page;
@@ -973,6 +999,7 @@ static void step_sockcalls(long port)
 	sc_check(page == SC_PAGE, "tapc-workload: sockcalls mmap");
 	sc_tcp(port);
 	sc_udp(port);
+	sc_local();
 	munmap(page, 4096);
 }
 
