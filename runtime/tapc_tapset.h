@@ -282,6 +282,21 @@ void tapset_signal_name(char *out, long long sig);
 /* _struct_timespec_u(): "[SEC.NSEC]" for @n (1 or 2) timespecs at @uaddr,
  * "NULL" for 0, the address in hex when unreadable. */
 void tapset_timespec_u(char *out, long long uaddr, long long n);
+/* The socket calls' decoders (tapset_sockcall.c): _msg_flags_str(),
+ * _sock_family_str(), _sock_type_str(), _sock_flags_str(),
+ * _sock_protocol_str(), _shutdown_how_str(), _sockopt_level_str(),
+ * _sockopt_optname_str(); tapset_sc_sockaddr_u(): _struct_sockaddr_u() and
+ * its parts (@what: 1 all, 2 address, 4 port, 8 family, 16 flow
+ * information, 32 scope). */
+void tapset_sc_msg_flags_str(char *out, long long flags);
+void tapset_sc_sock_family_str(char *out, long long family);
+void tapset_sc_sock_type_str(char *out, long long type);
+void tapset_sc_sock_flags_str(char *out, long long flags);
+void tapset_sc_sock_protocol_str(char *out, long long family, long long protocol);
+void tapset_sc_shutdown_how_str(char *out, long long how);
+void tapset_sc_sockopt_level_str(char *out, long long level);
+void tapset_sc_sockopt_optname_str(char *out, long long opt);
+void tapset_sc_sockaddr_u(char *out, long long uaddr, long long len, long long what);
 
 /*
  * User memory of the current task, never faulting: at most @n bytes of

@@ -11,8 +11,11 @@
  * "syscall.*" script costs one indirect call and one table lookup per
  * system call, not one probe per system call name (doc/SYSCALLS.md).
  *
- * 32-bit (ia32) system calls use another numbering; they are ignored, as
- * are numbers outside the x86-64 table (x32 calls).
+ * 32-bit (ia32) system calls use another numbering: only the probes on
+ * compat numbers (arg[1] 1: syscall.send and syscall.recv, which on
+ * x86-64 only socketcall of a 32-bit task reaches) see them, in the
+ * table's entries past TAP_SC_COMPAT_BASE; syscall_any and the x86-64
+ * probes ignore them, as they do numbers outside the table (x32 calls).
  *
  * A syscall.NAME.return probe with @entry(...) has an entry half (its
  * ->entry), run on sys_enter of its call: the return probe sits in the
@@ -29,6 +32,9 @@
 #include <asm/syscall.h>
 #include "tap_internal.h"
 #include "tap_syscall.h"
+
+/* Where the compat numbers start in a table (above every x86-64 number). */
+#define TAP_SC_COMPAT_BASE 1024
 
 /* The probes on one system call number, in tap_probes[] order. */
 struct tap_sc_list {
@@ -234,22 +240,31 @@ static int tap_sc_saves_alloc(void)
 	return 0;
 }
 
+/* The table entry of a probe, -1 for the probes on every call. */
+static long tap_sc_index(const struct tap_probe *p)
+{
+	if (p->arg[0] < 0)
+		return -1;
+	return p->arg[0] + (p->arg[1] ? TAP_SC_COMPAT_BASE : 0);
+}
+
 static bool tap_sc_ignored(long nr)
 {
-	return nr < 0 || in_compat_syscall();
+	return nr < 0 || nr >= TAP_SC_COMPAT_BASE;
 }
 
 static void tap_sc_dispatch(struct tap_sc_table *t, struct pt_regs *regs,
 			    const struct tap_syscall_event *ev)
 {
+	unsigned long at = ev->nr + (ev->compat ? TAP_SC_COMPAT_BASE : 0);
 	const struct tap_sc_list *l;
 	unsigned int i;
 
-	for (i = 0; i < t->any.n; i++)
+	for (i = 0; i < t->any.n && !ev->compat; i++)
 		tap_run_event(t->any.probes[i], regs, 1, ev);
-	if (ev->nr >= t->size)
+	if (at >= t->size)
 		return;
-	l = &t->lists[ev->nr];
+	l = &t->lists[at];
 	for (i = 0; i < l->n; i++) {
 		const struct tap_probe *p = l->probes[i];
 
@@ -264,7 +279,9 @@ static void tap_sc_dispatch(struct tap_sc_table *t, struct pt_regs *regs,
 
 static void tap_sc_enter(void *data, struct pt_regs *regs, long id)
 {
-	struct tap_syscall_event ev = { .nr = id, .ret = 0, .is_return = 0 };
+	struct tap_syscall_event ev = {
+		.nr = id, .ret = 0, .is_return = 0, .compat = in_compat_syscall(),
+	};
 
 	if (tap_sc_ignored(id))
 		return;
@@ -276,6 +293,7 @@ static void tap_sc_leave(void *data, struct pt_regs *regs, long ret)
 {
 	struct tap_syscall_event ev = {
 		.nr = syscall_get_nr(current, regs), .ret = ret, .is_return = 1,
+		.compat = in_compat_syscall(),
 	};
 
 	if (tap_sc_ignored(ev.nr))
@@ -305,8 +323,8 @@ static int tap_sc_build(struct tap_sc_table *t, bool ret)
 		if (!tap_sc_mine(p, ret))
 			continue;
 		total++;
-		if (p->arg[0] >= 0 && p->arg[0] + 1 > size)
-			size = p->arg[0] + 1;
+		if (tap_sc_index(p) >= 0 && tap_sc_index(p) + 1 > size)
+			size = tap_sc_index(p) + 1;
 	}
 	if (!total)
 		return 0;
@@ -320,7 +338,7 @@ static int tap_sc_build(struct tap_sc_table *t, bool ret)
 		const struct tap_probe *p = &tap_probes[i];
 
 		if (tap_sc_mine(p, ret))
-			(p->arg[0] < 0 ? &t->any : &t->lists[p->arg[0]])->n++;
+			(p->arg[0] < 0 ? &t->any : &t->lists[tap_sc_index(p)])->n++;
 	}
 	/* Lay the lists out one after the other in storage. */
 	t->any.probes = t->storage;
@@ -337,7 +355,7 @@ static int tap_sc_build(struct tap_sc_table *t, bool ret)
 
 		if (!tap_sc_mine(p, ret))
 			continue;
-		l = p->arg[0] < 0 ? &t->any : &t->lists[p->arg[0]];
+		l = p->arg[0] < 0 ? &t->any : &t->lists[tap_sc_index(p)];
 		l->probes[l->n++] = p;
 	}
 	return 0;

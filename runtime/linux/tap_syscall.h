@@ -7,9 +7,31 @@
 #define TAPC_LINUX_SYSCALL_H
 
 struct tap_syscall_event {
-	long nr;		/* the system call's number (x86-64 table) */
+	long nr;		/* the system call's number (x86-64 table, or
+				 * i386's when compat) */
 	long ret;		/* its return value (return probes only) */
 	int is_return;		/* 1 in a .return probe */
+	int compat;		/* 1: a 32-bit (ia32) call; its arguments are
+				 * in bx cx dx si di bp */
 };
+
+/* SystemTap's flag decoders (_stp_lookup_str, _stp_lookup_or_str): a
+ * {value, name} list ending in a NULL name, shared by tapset_syscalls.c
+ * and tapset_sockcall.c. */
+struct tap_flag {
+	unsigned long val;
+	const char *name;
+};
+
+#define TAP_FLAG(f) { (f), #f }
+
+/* The name of @val in @list, else @val in hex, appended to @out. */
+void tap_flag_lookup(const struct tap_flag *list, unsigned long val, char *out);
+/* The names of @val's bits joined by '|', unknown bits in hex ("0x0" for
+ * 0 unless the list names it), appended to @out. */
+void tap_flag_or(const struct tap_flag *list, unsigned long val, char *out);
+/* One byte as string_quoted() escapes it into @dst (up to 5 bytes, not
+ * NUL-terminated); returns its length. */
+size_t tap_escape(char *dst, unsigned char ch);
 
 #endif /* TAPC_LINUX_SYSCALL_H */

@@ -45,13 +45,30 @@ long long tapset_compat_task(void)
 	return !user_64bit_mode(task_pt_regs(current));
 }
 
+/* The i386 system call convention: ebx ecx edx esi edi ebp, 32 bits. */
+static long long tap_sc_compat_arg(const struct pt_regs *r, long long i)
+{
+	switch (i) {
+	case 1: return (u32)r->bx;
+	case 2: return (u32)r->cx;
+	case 3: return (u32)r->dx;
+	case 4: return (u32)r->si;
+	case 5: return (u32)r->di;
+	case 6: return (u32)r->bp;
+	default: return 0;
+	}
+}
+
 /* The x86-64 system call convention: rdi rsi rdx r10 r8 r9. */
 long long tapset_syscall_arg(struct tap_context *c, long long i)
 {
+	const struct tap_syscall_event *ev = tap_sc_event(c);
 	struct pt_regs *r = c->regs;
 
-	if (!tap_sc_event(c))
+	if (!ev)
 		return 0;
+	if (ev->compat)
+		return tap_sc_compat_arg(r, i);
 	switch (i) {
 	case 1: return (long)r->di;
 	case 2: return (long)r->si;
@@ -110,15 +127,8 @@ void tapset_return_str(char *out, long long format, long long ret)
 
 /* ---- flag decoders ------------------------------------------------------ */
 
-struct tap_flag {
-	unsigned long val;
-	const char *name;
-};
-
-#define TAP_FLAG(f) { (f), #f }
-
 /* The name of @val in @list, else @val in hex, appended to @out. */
-static void tap_flag_lookup(const struct tap_flag *list, unsigned long val,
+void tap_flag_lookup(const struct tap_flag *list, unsigned long val,
 			    char *out)
 {
 	size_t len;
@@ -134,7 +144,7 @@ static void tap_flag_lookup(const struct tap_flag *list, unsigned long val,
 
 /* The names of the bits of @val joined by '|', unknown bits in hex, as
  * SystemTap's _stp_lookup_or_str() prints them; appended to @out. */
-static void tap_flag_or(const struct tap_flag *list, unsigned long val, char *out)
+void tap_flag_or(const struct tap_flag *list, unsigned long val, char *out)
 {
 	bool some = false;
 	size_t len;
@@ -357,7 +367,7 @@ void tapset_user_string_quoted(char *out, long long addr, long long inlen,
 }
 
 /* One byte as SystemTap's string_quoted() escapes it; returns its length. */
-static size_t tap_escape(char *dst, unsigned char ch)
+size_t tap_escape(char *dst, unsigned char ch)
 {
 	static const char esc[] = "\a\b\t\n\v\f\r";
 	static const char letters[] = "abtnvfr";

@@ -17,6 +17,8 @@
  *	__syscall_return(NR)	its return
  *	__syscall_any		entry of every system call
  *	__syscall_any_return	return of every system call
+ *	__syscall_compat(NR)	entry of 32-bit (ia32) system call number NR
+ *	__syscall_compat_return(NR)	its return
  *
  * (The return points have names of their own, not ".return" suffixes: the
  * elaborator also expands "syscall.read.return" through the alias
@@ -30,13 +32,18 @@
  * table, so "probe syscall.*" costs one table lookup per system call
  * instead of hundreds of probes each firing on every call (measurements
  * in doc/SYSCALLS.md).  No kernel debuginfo is needed.
+ *
+ * 32-bit calls are left out of syscall_any and of the x86-64 aliases;
+ * the compat points serve the aliases that on x86-64 only a 32-bit task
+ * reaches (syscall.send and syscall.recv: socketcall's SYS_SEND and
+ * SYS_RECV, tapsets/syscalls_socketcall.stp).
  */
 #include <inttypes.h>
 
 #include "probes/family.h"
 #include "util.h"
 
-enum { SC_ENTRY, SC_RETURN, SC_ANY, SC_ANY_RETURN };
+enum { SC_ENTRY, SC_RETURN, SC_ANY, SC_ANY_RETURN, SC_COMPAT, SC_COMPAT_RETURN };
 
 /* The x86-64 table has about 450 calls; leave room for new ones. */
 #define SC_MAX_NR 1023
@@ -45,7 +52,9 @@ static const struct pattern_row sc_rows[] = {
 	{ 0, { PAT_BIT("__syscall", PA_NUM, SC_ENTRY),
 	       PAT_OR("__syscall_return", PA_NUM, SC_RETURN),
 	       PAT_OR("__syscall_any", PA_NONE, SC_ANY),
-	       PAT_OR("__syscall_any_return", PA_NONE, SC_ANY_RETURN) } },
+	       PAT_OR("__syscall_any_return", PA_NONE, SC_ANY_RETURN),
+	       PAT_OR("__syscall_compat", PA_NUM, SC_COMPAT),
+	       PAT_OR("__syscall_compat_return", PA_NUM, SC_COMPAT_RETURN) } },
 };
 
 static int sc_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -55,7 +64,9 @@ static int sc_expand(const struct point_pattern *pat, const struct probe_point *
 	struct family_point *fp;
 	int64_t nr = -1;
 
-	if (pat->variant == SC_ENTRY || pat->variant == SC_RETURN) {
+	bool compat = pat->variant == SC_COMPAT || pat->variant == SC_COMPAT_RETURN;
+
+	if (pat->variant != SC_ANY && pat->variant != SC_ANY_RETURN) {
 		nr = c0->arg->num;
 		if (nr < 0 || nr > SC_MAX_NR) {
 			err->pos = c0->arg->pos;
@@ -66,7 +77,9 @@ static int sc_expand(const struct point_pattern *pat, const struct probe_point *
 	}
 	fp = xcalloc(1, sizeof(*fp));
 	fp->num[0] = nr;
-	fp->flags = pat->variant == SC_RETURN || pat->variant == SC_ANY_RETURN;
+	fp->num[1] = compat;
+	fp->flags = pat->variant == SC_RETURN || pat->variant == SC_ANY_RETURN
+		    || pat->variant == SC_COMPAT_RETURN;
 	fp->target_comp = -1;
 	vec_push(out, fp);
 	return 1;
@@ -76,8 +89,8 @@ static int sc_expand(const struct point_pattern *pat, const struct probe_point *
 static void sc_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	(void)index;
-	fprintf(out, ".kind = TAP_PROBE_SYSCALL, .arg = { %" PRId64 "LL, 0 }, .flags = %s, ",
-		dp->fp.num[0], dp->fp.flags ? "TAP_PF_RETURN" : "0");
+	fprintf(out, ".kind = TAP_PROBE_SYSCALL, .arg = { %" PRId64 "LL, %" PRId64 " }, .flags = %s, ",
+		dp->fp.num[0], dp->fp.num[1], dp->fp.flags ? "TAP_PF_RETURN" : "0");
 }
 
 /*

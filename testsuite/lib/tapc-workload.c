@@ -127,6 +127,28 @@
  *		"match" to /proc/systemtap/NAME/coresize when its data and
  *		text KiB add up to the core size (each rounded down: the sum
  *		is coresize / 1024 or one less), else "DATA TEXT CORESIZE"
+ *   sockcalls PORT	socket system calls with known arguments, the
+ *		buffers in a page mapped at 0x70000000 (P), after the loopback
+ *		device is up: (TCP) s = socket(AF_INET,
+ *		SOCK_STREAM|SOCK_CLOEXEC, 0); setsockopt(s, SOL_SOCKET,
+ *		SO_REUSEADDR, 1, 4); bind(s, 127.0.0.1:PORT, 16); listen(s, 5);
+ *		c = socket(AF_INET, SOCK_STREAM, 0); connect(c,
+ *		127.0.0.1:PORT, 16); a = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+ *		send(c, P "hello tcp", 9, MSG_DONTWAIT) (9); recv(a, P+0x100,
+ *		64, 0) (9); sendmsg(c, P+0x200 {P "sendmsg", 7}, 0) (7);
+ *		recvmsg(a, P+0x280 {P+0x100, 64}, MSG_CMSG_CLOEXEC) (7);
+ *		then as a 32-bit task would (int $0x80, i386 socketcall with
+ *		its four arguments at P+0x340): SYS_SEND {c, P "hi compat",
+ *		9, MSG_NOSIGNAL} (9), SYS_RECV {a, P+0x100, 9, MSG_WAITALL}
+ *		(9); shutdown(c, SHUT_WR); close a, c, s; (UDP) u =
+ *		socket(AF_INET, SOCK_DGRAM, IPPROTO_UDP); bind(u,
+ *		127.0.0.1:PORT+1, 16); v = socket(AF_INET, SOCK_DGRAM, 0);
+ *		sendto(v, P "hello udp", 9, 0, 127.0.0.1:PORT+1, 16) (9);
+ *		recvfrom(u, P+0x100, 64, 0, P+0x300, P+0x320) (9); close u, v;
+ *		(local) w = socket(AF_UNIX, SOCK_DGRAM, 0); bind(w, abstract
+ *		"\0tapc-abs", 11); connect(w, "/tapc-nosuch.sock", 110)
+ *		(fails: ENOENT); socketpair(AF_UNIX, SOCK_STREAM, 0, P+0x380);
+ *		close all three
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -142,6 +164,7 @@
 #include <arpa/inet.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -839,6 +862,147 @@ static void step_convert(void)
 	syscall(SYS_close, fd);
 }
 
+/* ---- sockcalls: the socket calls' arguments, at known addresses ---- */
+
+#define SC_PAGE ((char *)0x70000000UL)
+
+static void sc_check(int ok, const char *what)
+{
+	if (!ok) {
+		perror(what);
+		exit(1);
+	}
+}
+
+static struct sockaddr_in sc_loopback(long port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((unsigned short)port);
+	return sin;
+}
+
+/* socketcall(call, args) through the i386 entry, as a 32-bit task makes
+ * it: the kernel takes the call as a compat one (the 64-bit registers
+ * r8-r11 may come back changed). */
+static long sc_socketcall32(long call, const unsigned int *args)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(102L), "b"(call), "c"((long)(uintptr_t)args)
+			 : "memory", "cc", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+static void sc_tcp(long port)
+{
+	struct sockaddr_in sin = sc_loopback(port);
+	struct msghdr *out = (struct msghdr *)(SC_PAGE + 0x200);
+	struct msghdr *in = (struct msghdr *)(SC_PAGE + 0x280);
+	unsigned int *args = (unsigned int *)(SC_PAGE + 0x340);
+	int s, c, a, one = 1;
+
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	sc_check(s >= 0 && setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, 4) == 0 &&
+		 bind(s, (struct sockaddr *)&sin, sizeof(sin)) == 0 && listen(s, 5) == 0,
+		 "tapc-workload: sockcalls listen");
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	sc_check(c >= 0 && connect(c, (struct sockaddr *)&sin, sizeof(sin)) == 0,
+		 "tapc-workload: sockcalls connect");
+	a = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+	sc_check(a >= 0, "tapc-workload: sockcalls accept4");
+	memcpy(SC_PAGE, "hello tcp", 9);
+	sc_check(send(c, SC_PAGE, 9, MSG_DONTWAIT) == 9, "tapc-workload: sockcalls send");
+	sc_check(recv(a, SC_PAGE + 0x100, 64, 0) == 9, "tapc-workload: sockcalls recv");
+	memcpy(SC_PAGE, "sendmsg", 7);
+	out->msg_iov = (struct iovec *)(SC_PAGE + 0x240);
+	out->msg_iov->iov_base = SC_PAGE;
+	out->msg_iov->iov_len = 7;
+	out->msg_iovlen = 1;
+	sc_check(sendmsg(c, out, 0) == 7, "tapc-workload: sockcalls sendmsg");
+	in->msg_iov = (struct iovec *)(SC_PAGE + 0x2c0);
+	in->msg_iov->iov_base = SC_PAGE + 0x100;
+	in->msg_iov->iov_len = 64;
+	in->msg_iovlen = 1;
+	sc_check(recvmsg(a, in, MSG_CMSG_CLOEXEC) == 7, "tapc-workload: sockcalls recvmsg");
+	memcpy(SC_PAGE, "hi compat", 9);
+	args[0] = (unsigned int)c;
+	args[1] = (unsigned int)(uintptr_t)SC_PAGE;
+	args[2] = 9;
+	args[3] = MSG_NOSIGNAL;
+	sc_check(sc_socketcall32(9 /* SYS_SEND */, args) == 9, "tapc-workload: socketcall send");
+	args[0] = (unsigned int)a;
+	args[1] = (unsigned int)(uintptr_t)(SC_PAGE + 0x100);
+	args[3] = MSG_WAITALL;
+	sc_check(sc_socketcall32(10 /* SYS_RECV */, args) == 9, "tapc-workload: socketcall recv");
+	sc_check(shutdown(c, SHUT_WR) == 0, "tapc-workload: sockcalls shutdown");
+	close(a);
+	close(c);
+	close(s);
+}
+
+static void sc_udp(long port)
+{
+	struct sockaddr_in sin = sc_loopback(port + 1);
+	socklen_t *fromlen = (socklen_t *)(SC_PAGE + 0x320);
+	int u, v;
+
+	u = socket(AF_INET, SOCK_DGRAM, IPPROTO_UDP);
+	sc_check(u >= 0 && bind(u, (struct sockaddr *)&sin, sizeof(sin)) == 0,
+		 "tapc-workload: sockcalls udp bind");
+	v = socket(AF_INET, SOCK_DGRAM, 0);
+	memcpy(SC_PAGE, "hello udp", 9);
+	sc_check(v >= 0 && sendto(v, SC_PAGE, 9, 0, (struct sockaddr *)&sin,
+				  sizeof(sin)) == 9, "tapc-workload: sockcalls sendto");
+	*fromlen = sizeof(struct sockaddr_in);
+	sc_check(recvfrom(u, SC_PAGE + 0x100, 64, 0, (struct sockaddr *)(SC_PAGE + 0x300),
+			  fromlen) == 9, "tapc-workload: sockcalls recvfrom");
+	close(u);
+	close(v);
+}
+
+static void sc_local(void)
+{
+	struct sockaddr_un abs = { .sun_family = AF_UNIX };
+	struct sockaddr_un path = { .sun_family = AF_UNIX };
+	int *sv = (int *)(SC_PAGE + 0x380);
+	int w;
+
+	memcpy(abs.sun_path, "\0tapc-abs", 9);
+	strcpy(path.sun_path, "/tapc-nosuch.sock");
+	w = socket(AF_UNIX, SOCK_DGRAM, 0);
+	sc_check(w >= 0 && bind(w, (struct sockaddr *)&abs, 2 + 9) == 0,
+		 "tapc-workload: sockcalls unix bind");
+	sc_check(connect(w, (struct sockaddr *)&path, sizeof(path)) != 0 && errno == ENOENT,
+		 "tapc-workload: sockcalls unix connect");
+	sc_check(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0,
+		 "tapc-workload: sockcalls socketpair");
+	close(sv[0]);
+	close(sv[1]);
+	close(w);
+}
+
+static void step_sockcalls(long port)
+{
+	void *page;
+
+	if (port < 1 || port > 65534) {
+		fprintf(stderr, "tapc-workload: sockcalls wants a port of 1 to 65534\n");
+		exit(2);
+	}
+	loopback_up();
+	page = mmap(SC_PAGE, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	sc_check(page == SC_PAGE, "tapc-workload: sockcalls mmap");
+	sc_tcp(port);
+	sc_udp(port);
+	sc_local();
+	munmap(page, 4096);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i += 2) {
@@ -905,6 +1069,8 @@ int main(int argc, char **argv)
 		} else if (strcmp(step, "mmapargs") == 0) {
 			step_mmapargs();
 			i--;	/* takes no argument */
+		} else if (strcmp(step, "sockcalls") == 0) {
+			step_sockcalls(number(step, arg));
 		} else if (strcmp(step, "pty") == 0) {
 			for (long n = number(step, arg); n > 0; n--)
 				pty_round();
