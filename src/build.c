@@ -259,7 +259,6 @@ static int run_make(const char *tree, const char *dir,
 	char **argv = xcalloc((size_t)nargs, sizeof(char *));
 	char *cdir = xasprintf("-C%s", tree), *mdir = xasprintf("M=%s", dir);
 	char *jobs = xasprintf("-j%d", make_jobs());
-	pid_t pid;
 
 	argv[n++] = "make";
 	argv[n++] = cdir;
@@ -268,33 +267,7 @@ static int run_make(const char *tree, const char *dir,
 	for (int i = 0; i < targets->count; i++)
 		argv[n++] = targets->items[i];
 	argv[n] = NULL;
-	pid = run_fork();
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0 || null < 0)
-			_exit(127);
-		dup2(null, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		/* A make above us (make check) must not lend us its jobserver. */
-		unsetenv("MAKEFLAGS");
-		unsetenv("MFLAGS");
-		unsetenv("MAKELEVEL");
-		execvp("make", argv);
-		fprintf(stderr, "tapc: cannot run make: %s\n", strerror(errno));
-		_exit(127);
-	}
-	status = -1;
-	if (pid > 0) {
-		int ws = 0;
-
-		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-			;
-		run_child_done();
-		status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
-	}
+	status = run_logged(argv, log);
 	free(cdir);
 	free(mdir);
 	free(jobs);

@@ -5,6 +5,7 @@
 #include "launch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,36 @@ int run_fork(void)
 void run_child_done(void)
 {
 	child_pid = 0;
+}
+
+int run_logged(char *const argv[], const char *log)
+{
+	pid_t pid = run_fork();
+	int ws = 0;
+
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || null < 0)
+			_exit(127);
+		dup2(null, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		/* A make above us (make check) must not lend us its jobserver. */
+		unsetenv("MAKEFLAGS");
+		unsetenv("MFLAGS");
+		unsetenv("MAKELEVEL");
+		execvp(argv[0], argv);
+		fprintf(stderr, "tapc: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	run_child_done();
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
 }
 
 bool run_host_can_load(char *why, size_t len)

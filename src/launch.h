@@ -40,4 +40,9 @@ int run_interrupted(void);
 int run_fork(void);
 void run_child_done(void);
 
+/* Run argv[0] (found on $PATH, no shell) with argv, reading /dev/null
+ * and writing both outputs to the file log: its exit status, 128 when a
+ * signal ended it, 127 when it could not run, -1 when fork failed. */
+int run_logged(char *const argv[], const char *log);
+
 #endif

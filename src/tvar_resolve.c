@@ -660,22 +660,30 @@ struct tvar *tvar_resolve_from(const struct ctypes *ct, ctype_id base_type,
 	return tv;
 }
 
+/* e's components walked from the value of its operand: tv, or NULL
+ * (tv freed) with w's error. */
+static struct tvar *walk_from_expr(struct walk *w, struct tvar *tv, const struct expr *e)
+{
+	bool ok;
+
+	tv->base_expr = e->a;
+	ok = walk(w, tv);
+	free(w->steps);
+	if (!ok) {
+		tvar_free(tv);
+		return NULL;
+	}
+	return tv;
+}
+
 struct tvar *tvar_resolve_cast(const struct ctypes *ct, ctype_id type, const struct expr *e,
 			       struct family_error *err)
 {
 	struct walk w = { .ct = ct, .e = e, .family = "@cast", .err = err, .type = type,
 			  .in_mem = true, .cast_root = true };
 	struct tvar *tv = tvar_new(TVAR_BASE_EXPR, 0, "@cast", &e->pos);
-	bool ok;
 
-	tv->base_expr = e->a;
-	ok = walk(&w, tv);
-	free(w.steps);
-	if (!ok) {
-		tvar_free(tv);
-		return NULL;
-	}
-	return tv;
+	return walk_from_expr(&w, tv, e);
 }
 
 struct tvar *tvar_resolve_autocast(const struct tvar_ctype *base, const struct expr *e,
@@ -685,14 +693,6 @@ struct tvar *tvar_resolve_autocast(const struct tvar_ctype *base, const struct e
 			  .type = base->type, .in_mem = base->object };
 	const struct tcomp *first = e->comps.n ? e->comps.v[0] : NULL;
 	struct tvar *tv = tvar_new(TVAR_BASE_EXPR, 0, "->", first ? &first->pos : &e->pos);
-	bool ok;
 
-	tv->base_expr = e->a;
-	ok = walk(&w, tv);
-	free(w.steps);
-	if (!ok) {
-		tvar_free(tv);
-		return NULL;
-	}
-	return tv;
+	return walk_from_expr(&w, tv, e);
 }

@@ -12,11 +12,9 @@
 #include "uheader.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "launch.h"
@@ -74,27 +72,8 @@ static int run_cc(const char *src, const char *out, const char *log)
 {
 	char *argv[] = { "cc", "-g", "-fno-eliminate-unused-debug-types", "-shared",
 			 "-fPIC", "-nostdlib", "-o", (char *)out, (char *)src, NULL };
-	int ws = 0;
-	pid_t pid = run_fork();
 
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0 || null < 0)
-			_exit(127);
-		dup2(null, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		execvp("cc", argv);
-		_exit(127);
-	}
-	if (pid < 0)
-		return -1;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	run_child_done();
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+	return run_logged(argv, log);
 }
 
 /* The compiler's first error line, for the message. */
