@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cachedir.h"
@@ -74,25 +73,15 @@ static void list_dir(const char *dir, const char *suffix, struct strlist *out)
 
 bool build_init(struct build *b, const char *name)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *templ = xasprintf("%s/tapcXXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *tried;
+	char *templ = make_private_dir("tapc", &tried);
 
 	memset(b, 0, sizeof(*b));
-	if (!mkdtemp(templ)) {
+	if (!templ) {
 		fprintf(stderr, "tapc: cannot create a build directory %s: %s\n",
-			templ, strerror(errno));
-		free(templ);
+			tried, strerror(errno));
+		free(tried);
 		return false;
-	}
-	/* Absolute: make -C changes directory, and the guest of --remote=vm
-	 * finds the module by the same path. */
-	{
-		char *abs = realpath(templ, NULL);
-
-		if (abs) {
-			free(templ);
-			templ = abs;
-		}
 	}
 	b->dir = templ;
 	b->name = xstrdup(name);

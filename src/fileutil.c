@@ -3,8 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util.h"
 
 bool copy_file(const char *from, const char *to)
 {
@@ -38,4 +41,24 @@ bool print_file(const char *path, FILE *out)
 		fwrite(buf, 1, n, out);
 	fclose(f);
 	return true;
+}
+
+char *make_private_dir(const char *prefix, char **tried)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *templ = xasprintf("%s/%sXXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+	char *abs;
+
+	*tried = NULL;
+	if (!mkdtemp(templ)) {
+		*tried = templ;
+		return NULL;
+	}
+	/* Absolute: make -C changes directory, and the guest of
+	 * --remote=vm finds files by the same path. */
+	abs = realpath(templ, NULL);
+	if (!abs)
+		return templ;
+	free(templ);
+	return abs;
 }

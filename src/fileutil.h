@@ -9,4 +9,10 @@
 bool copy_file(const char *from, const char *to);
 bool print_file(const char *path, FILE *out);
 
+/* A new directory of mode 0700 named PREFIX plus six random characters
+ * under $TMPDIR (else /tmp), by mkdtemp, so no other user's file or link
+ * can stand in for it: its malloc'd absolute path, or NULL with errno
+ * set and *tried (malloc'd, the caller frees it) naming the template. */
+char *make_private_dir(const char *prefix, char **tried);
+
 #endif

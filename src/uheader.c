@@ -10,6 +10,7 @@
  * a shell, and only names made of the characters of file names are taken.
  */
 #include "uheader.h"
+#include "fileutil.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -100,16 +101,16 @@ static void first_error(const char *log, char *buf, size_t len)
 
 static void compile(struct compiled *c)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/tapc-hdrXXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *tried;
+	char *dir = make_private_dir("tapc-hdr", &tried);
 	char *src = NULL, *so = NULL, *log = NULL;
 	char err[300];
 	int status;
 
-	if (!mkdtemp(dir)) {
-		snprintf(c->why, sizeof(c->why), "cannot create a directory %s: %s", dir,
+	if (!dir) {
+		snprintf(c->why, sizeof(c->why), "cannot create a directory %s: %s", tried,
 			 strerror(errno));
-		free(dir);
+		free(tried);
 		return;
 	}
 	src = xasprintf("%s/types.c", dir);
