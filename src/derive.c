@@ -251,6 +251,10 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 				    : !strcmp(p->c[i].name, "module") ||
 				      !strcmp(p->c[i].name, "process") ? fp->module : NULL;
 
+		if (p->c[i].flags & PC_RESOLVED) {
+			expr_free(arg);
+			continue;
+		}
 		if (match && arg && arg->kind == E_STR) {
 			free(arg->str);
 			arg->str = xstrdup(match);

@@ -854,13 +854,13 @@ size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const cha
 	for (size_t i = 0; i < n_table; i++) {
 		Dwarf_Line *ln = dwarf_onesrcline(table, i);
 		Dwarf_Addr addr;
-		bool stmt = false;
 		int l;
 		const char *src;
 
+		/* every row, is_stmt or not: SystemTap places a line at its
+		 * lowest address whatever the row's flags say */
 		if (!ln || dwarf_lineno(ln, &l) != 0 || l < lo || l > hi ||
-		    dwarf_lineaddr(ln, &addr) != 0 || dwarf_linebeginstatement(ln, &stmt) != 0 ||
-		    !stmt || dwarf_haspc(&die, addr) <= 0)
+		    dwarf_lineaddr(ln, &addr) != 0 || dwarf_haspc(&die, addr) <= 0)
 			continue;
 		src = relative_file(&cu, dwarf_linesrc(ln, NULL, NULL));
 		if (!src || (file ? !dwindex_file_matches(file, src) : strcmp(src, decl) != 0))

@@ -104,7 +104,7 @@ struct dwline {
 
 /* The lines of F's code (its address ranges) in the files that FILE
  * matches (NULL: its declaration's file), from LO to HI, each once at its
- * lowest statement address, by line; returns how many, the array
+ * lowest address, by line; returns how many, the array
  * (malloc'd) in *out. */
 size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const char *file,
 		     int lo, int hi, struct dwline **out);

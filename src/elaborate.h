@@ -129,6 +129,9 @@ struct pat_comp {
 #define PC_OPTIONAL	1	/* may be left out, with its PC_OR alternatives */
 #define PC_OR		2	/* an alternative to the component before it:
 				 * a point has at most one of them */
+#define PC_RESOLVED	4	/* the concrete point leaves it out, its
+				 * request met (.nearest names the line
+				 * taken) */
 
 /* A component as tables write it: plain, adding bit to the variant,
  * optional, or an alternative to the one before. */
@@ -136,6 +139,7 @@ struct pat_comp {
 #define PAT_BIT(name, arg, bit)		{ name, arg, 0, bit, 0 }
 #define PAT_OPT(name, arg, bit)		{ name, arg, PC_OPTIONAL, bit, 0 }
 #define PAT_OR(name, arg, bit)		{ name, arg, PC_OR, bit, 0 }
+#define PAT_OPT_RESOLVED(name, arg, bit) { name, arg, PC_OPTIONAL | PC_RESOLVED, bit, 0 }
 
 /*
  * A family's points, written as one row with optional components and

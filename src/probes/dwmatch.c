@@ -5,8 +5,8 @@
  * the function and, unless the point keeps out-of-line functions only,
  * every inline instance.  A line (or a range of lines) after the file
  * keeps the functions whose code holds it; a statement point puts a probe
- * at each such line, at the lowest address where a statement of that
- * line begins; +OFF counts from the function's declaration line; without
+ * at each such line, at the lowest address of its rows (is_stmt or not,
+ * as SystemTap); +OFF counts from the function's declaration line; without
  * a line, a statement probe is at the function's entry, named by its
  * declaration.
  */
@@ -51,6 +51,8 @@ static size_t lines_of(const struct dwmatch *m, const struct dwindex *ix, const 
 
 	if (m->lines == LINES_RELATIVE)
 		lo = hi = decl_line + m->lo;
+	else if (m->every_line && decl_line > lo)
+		lo = decl_line;
 	return dwindex_lines(ix, f, m->file, lo, hi, lines);
 }
 
@@ -59,6 +61,41 @@ static void push(struct dwmatch *m, const struct dwindex *ix, const struct dwfun
 {
 	m->pushed++;
 	m->push(m, ix, f, text, addr);
+}
+
+/* How far from a line without rows SystemTap looks for one with some. */
+#define DWMATCH_NEAR_LINES 5
+
+/*
+ * F has no rows at LINE, the one line the point names: as SystemTap, look
+ * for the closest lines of F's with rows, at most DWMATCH_NEAR_LINES below
+ * and above it.  .nearest takes the closer (the one above on a tie) and
+ * returns it; else they are what the "no line records" error suggests
+ * (from the first function without rows), and the result is 0.
+ */
+static int other_line(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		      int line)
+{
+	struct dwline *near = NULL;
+	size_t n = dwindex_lines(ix, f, m->file, line > DWMATCH_NEAR_LINES ?
+				 line - DWMATCH_NEAR_LINES : 1, line + DWMATCH_NEAR_LINES, &near);
+	int below = 0, above = 0;
+
+	for (size_t i = 0; i < n; i++) {	/* by line */
+		if (near[i].line < line)
+			below = near[i].line;
+		else if (near[i].line > line && !above)
+			above = near[i].line;
+	}
+	free(near);
+	if (m->nearest)
+		return above && (!below || above - line <= line - below) ? above : below;
+	if (!m->tried) {
+		m->tried = true;
+		m->try_below = below;
+		m->try_above = above;
+	}
+	return 0;
 }
 
 /* The probes of the point on function F. */
@@ -73,8 +110,16 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 		return;
 	m->funcs_seen++;
 	if (m->lines != LINES_NONE && (n = lines_of(m, ix, f, line, &lines)) == 0) {
+		int one = m->lines == LINES_RELATIVE ? line + m->lo : m->lo == m->hi ? m->lo : 0;
+		int instead = one > 0 ? other_line(m, ix, f, one) : 0;
+
 		free(lines);
-		return;
+		lines = NULL;
+		if (instead == 0 ||
+		    (n = dwindex_lines(ix, f, m->file, instead, instead, &lines)) == 0) {
+			free(lines);
+			return;
+		}
 	}
 	if (m->keep != DWM_STATEMENT || m->lines == LINES_NONE) {
 		/* the function's entry */
@@ -112,9 +157,22 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 	return m->pushed - before;
 }
 
+/* SystemTap's suggestion after "no line records": " (try :451 or :454)". */
+static const char *try_text(const struct dwmatch *m, char *buf, size_t size)
+{
+	if (m->try_below && m->try_above)
+		snprintf(buf, size, " (try :%d or :%d)", m->try_below, m->try_above);
+	else if (m->try_below || m->try_above)
+		snprintf(buf, size, " (try :%d)", m->try_below ? m->try_below : m->try_above);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
 int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct family_error *err)
 {
 	const struct pp_comp *fn = m->comp;
+	char try[64];
 	const char *near = ix && !glob_is_pattern(m->func) ? dwindex_nearest(ix, m->func) : NULL;
 
 	if (m->pp->optional)
@@ -124,7 +182,8 @@ int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct famil
 			    ? xasprintf("no line records for %s+%d [man error::dwarf]",
 					m->file, m->lo)
 			    : m->lo == m->hi
-			    ? xasprintf("no line records for %s:%d [man error::dwarf]", m->file, m->lo)
+			    ? xasprintf("no line records for %s:%d [man error::dwarf]%s", m->file,
+					m->lo, try_text(m, try, sizeof(try)))
 			    : xasprintf("no line records for %s:%d-%d [man error::dwarf]", m->file,
 					m->lo, m->hi));
 	if (near && strcmp(near, m->func) != 0)
@@ -162,6 +221,7 @@ static bool parse_lines(struct dwmatch *m, char *file)
 		m->lines = LINES_RANGE;
 		m->lo = 1;
 		m->hi = DWMATCH_LINE_MAX;
+		m->every_line = true;
 		s++;
 	} else {
 		m->lines = LINES_RANGE;

@@ -45,8 +45,16 @@ struct dwmatch {
 	const char *file;		/* the file pattern, or NULL */
 	enum dwmatch_lines lines;
 	int lo, hi;			/* LINES_RANGE: lo..hi; RELATIVE: lo */
+	bool every_line;		/* ":*": the function's lines from its
+					 * declaration on (not those of the
+					 * functions inlined in it from above) */
+	bool nearest;			/* .statement(...).nearest */
 	size_t funcs_seen;		/* functions that matched but for lines */
 	size_t pushed;
+	/* lines of the first function without rows at the one line the
+	 * point names that SystemTap would suggest instead (0: none) */
+	int try_below, try_above;
+	bool tried;
 };
 
 /* Split SPEC into m's function, file and lines; false with *err filled

@@ -21,7 +21,8 @@
  * code holds it: kernel.function("*@kernel/signal.c:734") is the entry of
  * the function line 734 is in.  kernel.statement puts a probe at the line
  * itself, in each function (or inline instance) PAT names whose code holds
- * it, at the lowest address where a statement of that line begins; +OFF
+ * it, at the lowest address of the line's rows; .nearest takes the
+ * closest line with rows when that one has none; +OFF
  * counts from the function's declaration line; without a line, a
  * statement probe is at the function's entry, named by its declaration.
  *
@@ -66,6 +67,7 @@ enum {
 	DV_MAXACTIVE = 32,	/* .return.maxactive(N) */
 	DV_ABSOLUTE = 64,	/* kernel.statement(ADDR).absolute */
 	DV_STATEMENT = 128,	/* kernel.statement("F@FILE:N") */
+	DV_NEAREST = 256,	/* .statement(...).nearest */
 };
 
 static const struct pattern_row kfunc_rows[] = {
@@ -79,7 +81,8 @@ static const struct pattern_row kfunc_rows[] = {
 	       { "maxactive", PA_NUM, PC_OPTIONAL, DV_MAXACTIVE, DV_RETURN } } },
 	{ DV_STATEMENT, { PAT_C("kernel", PA_NONE),
 			  PAT_OR("module", PA_STR, DV_MODULE),
-			  PAT_C("statement", PA_STR) } },
+			  PAT_C("statement", PA_STR),
+			  PAT_OPT_RESOLVED("nearest", PA_NONE, DV_NEAREST) } },
 	{ DV_ABSOLUTE, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM),
 			 PAT_C("absolute", PA_NONE) } },
 };
@@ -317,6 +320,7 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 			return family_fail(err, &ma->arg->pos, xasprintf(
 				"maxactive value out of range [0,%d]", KFUNC_MAXACTIVE_MAX));
 	}
+	m.nearest = pat->variant & DV_NEAREST;
 	if (!dwmatch_parse(&m, m.comp->arg->str, err)) {
 		dwmatch_done(&m);
 		return -1;

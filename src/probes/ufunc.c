@@ -302,6 +302,7 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 	bool matched;
 	int n;
 
+	m.nearest = q->variant & UV_NEAREST;
 	if (!dwmatch_parse(&m, q->func_comp->arg->str, err)) {
 		dwmatch_done(&m);
 		return -1;

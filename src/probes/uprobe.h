@@ -21,6 +21,7 @@ enum {
 	UV_MAXACTIVE = 32,	/* .return.maxactive(N) */
 	UV_STATEMENT = 64,	/* .statement("F@FILE:N") */
 	UV_PLT = 128,		/* .plt("NAME") */
+	UV_NEAREST = 256,	/* .statement(...).nearest */
 };
 
 /* A probe's payload: one block, the strings at its end. */
