@@ -227,6 +227,7 @@ void family_point_free(const struct probe_family *fam, struct family_point *fp)
 		return;
 	free(fp->target);
 	free(fp->module);
+	free(fp->label);
 	family_free_data(fam, fp->data);
 	free(fp);
 }
@@ -236,7 +237,8 @@ void family_point_free(const struct probe_family *fam, struct family_point *fp)
  * component target_comp, its module in a module("...") component
  * (module("9p*") names each probe by the module it is in) and in a
  * process("...") one (a user binary's resolved path: process("python3")
- * names its probes process("/usr/bin/python3.11")). */
+ * names its probes process("/usr/bin/python3.11")), and a label's in a
+ * label("...") one. */
 static struct probe_point *family_loc(const struct point_pattern *p,
 				      const struct probe_point *pp,
 				      const struct family_point *fp)
@@ -249,7 +251,8 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 
 		const char *match = i == fp->target_comp ? fp->target
 				    : !strcmp(p->c[i].name, "module") ||
-				      !strcmp(p->c[i].name, "process") ? fp->module : NULL;
+				      !strcmp(p->c[i].name, "process") ? fp->module
+				    : !strcmp(p->c[i].name, "label") ? fp->label : NULL;
 
 		if (p->c[i].flags & PC_RESOLVED) {
 			expr_free(arg);

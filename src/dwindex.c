@@ -878,6 +878,70 @@ size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const cha
 	return n_table;
 }
 
+/* The labels under DIE (a function or a block of it) into OUT. */
+static void collect_labels(Dwarf_Die *cu, Dwarf_Die *parent, const char *pat, struct vec *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute attr;
+		const char *name;
+		Dwarf_Addr addr;
+		struct dwlabel *l;
+
+		if (tag == DW_TAG_lexical_block) {
+			collect_labels(cu, &child, pat, out);
+			continue;
+		}
+		if (tag != DW_TAG_label || dwarf_lowpc(&child, &addr) != 0)
+			continue;	/* inlined functions' labels are theirs */
+		name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &attr));
+		if (!name || !glob_match(pat, name))
+			continue;
+		l = xcalloc(1, sizeof(*l));
+		l->name = name;
+		l->addr = addr;
+		l->file = relative_file(cu, dwarf_decl_file(&child));
+		dwarf_decl_line(&child, &l->line);
+		vec_push(out, l);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int dwlabel_cmp(const void *a, const void *b)
+{
+	const struct dwlabel *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line - y->line;
+	return strcmp(x->name, y->name);
+}
+
+size_t dwindex_labels(const struct dwindex *ix, const struct dwfunc *f, const char *pat,
+		      struct dwlabel **out)
+{
+	Dwarf_Die die, cu;
+	struct vec found = { 0 };
+	size_t n;
+
+	*out = NULL;
+	if (!f->die || !dwindex_die(ix, f->die, &die, &cu))
+		return 0;
+	collect_labels(&cu, &die, pat, &found);
+	n = found.n;
+	*out = xmalloc((n ? n : 1) * sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i] = *(struct dwlabel *)found.v[i];
+		free(found.v[i]);
+	}
+	if (n > 1)
+		qsort(*out, n, sizeof(**out), dwlabel_cmp);
+	vec_free(&found);
+	return n;
+}
+
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset)
 {
 	const struct fsym *f = fsym_at(ix, addr);

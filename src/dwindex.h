@@ -109,6 +109,21 @@ struct dwline {
 size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const char *file,
 		     int lo, int hi, struct dwline **out);
 
+/* A C label of a function (DW_TAG_label with an address): its name, its
+ * line and file (as dwindex_decl_file gives them) and its address. */
+struct dwlabel {
+	const char *name;
+	int line;
+	const char *file;
+	Dwarf_Addr addr;
+};
+
+/* F's labels whose names match the glob PAT, those of its nested blocks
+ * included and those of the functions inlined into it left out, by line
+ * and then name; returns how many, the array (malloc'd) in *out. */
+size_t dwindex_labels(const struct dwindex *ix, const struct dwfunc *f, const char *pat,
+		      struct dwlabel **out);
+
 /* Where the kernel registers a probe at ADDR (an address of the DWARF):
  * a symbol whose name is unique, and the offset past it; NULL when no
  * such symbol contains ADDR (then, in the kernel, "_stext" and an offset

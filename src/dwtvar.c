@@ -425,27 +425,52 @@ enum sem_type dwtvar_type(const struct dwarf_scope *scope, const struct expr *e,
 	return t;
 }
 
+/* Whether V has a value at the scope's pc: a constant, or a location
+ * (list) that covers the pc. */
+static bool located_at_pc(const struct dwarf_scope *scope, const struct dwvar *v)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t n = 0;
+
+	if (dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_const_value, &attr))
+		return true;
+	return dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_location, &attr) &&
+	       dwarf_getlocation_addr(&attr, scope->pc, &ops, &n, 1) == 1 && n > 0;
+}
+
+/* As SystemTap's -L lists them: $return first, then the innermost
+ * block's variables,
+ * each scope's in declaration order (the function's parameters, then its
+ * locals), and only those with a value at the probe's address. */
 void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
 {
 	struct ctypes ct = scope_types(scope);
 	struct dwvars vars = scope_vars(scope);
+	int deepest = 0;
 
-	for (size_t i = 0; i < vars.n; i++) {
-		const struct dwvar *v = &vars.v[i];
-		ctype_id type = dwloc_type_of((Dwarf_Die *)&v->die);
-		char *tn;
-
-		if (v->depth < 0 || find_var(&vars, v->name) != v || !type)
-			continue;
-		tn = tvar_type_name(&ct, type);
-		vec_push(out, xasprintf("$%s:%s", v->name, tn));
-		free(tn);
-	}
 	if (scope->at_return && dwloc_type_of((Dwarf_Die *)&scope->func)) {
 		char *tn = tvar_type_name(&ct, dwloc_type_of((Dwarf_Die *)&scope->func));
 
 		vec_push(out, xasprintf("$return:%s", tn));
 		free(tn);
+	}
+	for (size_t i = 0; i < vars.n; i++)
+		if (vars.v[i].depth > deepest)
+			deepest = vars.v[i].depth;
+	for (int depth = deepest; depth >= 0; depth--) {
+		for (size_t i = 0; i < vars.n; i++) {
+			const struct dwvar *v = &vars.v[i];
+			ctype_id type;
+			char *tn;
+
+			if (v->depth != depth || find_var(&vars, v->name) != v ||
+			    !located_at_pc(scope, v) || !(type = dwloc_type_of((Dwarf_Die *)&v->die)))
+				continue;
+			tn = tvar_type_name(&ct, type);
+			vec_push(out, xasprintf("$%s:%s", v->name, tn));
+			free(tn);
+		}
 	}
 	free(vars.v);
 }

@@ -176,6 +176,8 @@ struct family_point {
 	int target_comp;		/* the component whose string argument
 					 * target replaces in the printed point
 					 * (a glob's match), or -1 */
+	char *label;			/* owned: a .label("PAT")'s match, which
+					 * replaces PAT in the printed point */
 	void *data;			/* owned: the family's own payload,
 					 * freed by its free_data hook (or
 					 * free()), or NULL */

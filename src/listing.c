@@ -24,14 +24,18 @@ static int listed_cmp(const void *a, const void *b)
 	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
 }
 
-/* Sort the strings of v, drop duplicates, print each after a space, and
- * free them. */
-static void print_set(FILE *out, struct vec *v)
+/* Print the strings of v each after a space, sorted (else in v's order)
+ * and each once, and free them. */
+static void print_set(FILE *out, struct vec *v, bool sorted)
 {
-	if (v->n > 1)
+	if (sorted && v->n > 1)
 		qsort(v->v, v->n, sizeof(void *), str_cmp);
 	for (size_t i = 0; i < v->n; i++) {
-		if (i == 0 || strcmp(v->v[i], v->v[i - 1]) != 0)
+		size_t j = 0;
+
+		while (j < i && strcmp(v->v[i], v->v[j]) != 0)
+			j++;
+		if (j == i)
 			fprintf(out, " %s", (char *)v->v[i]);
 	}
 	for (size_t i = 0; i < v->n; i++)
@@ -71,8 +75,9 @@ void listing_print(FILE *out, const struct program *p, bool with_vars)
 		for (; j < n && strcmp(dps[j].name, dps[i].name) == 0; j++)
 			if (with_vars)
 				collect_vars(dps[j].dp, &locals, &targets);
-		print_set(out, &locals);
-		print_set(out, &targets);
+		print_set(out, &locals, true);
+		print_set(out, &targets, !(dps[i].dp->family &&
+					   dps[i].dp->family->targets_in_order));
 		fputc('\n', out);
 		i = j;
 	}

@@ -63,6 +63,22 @@ static void push(struct dwmatch *m, const struct dwindex *ix, const struct dwfun
 	m->push(m, ix, f, text, addr);
 }
 
+/* A probe at each of F's labels the point names: named, as SystemTap
+ * names them, by the function and the label's line, with the label. */
+static void push_labels(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
+{
+	struct dwlabel *labels;
+	size_t n = dwindex_labels(ix, f, m->label, &labels);
+
+	for (size_t i = 0; i < n; i++) {
+		m->at_label = labels[i].name;
+		push(m, ix, f, point_text(f->name, labels[i].file, labels[i].line),
+		     labels[i].addr);
+	}
+	m->at_label = NULL;
+	free(labels);
+}
+
 /* How far from a line without rows SystemTap looks for one with some. */
 #define DWMATCH_NEAR_LINES 5
 
@@ -98,6 +114,16 @@ static int other_line(struct dwmatch *m, const struct dwindex *ix, const struct 
 	return 0;
 }
 
+/* Whether a line before LINES[I] (by line) starts at its address: one
+ * probe per address, named by the first line there, as SystemTap. */
+static bool addr_taken(const struct dwline *lines, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (lines[j].addr == lines[i].addr)
+			return true;
+	return false;
+}
+
 /* The probes of the point on function F. */
 void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
 {
@@ -121,13 +147,16 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 			return;
 		}
 	}
-	if (m->keep != DWM_STATEMENT || m->lines == LINES_NONE) {
+	if (m->label) {
+		push_labels(m, ix, f);
+	} else if (m->keep != DWM_STATEMENT || m->lines == LINES_NONE) {
 		/* the function's entry */
 		push(m, ix, f, point_text(f->name, file, line), f->entry);
 	} else {
 		for (size_t i = 0; i < n; i++)
-			push(m, ix, f, point_text(f->name, lines[i].file, lines[i].line),
-			     lines[i].addr);
+			if (!addr_taken(lines, i))
+				push(m, ix, f, point_text(f->name, lines[i].file, lines[i].line),
+				     lines[i].addr);
 	}
 	free(lines);
 }

@@ -49,6 +49,9 @@ struct dwmatch {
 					 * declaration on (not those of the
 					 * functions inlined in it from above) */
 	bool nearest;			/* .statement(...).nearest */
+	const char *label;		/* .function(...).label("PAT"): PAT */
+	const char *at_label;		/* the push hook's probe is at this
+					 * label (NULL: not at a label) */
 	size_t funcs_seen;		/* functions that matched but for lines */
 	size_t pushed;
 	/* lines of the first function without rows at the one line the

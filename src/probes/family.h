@@ -72,6 +72,9 @@ struct probe_family {
 	 * "$prev:struct task_struct*").  NULL: the family has none.
 	 */
 	void (*list_targets)(const struct derived_probe *dp, struct vec *out);
+	/* -L prints list_targets' order (a DWARF scope's, as SystemTap
+	 * lists it) instead of sorting the names. */
+	bool targets_in_order;
 	/*
 	 * -p2: text printed right after the concrete point: SystemTap's
 	 * probe signature comment, such as the name a kprobe resolves to;

@@ -1,6 +1,7 @@
 /* DWARF kernel probes, as SystemTap has them:
  *
- *   kernel.function("PAT[@FILE[:N|:N-M]]")[.call | .exported | .inline | .return[.maxactive(N)]]
+ *   kernel.function("PAT[@FILE[:N|:N-M]]")[.call | .exported | .inline | .return[.maxactive(N)]
+ *                                          | .label("LPAT")]
  *   module("MOD").function("PAT[@FILE[:N|:N-M]]")[ same suffixes ]
  *   kernel.statement("PAT@FILE:N|:N-M|+OFF"), module("MOD").statement(...)
  *   kernel.statement(ADDRESS).absolute		(guru mode only)
@@ -68,6 +69,7 @@ enum {
 	DV_ABSOLUTE = 64,	/* kernel.statement(ADDR).absolute */
 	DV_STATEMENT = 128,	/* kernel.statement("F@FILE:N") */
 	DV_NEAREST = 256,	/* .statement(...).nearest */
+	DV_LABEL = 512,		/* .function(...).label("PAT") */
 };
 
 static const struct pattern_row kfunc_rows[] = {
@@ -78,6 +80,7 @@ static const struct pattern_row kfunc_rows[] = {
 	       PAT_OR("exported", PA_NONE, DV_EXPORTED),
 	       PAT_OR("inline", PA_NONE, DV_INLINE),
 	       PAT_OR("return", PA_NONE, DV_RETURN),
+	       PAT_OR("label", PA_STR, DV_LABEL),
 	       { "maxactive", PA_NUM, PC_OPTIONAL, DV_MAXACTIVE, DV_RETURN } } },
 	{ DV_STATEMENT, { PAT_C("kernel", PA_NONE),
 			  PAT_OR("module", PA_STR, DV_MODULE),
@@ -172,6 +175,7 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	fp->num[0] = q->maxactive;
 	fp->flags = (q->variant & DV_RETURN) ? 1 : 0;
 	fp->target_comp = 1;
+	fp->label = m->at_label ? xstrdup(m->at_label) : NULL;
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
 	d->scope.pc = addr;
 	d->symtab_only = f->die == 0;
@@ -321,6 +325,8 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 				"maxactive value out of range [0,%d]", KFUNC_MAXACTIVE_MAX));
 	}
 	m.nearest = pat->variant & DV_NEAREST;
+	if (pat->variant & DV_LABEL)
+		m.label = family_comp(pp, 2)->arg->str;
 	if (!dwmatch_parse(&m, m.comp->arg->str, err)) {
 		dwmatch_done(&m);
 		return -1;
@@ -487,6 +493,7 @@ const struct probe_family probe_family_kfunc = {
 	.expand = kfunc_expand,
 	.target_type = kfunc_target_type,
 	.list_targets = kfunc_list_targets,
+	.targets_in_order = true,
 	.saves_entry = kfunc_saves_entry,
 	.debug_module = kfunc_debug_module,
 	.print_sig = kfunc_print_sig,

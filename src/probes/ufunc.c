@@ -211,7 +211,7 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 {
 	const struct ufunc_query *q = m->ctx;
 	bool ret = q->variant & UV_RETURN;
-	Dwarf_Addr body = m->keep != DWM_STATEMENT && addr == f->entry
+	Dwarf_Addr body = m->keep != DWM_STATEMENT && !m->at_label && addr == f->entry
 			  ? dwindex_prologue_end(ix, f) : addr;
 	struct uprobe_data *d;
 
@@ -219,6 +219,8 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 	 * top of the stack; its entry half reads the parameters past the
 	 * prologue, where a .function probe would be */
 	d = push_probe(q, text, ret ? addr : body);
+	if (d && m->at_label)
+		((struct family_point *)q->out->v[q->out->n - 1])->label = xstrdup(m->at_label);
 	if (!d || !dwindex_die(ix, f->die, &d->scope.func, &d->scope.cu))
 		return;
 	if (ret && body != addr && uelf_offset(q->elf, body, &d->entry_offset))
@@ -303,13 +305,14 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 	int n;
 
 	m.nearest = q->variant & UV_NEAREST;
+	m.label = q->label;
 	if (!dwmatch_parse(&m, q->func_comp->arg->str, err)) {
 		dwmatch_done(&m);
 		return -1;
 	}
 	ubin_current = b;
 	matched = dwmatch_in(&m, b->dw) > 0;
-	if (!m.file && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
+	if (!m.file && !m.label && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
 		expand_aliases(&m, b, matched);
 	if (q->out->n > 0)
 		n = (int)q->out->n;

@@ -41,6 +41,7 @@ static const struct pattern_row uprobe_rows[] = {
 	       PAT_OR("exported", PA_NONE, UV_EXPORTED),
 	       PAT_OR("inline", PA_NONE, UV_INLINE),
 	       PAT_OR("return", PA_NONE, UV_RETURN),
+	       PAT_OR("label", PA_STR, UV_LABEL),
 	       { "maxactive", PA_NUM, PC_OPTIONAL, UV_MAXACTIVE, UV_RETURN } } },
 	{ UV_STATEMENT, { PAT_C("process", PA_OPTSTRNUM),
 			  PAT_OPT("library", PA_STR, UV_LIBRARY),
@@ -141,6 +142,11 @@ static int uprobe_expand(const struct point_pattern *pat, const struct probe_poi
 	q.func_comp = comp_named(pat, pp, (pat->variant & UV_PLT) ? "plt"
 					  : (pat->variant & UV_STATEMENT) ? "statement"
 					  : "function", &q.func_index);
+	if (pat->variant & UV_LABEL) {
+		int at;
+
+		q.label = comp_named(pat, pp, "label", &at)->arg->str;
+	}
 	programs = uprobe_programs(pp, &q.pid, &nprog, err);
 	if (!programs)
 		return -1;
@@ -326,6 +332,7 @@ const struct probe_family probe_family_uprobe = {
 	.expand = uprobe_expand,
 	.target_type = uprobe_target_type,
 	.list_targets = uprobe_list_targets,
+	.targets_in_order = true,
 	.derived_point = uprobe_derived_point,
 	.print_sig = uprobe_print_sig,
 	.saves_entry = uprobe_saves_entry,

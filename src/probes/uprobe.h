@@ -22,6 +22,7 @@ enum {
 	UV_STATEMENT = 64,	/* .statement("F@FILE:N") */
 	UV_PLT = 128,		/* .plt("NAME") */
 	UV_NEAREST = 256,	/* .statement(...).nearest */
+	UV_LABEL = 512,		/* .function(...).label("PAT") */
 };
 
 /* A probe's payload: one block, the strings at its end. */
@@ -52,6 +53,7 @@ struct ufunc_query {
 	int variant;
 	const struct pp_comp *func_comp;	/* function(), statement(), plt() */
 	int func_index;			/* its index in the point */
+	const char *label;		/* .label("PAT")'s PAT, or NULL */
 	char *program, *library;	/* resolved */
 	long long pid;
 	int64_t maxactive;
