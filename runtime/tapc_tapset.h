@@ -297,6 +297,26 @@ void tapset_sc_shutdown_how_str(char *out, long long how);
 void tapset_sc_sockopt_level_str(char *out, long long level);
 void tapset_sc_sockopt_optname_str(char *out, long long opt);
 void tapset_sc_sockaddr_u(char *out, long long uaddr, long long len, long long what);
+/* The file-system and splice calls' decoders (tapset_sys_sysfb.c):
+ * _mknod_mode_str(), _mountflags_str(), _umountflags_str(),
+ * _renameat2_flags_str(), _statx_mask_str(), _swapon_flags_str(),
+ * _stp_splice_flags_str(), _sync_file_range_flags_str(),
+ * _quotactl_cmd_str(), _quotactl_subcmd(), _quotactl_quota_type_str(),
+ * _struct_dqblk_u(), _struct_dqinfo_u(), _nfsctl_cmd_str(). */
+void tapset_sysfb_mknod_mode_str(char *out, long long mode);
+void tapset_sysfb_mountflags_str(char *out, long long flags);
+void tapset_sysfb_umountflags_str(char *out, long long flags);
+void tapset_sysfb_renameat2_flags_str(char *out, long long flags);
+void tapset_sysfb_statx_mask_str(char *out, long long mask);
+void tapset_sysfb_swapon_flags_str(char *out, long long flags);
+void tapset_sysfb_splice_flags_str(char *out, long long flags);
+void tapset_sysfb_sync_file_range_flags_str(char *out, long long flags);
+void tapset_sysfb_quotactl_cmd_str(char *out, long long cmd);
+long long tapset_sysfb_quotactl_subcmd(long long cmd);
+void tapset_sysfb_quotactl_quota_type_str(char *out, long long fmt);
+void tapset_sysfb_dqblk_u(char *out, long long uaddr);
+void tapset_sysfb_dqinfo_u(char *out, long long uaddr);
+void tapset_sysfb_nfsctl_cmd_str(char *out, long long cmd);
 
 /*
  * User memory of the current task, never faulting: at most @n bytes of
