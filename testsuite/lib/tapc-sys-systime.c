@@ -122,16 +122,19 @@ static void file_times(void)
 	struct utimbuf *ub = AT(0x300);
 	struct timespec *ts = AT(0x320);
 	struct timeval *tv = AT(0x340);
+	/* in the mapped (resident) page: a string constant's page may not be
+	 * in memory yet when the probe reads it, and the probe cannot fault */
+	char *path = strcpy(AT(0x780), NO_FILE);
 
 	*ub = (struct utimbuf){ 86400, 0 };
-	syscall(SYS_utime, NO_FILE, ub);
+	syscall(SYS_utime, path, ub);
 	ts[0] = (struct timespec){ 0, UTIME_NOW };
 	ts[1] = (struct timespec){ 5, 6 };
-	syscall(SYS_utimensat, AT_FDCWD, NO_FILE, ts, AT_SYMLINK_NOFOLLOW);
+	syscall(SYS_utimensat, AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW);
 	tv[0] = (struct timeval){ 1, 2 };
 	tv[1] = (struct timeval){ 3, 4 };
-	syscall(SYS_utimes, NO_FILE, tv);
-	syscall(SYS_futimesat, AT_FDCWD, NO_FILE, NULL);
+	syscall(SYS_utimes, path, tv);
+	syscall(SYS_futimesat, AT_FDCWD, path, NULL);
 }
 
 static void signals(void)
