@@ -253,8 +253,9 @@ static const struct tap_flag st_signals[] = {
 	TAP_FLAG(SIGSYS), { SIGTRAP | 0x80, "TRACESYSGOOD" }, { 0, NULL }
 };
 
-/* "[SIGINT|SIGTERM]", "[EMPTY]" for none, appended to @out. */
-static void st_sigset_str(const sigset_t *set, char *out)
+/* "[SIGINT|SIGTERM]", "[EMPTY]" for none, appended to @out (@set is not
+ * const: the kernel's sigismember() takes a plain pointer). */
+static void st_sigset_str(sigset_t *set, char *out)
 {
 	const struct tap_flag *f;
 	bool some = false;
