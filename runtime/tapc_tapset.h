@@ -279,8 +279,9 @@ void tapset_access_mode_str(char *out, long long mode);
 void tapset_at_flag_str(char *out, long long flags);
 void tapset_fork_flags_str(char *out, long long flags);
 void tapset_signal_name(char *out, long long sig);
-/* _struct_timespec_u(): "[SEC.NSEC]" for @n (1 or 2) timespecs at @uaddr,
- * "NULL" for 0, the address in hex when unreadable. */
+/* _struct_timespec_u(): "[SEC.NSEC]" for @n (1 or 2) timespecs at @uaddr
+ * ("[UTIME_NOW]", "[UTIME_OMIT]" for those nanoseconds), "NULL" for 0,
+ * the address in hex when unreadable. */
 void tapset_timespec_u(char *out, long long uaddr, long long n);
 /* The socket calls' decoders (tapset_sockcall.c): _msg_flags_str(),
  * _sock_family_str(), _sock_type_str(), _sock_flags_str(),
@@ -317,6 +318,38 @@ void tapset_sysfb_quotactl_quota_type_str(char *out, long long fmt);
 void tapset_sysfb_dqblk_u(char *out, long long uaddr);
 void tapset_sysfb_dqinfo_u(char *out, long long uaddr);
 void tapset_sysfb_nfsctl_cmd_str(char *out, long long cmd);
+/* The time, timer and signal calls' decoders (tapset_sys_systime.c), as
+ * SystemTap's aux_syscalls prints them: _get_wc_str(),
+ * _stp_clock_nanosleep_flags_str(), _stp_timerfd_flags_str(),
+ * _itimer_which_str(), _struct_timeval_u() (@n 1 or 2),
+ * _struct_timezone_u(), _struct_itimerspec_u(), _struct_itimerval_u(),
+ * _struct_timex_u(), _adjtimex_return_str(), _struct_tms_u(),
+ * _struct_utimbuf_actime()/_modtime() (@modtime 0 or 1),
+ * _stp_sigset_u(), _sigprocmask_how_str(), _struct_sigaction_u(),
+ * _stp_siginfo_u(), _stp_sigaltstack_u(), _signalfd4_flags_str(),
+ * _epoll_create1_flag_str(), _opoll_op_str().  The _u ones read user
+ * memory without faulting: "NULL" for 0, the address in hex when
+ * unreadable. */
+void tapset_st_clockid_str(char *out, long long wc);
+void tapset_st_nanosleep_flags_str(char *out, long long flags);
+void tapset_st_timerfd_flags_str(char *out, long long flags);
+void tapset_st_itimer_which_str(char *out, long long which);
+void tapset_st_timeval_u(char *out, long long uaddr, long long n);
+void tapset_st_timezone_u(char *out, long long uaddr);
+void tapset_st_itimerspec_u(char *out, long long uaddr);
+void tapset_st_itimerval_u(char *out, long long uaddr);
+void tapset_st_timex_u(char *out, long long uaddr);
+void tapset_st_adjtimex_return_str(char *out, long long ret);
+void tapset_st_tms_u(char *out, long long uaddr);
+long long tapset_st_utimbuf_field(long long uaddr, long long modtime);
+void tapset_st_sigset_u(char *out, long long uaddr);
+void tapset_st_sigprocmask_how_str(char *out, long long how);
+void tapset_st_sigaction_u(char *out, long long uaddr);
+void tapset_st_siginfo_u(char *out, long long uaddr);
+void tapset_st_sigaltstack_u(char *out, long long uaddr);
+void tapset_st_signalfd4_flags_str(char *out, long long flags);
+void tapset_st_epoll_create1_flag_str(char *out, long long flags);
+void tapset_st_epoll_op_str(char *out, long long op);
 
 /*
  * User memory of the current task, never faulting: at most @n bytes of

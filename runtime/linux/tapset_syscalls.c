@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/signal.h>
+#include <linux/stat.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
@@ -312,9 +313,16 @@ void tapset_timespec_u(char *out, long long uaddr, long long n)
 		return;
 	}
 	out[0] = '\0';
-	for (i = 0; i < n; i++)
-		len += scnprintf(out + len, MAXSTRINGLEN - len, "[%lld.%09lld]",
-				 (long long)ts[i].tv_sec, (long long)ts[i].tv_nsec);
+	for (i = 0; i < n; i++) {
+		/* utimensat()'s special values, by name */
+		if (ts[i].tv_nsec == UTIME_NOW)
+			len += scnprintf(out + len, MAXSTRINGLEN - len, "[UTIME_NOW]");
+		else if (ts[i].tv_nsec == UTIME_OMIT)
+			len += scnprintf(out + len, MAXSTRINGLEN - len, "[UTIME_OMIT]");
+		else
+			len += scnprintf(out + len, MAXSTRINGLEN - len, "[%lld.%09lld]",
+					 (long long)ts[i].tv_sec, (long long)ts[i].tv_nsec);
+	}
 }
 
 /* ---- user memory ----------------------------------------------------------- */

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decoders of the time, timer and signal system calls' argstr
+ * (clock_*, timer_*, timerfd_*, adjtimex, times, setitimer, utime*,
+ * rt_sig*, sigaltstack, epoll_ctl ...), as SystemTap's aux_syscalls
+ * tapset prints them: clock ids, flag sets, struct timeval, timezone,
+ * itimerspec, itimerval, timex, tms and utimbuf, signal sets, struct
+ * sigaction, siginfo and stack_t.  Structures are read from the current
+ * task's memory without faulting, in the x86-64 layout of its system call
+ * (a 64-bit task's: SystemTap's 32-bit compat decoders are not needed).
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/eventpoll.h>	/* after fs.h and capability.h: it uses both */
+#include <linux/signal.h>
+#include <linux/signalfd.h>
+#include <linux/string.h>
+#include <linux/time.h>
+#include <linux/time_types.h>
+#include <linux/timerfd.h>
+#include <linux/times.h>
+#include <linux/timex.h>
+#include <linux/uaccess.h>
+#include <linux/utime.h>
+#include "tap_internal.h"
+#include "tap_syscall.h"
+
+/* Read @len bytes of the current task at @uaddr: 0, or -EFAULT. */
+static int st_read(void *dst, long long uaddr, size_t len)
+{
+	if (copy_from_user_nofault(dst, (const void __user *)(unsigned long)uaddr, len))
+		return -EFAULT;
+	return 0;
+}
+
+/* The address in hex, SystemTap's text for a structure it cannot read. */
+static void st_addr(char *out, long long uaddr)
+{
+	snprintf(out, MAXSTRINGLEN, "0x%lx", (unsigned long)uaddr);
+}
+
+/* ---- clocks and timers ------------------------------------------------ */
+
+static const struct tap_flag st_clock_ids[] = {
+	TAP_FLAG(CLOCK_REALTIME), TAP_FLAG(CLOCK_MONOTONIC),
+	TAP_FLAG(CLOCK_PROCESS_CPUTIME_ID), TAP_FLAG(CLOCK_THREAD_CPUTIME_ID),
+	TAP_FLAG(CLOCK_MONOTONIC_RAW), TAP_FLAG(CLOCK_REALTIME_COARSE),
+	TAP_FLAG(CLOCK_MONOTONIC_COARSE), TAP_FLAG(CLOCK_BOOTTIME),
+	TAP_FLAG(CLOCK_REALTIME_ALARM), TAP_FLAG(CLOCK_BOOTTIME_ALARM),
+	TAP_FLAG(CLOCK_SGI_CYCLE), TAP_FLAG(CLOCK_TAI), { 0, NULL }
+};
+
+/* _get_wc_str(): a dynamic (CPU-time or fd) clock id is negative and
+ * shows as its 32-bit hex. */
+void tapset_st_clockid_str(char *out, long long wc)
+{
+	out[0] = '\0';
+	tap_flag_lookup(st_clock_ids, (unsigned int)wc, out);
+}
+
+static const struct tap_flag st_nanosleep_flags[] = {
+	TAP_FLAG(TIMER_ABSTIME), { 0, NULL }
+};
+
+/* _stp_clock_nanosleep_flags_str(): one value, not a set. */
+void tapset_st_nanosleep_flags_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_lookup(st_nanosleep_flags, (unsigned int)flags, out);
+}
+
+static const struct tap_flag st_timerfd_flags[] = {
+	TAP_FLAG(TFD_TIMER_ABSTIME), TAP_FLAG(TFD_TIMER_CANCEL_ON_SET),
+	TAP_FLAG(TFD_CLOEXEC), TAP_FLAG(TFD_NONBLOCK), { 0, NULL }
+};
+
+void tapset_st_timerfd_flags_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_or(st_timerfd_flags, (unsigned int)flags, out);
+}
+
+static const struct tap_flag st_itimer_which[] = {
+	TAP_FLAG(ITIMER_REAL), TAP_FLAG(ITIMER_VIRTUAL), TAP_FLAG(ITIMER_PROF),
+	{ 0, NULL }
+};
+
+void tapset_st_itimer_which_str(char *out, long long which)
+{
+	out[0] = '\0';
+	tap_flag_lookup(st_itimer_which, (unsigned int)which, out);
+}
+
+/* _struct_timeval_u(): "[SEC.USEC]" for each of @n (1 or 2) timevals. */
+void tapset_st_timeval_u(char *out, long long uaddr, long long n)
+{
+	struct __kernel_old_timeval tv[2];
+
+	if (!uaddr || n < 1 || n > 2) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(tv, uaddr, n * sizeof(tv[0]))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	if (n == 2)
+		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld][%ld.%.06ld]",
+			 (long)tv[0].tv_sec, (long)tv[0].tv_usec,
+			 (long)tv[1].tv_sec, (long)tv[1].tv_usec);
+	else
+		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld]",
+			 (long)tv[0].tv_sec, (long)tv[0].tv_usec);
+}
+
+void tapset_st_timezone_u(char *out, long long uaddr)
+{
+	struct timezone tz;
+
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&tz, uaddr, sizeof(tz)))
+		st_addr(out, uaddr);
+	else
+		snprintf(out, MAXSTRINGLEN, "[%d, %d]", tz.tz_minuteswest,
+			 tz.tz_dsttime);
+}
+
+/* _struct_itimerspec_u(): "[INTERVAL,VALUE]", each "SEC.NSEC" with the
+ * nanoseconds padded to six digits only, as SystemTap prints them. */
+void tapset_st_itimerspec_u(char *out, long long uaddr)
+{
+	struct __kernel_itimerspec its;
+
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&its, uaddr, sizeof(its)))
+		st_addr(out, uaddr);
+	else
+		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]",
+			 (int)its.it_interval.tv_sec, (int)its.it_interval.tv_nsec,
+			 (int)its.it_value.tv_sec, (int)its.it_value.tv_nsec);
+}
+
+void tapset_st_itimerval_u(char *out, long long uaddr)
+{
+	struct __kernel_old_itimerval itv;
+
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&itv, uaddr, sizeof(itv)))
+		st_addr(out, uaddr);
+	else
+		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]",
+			 (int)itv.it_interval.tv_sec, (int)itv.it_interval.tv_usec,
+			 (int)itv.it_value.tv_sec, (int)itv.it_value.tv_usec);
+}
+
+static const struct tap_flag st_adjtimex_modes[] = {
+	TAP_FLAG(ADJ_OFFSET), TAP_FLAG(ADJ_FREQUENCY), TAP_FLAG(ADJ_MAXERROR),
+	TAP_FLAG(ADJ_ESTERROR), TAP_FLAG(ADJ_STATUS), TAP_FLAG(ADJ_TIMECONST),
+	TAP_FLAG(ADJ_TICK), TAP_FLAG(ADJ_OFFSET_SINGLESHOT), { 0, NULL }
+};
+
+/* _struct_timex_u(): the modes, then the fields a caller sets; the
+ * numbers unsigned but for the status, as SystemTap prints them. */
+void tapset_st_timex_u(char *out, long long uaddr)
+{
+	struct __kernel_timex tx;
+	size_t len;
+
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(&tx, uaddr, sizeof(tx))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	strscpy(out, "{", MAXSTRINGLEN);
+	tap_flag_or(st_adjtimex_modes, tx.modes, out);
+	len = strlen(out);
+	snprintf(out + len, MAXSTRINGLEN - len,
+		 ", constant=%lu, esterror=%lu, freq=%lu, maxerror=%lu, offset=%lu, precision=%lu, status=%d, tick=%lu, tolerance=%lu}",
+		 (unsigned long)tx.constant, (unsigned long)tx.esterror,
+		 (unsigned long)tx.freq, (unsigned long)tx.maxerror,
+		 (unsigned long)tx.offset, (unsigned long)tx.precision,
+		 tx.status, (unsigned long)tx.tick, (unsigned long)tx.tolerance);
+}
+
+/* TIME_BAD is TIME_ERROR's other name: the first wins. */
+static const struct tap_flag st_clock_states[] = {
+	TAP_FLAG(TIME_OK), TAP_FLAG(TIME_INS), TAP_FLAG(TIME_DEL),
+	TAP_FLAG(TIME_OOP), TAP_FLAG(TIME_WAIT), TAP_FLAG(TIME_ERROR),
+	{ 0, NULL }
+};
+
+/* _adjtimex_return_str(): "5 (TIME_ERROR)"; an error or an unknown state
+ * shows its number in the parentheses too ("-1 (-1)"). */
+void tapset_st_adjtimex_return_str(char *out, long long ret)
+{
+	int state = (int)ret;
+	const struct tap_flag *f;
+
+	for (f = st_clock_states; f->name; f++)
+		if (f->val == (unsigned long)state) {
+			snprintf(out, MAXSTRINGLEN, "%d (%s)", state, f->name);
+			return;
+		}
+	snprintf(out, MAXSTRINGLEN, "%d (%d)", state, state);
+}
+
+void tapset_st_tms_u(char *out, long long uaddr)
+{
+	struct tms tm;
+
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&tm, uaddr, sizeof(tm)))
+		st_addr(out, uaddr);
+	else
+		snprintf(out, MAXSTRINGLEN,
+			 "{tms_utime=%lu, tms_stime=%lu, tms_cutime=%lu, tms_cstime=%lu}",
+			 (unsigned long)tm.tms_utime, (unsigned long)tm.tms_stime,
+			 (unsigned long)tm.tms_cutime, (unsigned long)tm.tms_cstime);
+}
+
+/* _struct_utimbuf_actime() (@modtime 0) and _modtime() (1): 0 when the
+ * buffer is NULL or unreadable. */
+long long tapset_st_utimbuf_field(long long uaddr, long long modtime)
+{
+	struct utimbuf ub;
+
+	if (!uaddr || st_read(&ub, uaddr, sizeof(ub)))
+		return 0;
+	return modtime ? ub.modtime : ub.actime;
+}
+
+/* ---- signals ------------------------------------------------------------ */
+
+/* SystemTap's list and order of signal names (SIGPIPE before SIGUSR2, no
+ * SIGSTKFLT, no real-time signals), used for sets as well as values. */
+static const struct tap_flag st_signals[] = {
+	{ 0, "SIG_0" }, TAP_FLAG(SIGHUP), TAP_FLAG(SIGINT), TAP_FLAG(SIGQUIT),
+	TAP_FLAG(SIGILL), TAP_FLAG(SIGTRAP), TAP_FLAG(SIGABRT), TAP_FLAG(SIGBUS),
+	TAP_FLAG(SIGFPE), TAP_FLAG(SIGKILL), TAP_FLAG(SIGUSR1), TAP_FLAG(SIGSEGV),
+	TAP_FLAG(SIGPIPE), TAP_FLAG(SIGUSR2), TAP_FLAG(SIGALRM), TAP_FLAG(SIGTERM),
+	TAP_FLAG(SIGCHLD), TAP_FLAG(SIGCONT), TAP_FLAG(SIGSTOP), TAP_FLAG(SIGTSTP),
+	TAP_FLAG(SIGTTIN), TAP_FLAG(SIGTTOU), TAP_FLAG(SIGURG), TAP_FLAG(SIGXCPU),
+	TAP_FLAG(SIGXFSZ), TAP_FLAG(SIGVTALRM), TAP_FLAG(SIGPROF),
+	TAP_FLAG(SIGWINCH), { SIGIO, "SIGIO/SIGPOLL" }, TAP_FLAG(SIGPWR),
+	TAP_FLAG(SIGSYS), { SIGTRAP | 0x80, "TRACESYSGOOD" }, { 0, NULL }
+};
+
+/* "[SIGINT|SIGTERM]", "[EMPTY]" for none, appended to @out (@set is not
+ * const: the kernel's sigismember() takes a plain pointer). */
+static void st_sigset_str(sigset_t *set, char *out)
+{
+	const struct tap_flag *f;
+	bool some = false;
+
+	for (f = st_signals; f->name; f++) {
+		if (f->val == 0 || f->val > _NSIG || !sigismember(set, f->val))
+			continue;
+		strlcat(out, some ? "|" : "[", MAXSTRINGLEN);
+		strlcat(out, f->name, MAXSTRINGLEN);
+		some = true;
+	}
+	strlcat(out, some ? "]" : "[EMPTY]", MAXSTRINGLEN);
+}
+
+void tapset_st_sigset_u(char *out, long long uaddr)
+{
+	sigset_t set;
+
+	out[0] = '\0';
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&set, uaddr, sizeof(set)))
+		st_addr(out, uaddr);
+	else
+		st_sigset_str(&set, out);
+}
+
+static const struct tap_flag st_sigprocmask_how[] = {
+	TAP_FLAG(SIG_BLOCK), TAP_FLAG(SIG_UNBLOCK), TAP_FLAG(SIG_SETMASK),
+	{ 0, NULL }
+};
+
+/* _sigprocmask_how_str(): an unknown value in hex, all 64 bits. */
+void tapset_st_sigprocmask_how_str(char *out, long long how)
+{
+	out[0] = '\0';
+	tap_flag_lookup(st_sigprocmask_how, (unsigned long)how, out);
+}
+
+static const struct tap_flag st_sa_handlers[] = {
+	{ 0, "SIG_DFL" }, { 1, "SIG_IGN" }, { 0, NULL }
+};
+
+static const struct tap_flag st_sa_flags[] = {
+	TAP_FLAG(SA_NOCLDSTOP), TAP_FLAG(SA_NOCLDWAIT), TAP_FLAG(SA_RESETHAND),
+	TAP_FLAG(SA_ONSTACK), TAP_FLAG(SA_RESTART), TAP_FLAG(SA_NODEFER),
+	TAP_FLAG(SA_SIGINFO), TAP_FLAG(SA_RESTORER), { 0, NULL }
+};
+
+/* _struct_sigaction_u(): the handler; for a function also the flags, the
+ * restorer and the blocked set: "0x401136, SA_RESTORER, 0x7f.., [SIGINT]". */
+void tapset_st_sigaction_u(char *out, long long uaddr)
+{
+	struct sigaction act;
+	unsigned long handler;
+	size_t len;
+
+	out[0] = '\0';
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(&act, uaddr, sizeof(act))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	handler = (unsigned long)act.sa_handler;
+	tap_flag_lookup(st_sa_handlers, handler, out);
+	if (handler == 0 || handler == 1)
+		return;
+	strlcat(out, ", ", MAXSTRINGLEN);
+	tap_flag_or(st_sa_flags, act.sa_flags, out);
+	len = strlen(out);
+	snprintf(out + len, MAXSTRINGLEN - len, ", 0x%lx, ",
+		 (unsigned long)act.sa_restorer);
+	st_sigset_str(&act.sa_mask, out);
+}
+
+static const struct tap_flag st_si_codes[] = {
+	TAP_FLAG(SI_USER), TAP_FLAG(SI_KERNEL), TAP_FLAG(SI_QUEUE),
+	TAP_FLAG(SI_TIMER), TAP_FLAG(SI_MESGQ), TAP_FLAG(SI_ASYNCIO),
+	TAP_FLAG(SI_SIGIO), TAP_FLAG(SI_TKILL), TAP_FLAG(SI_DETHREAD),
+	{ 0, NULL }
+};
+
+static const struct tap_flag st_sigill_codes[] = {
+	TAP_FLAG(ILL_ILLOPC), TAP_FLAG(ILL_ILLOPN), TAP_FLAG(ILL_ILLADR),
+	TAP_FLAG(ILL_ILLTRP), TAP_FLAG(ILL_PRVOPC), TAP_FLAG(ILL_PRVREG),
+	TAP_FLAG(ILL_COPROC), TAP_FLAG(ILL_BADSTK), { 0, NULL }
+};
+
+static const struct tap_flag st_sigfpe_codes[] = {
+	TAP_FLAG(FPE_INTDIV), TAP_FLAG(FPE_INTOVF), TAP_FLAG(FPE_FLTDIV),
+	TAP_FLAG(FPE_FLTOVF), TAP_FLAG(FPE_FLTUND), TAP_FLAG(FPE_FLTRES),
+	TAP_FLAG(FPE_FLTINV), TAP_FLAG(FPE_FLTSUB), { 0, NULL }
+};
+
+static const struct tap_flag st_sigsegv_codes[] = {
+	TAP_FLAG(SEGV_MAPERR), TAP_FLAG(SEGV_ACCERR), TAP_FLAG(SEGV_BNDERR),
+	{ 0, NULL }
+};
+
+static const struct tap_flag st_sigbus_codes[] = {
+	TAP_FLAG(BUS_ADRALN), TAP_FLAG(BUS_ADRERR), TAP_FLAG(BUS_OBJERR),
+	TAP_FLAG(BUS_MCEERR_AR), TAP_FLAG(BUS_MCEERR_AO), { 0, NULL }
+};
+
+static const struct tap_flag st_sigtrap_codes[] = {
+	TAP_FLAG(TRAP_BRKPT), TAP_FLAG(TRAP_TRACE), TAP_FLAG(TRAP_BRANCH),
+	TAP_FLAG(TRAP_HWBKPT), { 0, NULL }
+};
+
+static const struct tap_flag st_sigchld_codes[] = {
+	TAP_FLAG(CLD_EXITED), TAP_FLAG(CLD_KILLED), TAP_FLAG(CLD_DUMPED),
+	TAP_FLAG(CLD_TRAPPED), TAP_FLAG(CLD_STOPPED), TAP_FLAG(CLD_CONTINUED),
+	{ 0, NULL }
+};
+
+static const struct tap_flag st_sigpoll_codes[] = {
+	TAP_FLAG(POLL_IN), TAP_FLAG(POLL_OUT), TAP_FLAG(POLL_MSG),
+	TAP_FLAG(POLL_ERR), TAP_FLAG(POLL_PRI), TAP_FLAG(POLL_HUP), { 0, NULL }
+};
+
+static const struct tap_flag st_sigsys_codes[] = {
+	TAP_FLAG(SYS_SECCOMP), { 0, NULL }
+};
+
+static const struct tap_flag *st_signal_codes(int signo)
+{
+	switch (signo) {
+	case SIGILL: return st_sigill_codes;
+	case SIGFPE: return st_sigfpe_codes;
+	case SIGSEGV: return st_sigsegv_codes;
+	case SIGBUS: return st_sigbus_codes;
+	case SIGTRAP: return st_sigtrap_codes;
+	case SIGCHLD: return st_sigchld_codes;
+	case SIGPOLL: return st_sigpoll_codes;
+	case SIGSYS: return st_sigsys_codes;
+	default: return NULL;
+	}
+}
+
+/* ", si_pid=..." and the other fields of the kernel's sources of a signal. */
+static void st_siginfo_fields(const siginfo_t *si, char *out)
+{
+	size_t len = strlen(out);
+
+	if (si->si_code <= 0) {		/* sent by a process: SI_FROMUSER */
+		if (si->si_code == SI_TIMER)
+			snprintf(out + len, MAXSTRINGLEN - len,
+				 ", si_tid=%#x, si_overrun=%d", si->si_tid,
+				 si->si_overrun);
+		else
+			snprintf(out + len, MAXSTRINGLEN - len,
+				 ", si_pid=%lu, si_uid=%lu", (unsigned long)si->si_pid,
+				 (unsigned long)si->si_uid);
+		return;
+	}
+	switch (si->si_signo) {
+	case SIGCHLD:
+		snprintf(out + len, MAXSTRINGLEN - len,
+			 ", si_pid=%lu, si_uid=%lu, si_status=",
+			 (unsigned long)si->si_pid, (unsigned long)si->si_uid);
+		len = strlen(out);
+		if (si->si_code == CLD_EXITED)
+			snprintf(out + len, MAXSTRINGLEN - len, "%d", si->si_status);
+		else
+			tap_flag_lookup(st_signals, (long)si->si_status, out);
+		break;
+	case SIGILL:
+	case SIGFPE:
+	case SIGSEGV:
+	case SIGBUS:
+		snprintf(out + len, MAXSTRINGLEN - len, ", si_addr=%#lx",
+			 (unsigned long)si->si_addr);
+		break;
+	case SIGPOLL:
+		if (si->si_code == POLL_IN || si->si_code == POLL_OUT ||
+		    si->si_code == POLL_MSG)
+			snprintf(out + len, MAXSTRINGLEN - len, ", si_band=%ld",
+				 (long)si->si_band);
+		break;
+	default:
+		if (si->si_pid || si->si_uid)
+			snprintf(out + len, MAXSTRINGLEN - len,
+				 ", si_pid=%lu, si_uid=%lu",
+				 (unsigned long)si->si_pid, (unsigned long)si->si_uid);
+		break;
+	}
+}
+
+/*
+ * _stp_siginfo_u(): "{si_signo=SIGUSR1, si_code=SI_QUEUE, si_pid=12,
+ * si_uid=0}".  A code the generic list does not name is printed in hex
+ * and, as SystemTap does, followed by its name for the signal
+ * ("0x1SEGV_MAPERR").
+ */
+void tapset_st_siginfo_u(char *out, long long uaddr)
+{
+	const struct tap_flag *codes;
+	siginfo_t si;
+	size_t len;
+
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(&si, uaddr, sizeof(si))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	strscpy(out, "{si_signo=", MAXSTRINGLEN);
+	tap_flag_lookup(st_signals, (long)si.si_signo, out);
+	strlcat(out, ", si_code=", MAXSTRINGLEN);
+	len = strlen(out);
+	tap_flag_lookup(st_si_codes, (long)si.si_code, out);
+	codes = st_signal_codes(si.si_signo);
+	if (out[len] == '0' && codes)
+		tap_flag_lookup(codes, (long)si.si_code, out);
+	st_siginfo_fields(&si, out);
+	strlcat(out, "}", MAXSTRINGLEN);
+}
+
+static const struct tap_flag st_ss_flags[] = {
+	TAP_FLAG(SS_ONSTACK), TAP_FLAG(SS_DISABLE), { 0, NULL }
+};
+
+/* _stp_sigaltstack_u(): a NULL stack shows as "0x0", as SystemTap's. */
+void tapset_st_sigaltstack_u(char *out, long long uaddr)
+{
+	stack_t stk;
+	size_t len;
+
+	if (!uaddr || st_read(&stk, uaddr, sizeof(stk))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	snprintf(out, MAXSTRINGLEN, "{ss_sp=0x%lx, ss_flags=",
+		 (unsigned long)stk.ss_sp);
+	tap_flag_lookup(st_ss_flags, (long)stk.ss_flags, out);
+	len = strlen(out);
+	snprintf(out + len, MAXSTRINGLEN - len, ", ss_size=%lu}",
+		 (unsigned long)stk.ss_size);
+}
+
+static const struct tap_flag st_signalfd4_flags[] = {
+	TAP_FLAG(SFD_NONBLOCK), TAP_FLAG(SFD_CLOEXEC), { 0, NULL }
+};
+
+void tapset_st_signalfd4_flags_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_or(st_signalfd4_flags, (unsigned int)flags, out);
+}
+
+/* ---- epoll ---------------------------------------------------------------- */
+
+static const struct tap_flag st_epoll_create1_flags[] = {
+	TAP_FLAG(EPOLL_CLOEXEC), { 0, NULL }
+};
+
+void tapset_st_epoll_create1_flag_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_or(st_epoll_create1_flags, (unsigned int)flags, out);
+}
+
+static const struct tap_flag st_epoll_ops[] = {
+	TAP_FLAG(EPOLL_CTL_ADD), TAP_FLAG(EPOLL_CTL_MOD), TAP_FLAG(EPOLL_CTL_DEL),
+	{ 0, NULL }
+};
+
+void tapset_st_epoll_op_str(char *out, long long op)
+{
+	out[0] = '\0';
+	tap_flag_lookup(st_epoll_ops, (unsigned int)op, out);
+}

@@ -1,0 +1,148 @@
+# Time, timer and signal calls: SystemTap 4.8's variables and argstr
+# (sysc_adjtimex.stp, sysc_clock_*.stp, sysc_timer*.stp, sysc_rt_sig*.stp,
+# sysc_epoll_*.stp ...), for a 64-bit task on x86-64.  The decoders are in
+# tapsets/aux_sys_systime.stp, _struct_timespec_u, _dfd_str, _at_flag_str
+# and _signal_name in aux_syscalls.stp.
+#
+# signalfd and epoll_create keep their own numbers here: SystemTap 4.8
+# puts syscall.signalfd on signalfd4's number and syscall.epoll_create on
+# epoll_create1's when the kernel has them (the "!" of its aliases), which
+# tapc's one alias per number cannot do; their variables are SystemTap's
+# for the old calls (flags 0).
+
+CLOCK_ID = ["clk_id = __sc_int(1)", "clk_id_str = _get_wc_str(clk_id)"]
+TIMER_CLOCK = ["clockid = __sc_int(1)", "clockid_str = _get_wc_str(clockid)"]
+FILENAME_AT2 = ["filename_uaddr = __sc_ulong(2)",
+                "filename = user_string_quoted(filename_uaddr)"]
+SIGINFO_STR = "_stp_siginfo_u(uinfo_uaddr)"
+
+FORMATS.update({
+    "adjtimex": (["buf_uaddr = __sc_ulong(1)", "buf_str = _struct_timex_u(buf_uaddr)"],
+                 'sprintf("%s", buf_str)'),
+    "clock_getres": (CLOCK_ID + ["res_uaddr = __sc_ulong(2)"],
+                     'sprintf("%s, %p", clk_id_str, res_uaddr)'),
+    "clock_gettime": (CLOCK_ID + ["tp_uaddr = __sc_ulong(2)"],
+                      'sprintf("%s, %p", clk_id_str, tp_uaddr)'),
+    # flag_str: SystemTap 2.6 and older (--compatible=2.6)
+    "clock_nanosleep": (CLOCK_ID + [
+        "flags = __sc_int(2)",
+        '%( systemtap_v <= "2.6" %? flag_str = _stp_clock_nanosleep_flags_str(flags) %)',
+        "flags_str = _stp_clock_nanosleep_flags_str(flags)",
+        "req_uaddr = __sc_ulong(3)", "req_str = _struct_timespec_u(req_uaddr, 1)",
+        "rem_uaddr = __sc_ulong(4)"],
+        'sprintf("%s, %s, %s, %p", clk_id_str, flags_str, req_str, rem_uaddr)'),
+    "timer_create": (TIMER_CLOCK + ["evp_uaddr = __sc_ulong(2)",
+                                    "timerid_uaddr = __sc_ulong(3)"],
+                     'sprintf("%s, %p, %p", clockid_str, evp_uaddr, timerid_uaddr)'),
+    "timer_delete": (["timerid = __sc_int(1)"], "sprint(timerid)"),
+    "timer_getoverrun": (["timerid = __sc_int(1)"], "sprint(timerid)"),
+    "timer_gettime": (["timerid = __sc_int(1)", "value_uaddr = __sc_ulong(2)"],
+                      'sprintf("%d, %p", timerid, value_uaddr)'),
+    "timer_settime": (["timerid = __sc_int(1)", "flags = __sc_int(2)",
+                       "value_uaddr = __sc_ulong(3)", "ovalue_uaddr = __sc_ulong(4)",
+                       "value_str = _struct_itimerspec_u(value_uaddr)"],
+                      'sprintf("%d, %d, %s, %p", timerid, flags, value_str, ovalue_uaddr)'),
+    "timerfd_create": (TIMER_CLOCK + ["flags = __sc_int(2)",
+                                      "flags_str = _stp_timerfd_flags_str(flags)"],
+                       'sprintf("%s, %s", clockid_str, flags_str)'),
+    "timerfd_gettime": (["fd = __sc_int(1)", "value_uaddr = __sc_ulong(2)"],
+                        'sprintf("%d, %p", fd, value_uaddr)'),
+    "timerfd_settime": (["fd = __sc_int(1)", "flags = __sc_int(2)",
+                         "flags_str = _stp_timerfd_flags_str(flags)",
+                         "value_uaddr = __sc_ulong(3)", "ovalue_uaddr = __sc_ulong(4)",
+                         "value_str = _struct_itimerspec_u(value_uaddr)"],
+                        'sprintf("%d, %s, %s, %p", fd, flags_str, value_str, ovalue_uaddr)'),
+    "times": (["buf_uaddr = __sc_ulong(1)", "buf_str = _struct_tms_u(buf_uaddr)"],
+              'sprintf("%s", buf_str)'),
+    "time": (["t_uaddr = __sc_ulong(1)"], 'sprintf("%p", t_uaddr)'),
+    "setitimer": (["which = __sc_int(1)", "which_str = _itimer_which_str(which)",
+                   "value_uaddr = __sc_ulong(2)",
+                   "value_str = _struct_itimerval_u(value_uaddr)",
+                   "ovalue_uaddr = __sc_ulong(3)"],
+                  'sprintf("%s, %s, %p", which_str, value_str, ovalue_uaddr)'),
+    "settimeofday": (["tv_uaddr = __sc_ulong(1)", "tv_str = _struct_timeval_u(tv_uaddr, 1)",
+                      "tz_uaddr = __sc_ulong(2)", "tz_str = _struct_timezone_u(tz_uaddr)"],
+                     'sprintf("%s, %s", tv_str, tz_str)'),
+    "utime": (["filename_uaddr = __sc_ulong(1)",
+               "filename = user_string_quoted(filename_uaddr)",
+               "buf_uaddr = __sc_ulong(2)",
+               "actime = _struct_utimbuf_actime(buf_uaddr)",
+               "modtime = _struct_utimbuf_modtime(buf_uaddr)"],
+              'sprintf("%s, [%s, %s]", filename, ctime(actime), ctime(modtime))'),
+    "utimensat": (["dfd = __sc_int(1)", "dfd_str = _dfd_str(dfd)"] + FILENAME_AT2 +
+                  ["tsp_uaddr = __sc_ulong(3)", "tsp_str = _struct_timespec_u(tsp_uaddr, 2)",
+                   "flags = __sc_int(4)", "flags_str = _at_flag_str(flags)"],
+                  'sprintf("%s, %s, %s, %s", dfd_str, filename, tsp_str, flags_str)'),
+    "utimes": (["filename_uaddr = __sc_ulong(1)",
+                "filename = user_string_quoted(filename_uaddr)",
+                "tvp_uaddr = __sc_ulong(2)",
+                "tvp_uaddr_str = _struct_timeval_u(tvp_uaddr, 2)"],
+               'sprintf("%s, %s", filename, tvp_uaddr_str)'),
+    "futimesat": (["dirfd = __sc_int(1)", "dirfd_str = _dfd_str(dirfd)"] + FILENAME_AT2 +
+                  ["tvp_uaddr = __sc_ulong(3)", "tvp_str = _struct_timeval_u(tvp_uaddr, 2)"],
+                  'sprintf("%s, %s, %s", dirfd_str, filename, tvp_str)'),
+    "kill": (["pid = __sc_int(1)", "sig = __sc_int(2)", "sig_name = _signal_name(sig)"],
+             'sprintf("%d, %s", pid, sig_name)'),
+    "tkill": (["pid = __sc_int(1)", "sig = __sc_int(2)", "sig_str = _signal_name(sig)"],
+              'sprintf("%d, %s", pid, sig_str)'),
+    "tgkill": (["tgid = __sc_int(1)", "pid = __sc_int(2)", "sig = __sc_int(3)",
+                "sig_str = _signal_name(sig)"],
+               'sprintf("%d, %d, %s", tgid, pid, sig_str)'),
+    "rt_sigaction": (["sig = __sc_int(1)", "sig_str = _signal_name(sig)",
+                      "act_uaddr = __sc_ulong(2)", "act_str = _struct_sigaction_u(act_uaddr)",
+                      "oact_uaddr = __sc_ulong(3)", "sigsetsize = __sc_ulong(4)"],
+                     'sprintf("%s, {%s}, %p, %d", sig_str, act_str, oact_uaddr, sigsetsize)'),
+    "rt_sigprocmask": (["how = __sc_int(1)", "how_str = _sigprocmask_how_str(how)",
+                        "set_uaddr = __sc_ulong(2)", "oldset_uaddr = __sc_ulong(3)",
+                        "set_str = _stp_sigset_u(set_uaddr)", "sigsetsize = __sc_ulong(4)"],
+                       'sprintf("%s, %s, %p, %d", how_str, set_str, oldset_uaddr, sigsetsize)'),
+    "rt_sigqueueinfo": (["pid = __sc_int(1)", "sig = __sc_int(2)",
+                         "sig_name = _signal_name(sig)", "uinfo_uaddr = __sc_ulong(3)",
+                         "siginfo_str = " + SIGINFO_STR],
+                        'sprintf("%d, %s, %s", pid, sig_name, siginfo_str)'),
+    "rt_sigsuspend": (["set_uaddr = __sc_ulong(1)", "sigsetsize = __sc_ulong(2)",
+                       "set_str = _stp_sigset_u(set_uaddr)"],
+                      'sprintf("%s, %u", set_str, sigsetsize)'),
+    "rt_sigtimedwait": (["uthese_uaddr = __sc_ulong(1)", "uinfo_uaddr = __sc_ulong(2)",
+                         "uts_uaddr = __sc_ulong(3)", "sigsetsize = __sc_ulong(4)",
+                         "uthese_str = _stp_sigset_u(uthese_uaddr)",
+                         "uinfo_str = " + SIGINFO_STR,
+                         "uts_str = _struct_timespec_u(uts_uaddr, 1)"],
+                        'sprintf("%s, %s, %s, %d", uthese_str, uinfo_str, uts_str, sigsetsize)'),
+    "rt_tgsigqueueinfo": (["tgid = __sc_int(1)", "tid = __sc_int(2)", "sig = __sc_int(3)",
+                           "sig_str = _signal_name(sig)", "uinfo_uaddr = __sc_ulong(4)",
+                           "uinfo_str = " + SIGINFO_STR],
+                          'sprintf("%d, %d, %s, %s", tgid, tid, sig_str, uinfo_str)'),
+    "sigaltstack": (["uss_uaddr = __sc_ulong(1)", "uss_str = _stp_sigaltstack_u(uss_uaddr)",
+                     "uoss_uaddr = __sc_ulong(2)"],
+                    'sprintf("%s, %p", uss_str, uoss_uaddr)'),
+    "signalfd": (["flags = 0"],
+                 'sprintf("%d, %p, %d", __sc_int(1), __sc_ulong(2), __sc_ulong(3))'),
+    "ppoll": (["fds_uaddr = __sc_ulong(1)", "nfds = __sc_uint(2)", "tsp = __sc_ulong(3)",
+               "tsp_str = _struct_timespec_u(tsp, 1)", "sigmask = __sc_ulong(4)",
+               "sigsetsize = __sc_ulong(5)"],
+              'sprintf("%p, %u, %s, %p, %d", fds_uaddr, nfds, tsp_str, sigmask, sigsetsize)'),
+    "pselect6": (["nfds = __sc_int(1)", "readfds = __sc_ulong(2)",
+                  "writefds = __sc_ulong(3)", "exceptfds = __sc_ulong(4)",
+                  "timeout = __sc_ulong(5)", "timeout_str = _struct_timespec_u(timeout, 1)",
+                  "sigmask = __sc_ulong(6)"],
+                 'sprintf("%d, %p, %p, %p, %s, %p", nfds, readfds, writefds, exceptfds,'
+                 ' timeout_str, sigmask)'),
+    "select": (["n = __sc_int(1)", "readfds_uaddr = __sc_ulong(2)",
+                "writefds_uaddr = __sc_ulong(3)", "exceptfds_uaddr = __sc_ulong(4)",
+                "timeout_uaddr = __sc_ulong(5)",
+                "timeout_str = _struct_timeval_u(timeout_uaddr, 1)"],
+               'sprintf("%d, %p, %p, %p, %s", n, readfds_uaddr, writefds_uaddr,'
+               ' exceptfds_uaddr, timeout_str)'),
+    "epoll_create": (["size = __sc_int(1)", "flags = 0"], "sprint(size)"),
+    "epoll_ctl": (["epfd = __sc_int(1)", "op = __sc_int(2)", "op_str = _opoll_op_str(op)",
+                   "fd = __sc_int(3)", "event_uaddr = __sc_ulong(4)"],
+                  'sprintf("%d, %s, %d, %p", epfd, op_str, fd, event_uaddr)'),
+})
+
+# SystemTap's .return variables beyond name, retval and retstr.
+RETURNS.update({
+    "adjtimex": ([], "_adjtimex_return_str(retval)"),
+    "signalfd": (["flags = 0"], None),
+    "epoll_create": (["flags = 0"], None),
+})
