@@ -350,6 +350,38 @@ void tapset_st_sigaltstack_u(char *out, long long uaddr);
 void tapset_st_signalfd4_flags_str(char *out, long long flags);
 void tapset_st_epoll_create1_flag_str(char *out, long long flags);
 void tapset_st_epoll_op_str(char *out, long long op);
+/* The process, scheduling and machine calls' decoders (tapset_sys_sysproc.c):
+ * _stp_arch_prctl_func_str(), _getrandom_flags_str(), _rusage_who_str(),
+ * _stp_ioprio_which_str(), _stp_ioprio_value_str(), _kcmp_type_str(),
+ * _rlimit_resource_str(), _struct_rlimit_u(), _priority_which_str(),
+ * _sched_policy_str(), _struct_sched_attr_u(), _seccomp_op_str(),
+ * _seccomp_flags_str(), _struct_sysinfo_u(), _struct_user_desc_u(),
+ * _reboot_magic_str(), _reboot_flag_str(), _wait4_opt_str(),
+ * _waitid_which_str(), _membarrier_cmd_str(), _wait_status_str();
+ * tapset_sp_wait4_status_str(): wait4.return's status_str ("N/A" for
+ * @ret <= 0, "NULL" for no @uaddr, else the status stored there). */
+void tapset_sp_arch_prctl_func_str(char *out, long long code);
+void tapset_sp_getrandom_flags_str(char *out, long long flags);
+void tapset_sp_rusage_who_str(char *out, long long who);
+void tapset_sp_ioprio_which_str(char *out, long long which);
+void tapset_sp_ioprio_value_str(char *out, long long value);
+void tapset_sp_kcmp_type_str(char *out, long long type);
+void tapset_sp_rlimit_resource_str(char *out, long long resource);
+void tapset_sp_struct_rlimit_u(char *out, long long uaddr);
+void tapset_sp_priority_which_str(char *out, long long which);
+void tapset_sp_sched_policy_str(char *out, long long policy);
+void tapset_sp_struct_sched_attr_u(char *out, long long uaddr);
+void tapset_sp_seccomp_op_str(char *out, long long op);
+void tapset_sp_seccomp_flags_str(char *out, long long flags);
+void tapset_sp_struct_sysinfo_u(char *out, long long uaddr);
+void tapset_sp_struct_user_desc_u(char *out, long long uaddr);
+void tapset_sp_reboot_magic_str(char *out, long long magic);
+void tapset_sp_reboot_flag_str(char *out, long long flag);
+void tapset_sp_wait4_opt_str(char *out, long long options);
+void tapset_sp_waitid_which_str(char *out, long long which);
+void tapset_sp_membarrier_cmd_str(char *out, long long cmd);
+void tapset_sp_wait_status_str(char *out, long long f);
+void tapset_sp_wait4_status_str(char *out, long long ret, long long uaddr);
 
 /*
  * User memory of the current task, never faulting: at most @n bytes of
