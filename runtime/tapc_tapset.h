@@ -382,6 +382,25 @@ void tapset_sp_waitid_which_str(char *out, long long which);
 void tapset_sp_membarrier_cmd_str(char *out, long long cmd);
 void tapset_sp_wait_status_str(char *out, long long f);
 void tapset_sp_wait4_status_str(char *out, long long ret, long long uaddr);
+/* The memory, IPC, futex, key, bpf, perf, kexec and module calls'
+ * decoders (tapset_sys_sysmem.c, aux_sys_sysmem.stp): tapset_sm_decode()
+ * looks @val up in decoder @which (TAPSET_SM_*: the numbers the script
+ * functions pass); the others are the decoders with more than one part. */
+enum {
+	TAPSET_SM_MADVISE, TAPSET_SM_MEMPOLICY_FLAGS, TAPSET_SM_MLOCK2,
+	TAPSET_SM_MLOCKALL, TAPSET_SM_MREMAP, TAPSET_SM_MSYNC, TAPSET_SM_PKEY_INIT,
+	TAPSET_SM_MFD, TAPSET_SM_USERFAULTFD, TAPSET_SM_MSGFLG, TAPSET_SM_SHMAT,
+	TAPSET_SM_FUTEX_OP, TAPSET_SM_KEYCTL_CMD, TAPSET_SM_KEYRING,
+	TAPSET_SM_DEFAULT_KEYRING, TAPSET_SM_KEY_PERM, TAPSET_SM_BPF_CMD,
+	TAPSET_SM_PERF_FLAGS, TAPSET_SM_KEXEC, TAPSET_SM_KEXEC_FILE,
+	TAPSET_SM_MODULE, TAPSET_SM_FINIT_MODULE, TAPSET_SM_COUNT
+};
+void tapset_sm_decode(char *out, long long which, long long val);
+void tapset_sm_mempolicy_mode_str(char *out, long long mode);
+void tapset_sm_ipc_cmd_str(char *out, long long cmd, long long sem);
+void tapset_sm_sem_flags(char *out, long long flags);
+void tapset_sm_shmget_flags_str(char *out, long long flags);
+void tapset_sm_futex_wake_op_str(char *out, long long encoded);
 
 /*
  * User memory of the current task, never faulting: at most @n bytes of
