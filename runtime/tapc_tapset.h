@@ -401,6 +401,25 @@ void tapset_sm_ipc_cmd_str(char *out, long long cmd, long long sem);
 void tapset_sm_sem_flags(char *out, long long flags);
 void tapset_sm_shmget_flags_str(char *out, long long flags);
 void tapset_sm_futex_wake_op_str(char *out, long long encoded);
+/* The file calls' decoders (tapset_sys_sysfa.c, aux_sys_sysfa.stp):
+ * _fadvice_advice_str(), _stp_fallocate_mode_str(),
+ * _fanotify_init_flags_str(), _fanotify_mark_flags_str(),
+ * _fanotify_mark_mask_str(), _fcntl_cmd_str(), _flock_cmd_str(),
+ * _inotify_watch_mask_str(), _dup3_flag_str(), _faccessat2_flags_str(),
+ * _stp_xattr_flags_str(); tapset_sc_xattr_val_str(): _stp_xattr_val_str(),
+ * the first 50 bytes of an extended attribute's value at @uaddr. */
+void tapset_sc_fadvice_advice_str(char *out, long long advice);
+void tapset_sc_fallocate_mode_str(char *out, long long mode);
+void tapset_sc_fanotify_init_flags_str(char *out, long long flags);
+void tapset_sc_fanotify_mark_flags_str(char *out, long long flags);
+void tapset_sc_fanotify_mark_mask_str(char *out, long long mask);
+void tapset_sc_fcntl_cmd_str(char *out, long long cmd);
+void tapset_sc_flock_cmd_str(char *out, long long op);
+void tapset_sc_inotify_watch_mask_str(char *out, long long mask);
+void tapset_sc_dup3_flag_str(char *out, long long flags);
+void tapset_sc_faccessat2_flags_str(char *out, long long flags);
+void tapset_sc_xattr_flags_str(char *out, long long flags);
+void tapset_sc_xattr_val_str(char *out, long long uaddr, long long size);
 
 /*
  * User memory of the current task, never faulting: at most @n bytes of
