@@ -218,6 +218,7 @@ static void derived_probe_free(struct derived_probe *dp)
 	free(dp->list_name);
 	free(dp->fp.target);
 	free(dp->fp.module);
+	free(dp->fp.label);
 	family_free_data(dp->family, dp->fp.data);
 	vec_free(&dp->entry_exprs);
 	vec_free(&dp->chain);
