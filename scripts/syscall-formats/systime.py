@@ -4,11 +4,9 @@
 # tapsets/aux_sys_systime.stp, _struct_timespec_u, _dfd_str, _at_flag_str
 # and _signal_name in aux_syscalls.stp.
 #
-# signalfd and epoll_create keep their own numbers here: SystemTap 4.8
-# puts syscall.signalfd on signalfd4's number and syscall.epoll_create on
-# epoll_create1's when the kernel has them (the "!" of its aliases), which
-# tapc's one alias per number cannot do; their variables are SystemTap's
-# for the old calls (flags 0).
+# syscall.signalfd and syscall.epoll_create stand for signalfd4 and
+# epoll_create1 (gen-syscalls' NUMBERS_OF), as SystemTap 4.8's do on this
+# kernel: name and argstr are the old call's when flags is 0.
 
 CLOCK_ID = ["clk_id = __sc_int(1)", "clk_id_str = _get_wc_str(clk_id)"]
 TIMER_CLOCK = ["clockid = __sc_int(1)", "clockid_str = _get_wc_str(clockid)"]
@@ -116,8 +114,11 @@ FORMATS.update({
     "sigaltstack": (["uss_uaddr = __sc_ulong(1)", "uss_str = _stp_sigaltstack_u(uss_uaddr)",
                      "uoss_uaddr = __sc_ulong(2)"],
                     'sprintf("%s, %p", uss_str, uoss_uaddr)'),
-    "signalfd": (["flags = 0"],
-                 'sprintf("%d, %p, %d", __sc_int(1), __sc_ulong(2), __sc_ulong(3))'),
+    "signalfd": (["flags = __sc_int(4)",
+                  'name = flags == 0 ? "signalfd" : "signalfd4"'],
+                 'flags == 0 ? sprintf("%d, %p, %d", __sc_int(1), __sc_ulong(2), __sc_ulong(3))'
+                 ' : sprintf("%d, %p, %d, %s", __sc_int(1), __sc_ulong(2), __sc_ulong(3),'
+                 ' _signalfd4_flags_str(flags))'),
     "ppoll": (["fds_uaddr = __sc_ulong(1)", "nfds = __sc_uint(2)", "tsp = __sc_ulong(3)",
                "tsp_str = _struct_timespec_u(tsp, 1)", "sigmask = __sc_ulong(4)",
                "sigsetsize = __sc_ulong(5)"],
@@ -134,7 +135,9 @@ FORMATS.update({
                 "timeout_str = _struct_timeval_u(timeout_uaddr, 1)"],
                'sprintf("%d, %p, %p, %p, %s", n, readfds_uaddr, writefds_uaddr,'
                ' exceptfds_uaddr, timeout_str)'),
-    "epoll_create": (["size = __sc_int(1)", "flags = 0"], "sprint(size)"),
+    "epoll_create": (["size = 0", "flags = __sc_int(1)",
+                      'name = flags == 0 ? "epoll_create" : "epoll_create1"'],
+                     'flags == 0 ? sprint(size) : _epoll_create1_flag_str(flags)'),
     "epoll_ctl": (["epfd = __sc_int(1)", "op = __sc_int(2)", "op_str = _opoll_op_str(op)",
                    "fd = __sc_int(3)", "event_uaddr = __sc_ulong(4)"],
                   'sprintf("%d, %s, %d, %p", epfd, op_str, fd, event_uaddr)'),
@@ -143,6 +146,8 @@ FORMATS.update({
 # SystemTap's .return variables beyond name, retval and retstr.
 RETURNS.update({
     "adjtimex": ([], "_adjtimex_return_str(retval)"),
-    "signalfd": (["flags = 0"], None),
-    "epoll_create": (["flags = 0"], None),
+    "signalfd": (["flags = __sc_int(4)",
+                  'name = flags == 0 ? "signalfd" : "signalfd4"'], None),
+    "epoll_create": (["flags = __sc_int(1)",
+                      'name = flags == 0 ? "epoll_create" : "epoll_create1"'], None),
 })
