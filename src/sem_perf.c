@@ -66,6 +66,7 @@ void sem_perf_resolve(struct elab *E, const struct derived_probe *dp, struct vec
 	int id = counter_of(E->P, dp, e);
 	struct vardecl *v;
 	char *name;
+	size_t at;
 
 	if (id < 0)
 		return;		/* pass 3 refuses it */
@@ -77,12 +78,19 @@ void sem_perf_resolve(struct elab *E, const struct derived_probe *dp, struct vec
 	if (!locals)
 		return;
 	name = xasprintf("__perf_read_%s", atperf_name(e));
-	for (size_t i = 0; i < locals->n; i++)
-		if (!strcmp(((struct vardecl *)locals->v[i])->name, name)) {
+	/* SystemTap's: set in the probe's prologue, read by the operator;
+	 * they come before the other locals, by name (-p2 lists them so) */
+	for (at = 0; at < locals->n; at++) {
+		const char *other = ((struct vardecl *)locals->v[at])->name;
+		int cmp = strcmp(other, name);
+
+		if (!cmp) {
 			free(name);
 			return;
 		}
-	/* SystemTap's: set in the probe's prologue, read by the operator */
+		if (strncmp(other, "__perf_read_", 12) || cmp > 0)
+			break;
+	}
 	v = var_new(E, name, &e->pos);
 	free(name);
 	v->type = SEM_LONG;
@@ -91,6 +99,8 @@ void sem_perf_resolve(struct elab *E, const struct derived_probe *dp, struct vec
 	v->arity = 0;
 	v->reads = v->writes = 1;
 	vec_push(locals, v);
+	memmove(&locals->v[at + 1], &locals->v[at], (locals->n - 1 - at) * sizeof(locals->v[0]));
+	locals->v[at] = v;
 }
 
 char *tr_perf(struct tr *T, const struct program *P, const struct derived_probe *dp,
