@@ -5,7 +5,10 @@
  *	pages between mark(1) and mark(2), then a second thread touches M
  *	between mark(10) and mark(11); each write to a fresh page is one
  *	page fault of the task that makes it
- *   tapc-perf-proc spin MS: spends MS milliseconds of CPU time
+ *   tapc-perf-proc sleep N: sleeps N times 1 ms between mark(1) and
+ *	mark(2): N context switches (more only if it is preempted)
+ *   tapc-perf-proc spin MS: spends MS milliseconds of CPU time, nearly
+ *	all of it in user mode
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -47,11 +50,15 @@ static void *thread_main(void *arg)
 static void spin(long ms)
 {
 	struct timespec t0, t;
+	volatile long n;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do
+	do {
+		/* the clock is a system call: seldom */
+		for (n = 0; n < 1000000; n++)
+			;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 
 int main(int argc, char **argv)
@@ -63,6 +70,16 @@ int main(int argc, char **argv)
 		if (pthread_create(&th, NULL, thread_main, (void *)atol(argv[3])) ||
 		    pthread_join(th, NULL))
 			return 1;
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "sleep")) {
+		long n = atol(argv[2]);
+
+		mark(0);
+		mark(1);
+		for (long i = 0; i < n; i++)
+			usleep(1000);
+		mark(2);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "spin")) {
