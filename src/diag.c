@@ -80,6 +80,9 @@ void diag_restart(struct diag *d)
 	d->warnings = 0;
 	memset(d->seen, 0, sizeof(d->seen));
 	d->nseen = 0;
+	memset(d->warned, 0, sizeof(d->warned));
+	d->nwarned = 0;
+	d->similar_suppressed = 0;
 }
 
 /* The line table of f, built on first use: each message and each
@@ -282,16 +285,68 @@ void diag_error(struct diag *d, const struct srcpos *pos, const char *kind,
 	va_end(ap);
 }
 
-void diag_warning(struct diag *d, const struct srcpos *pos, const char *fmt, ...)
+/* Whether a warning of this kind was shown before; if not, it is
+ * remembered (while there is room). */
+static bool warned_before(struct diag *d, const char *key)
+{
+	unsigned long long h = text_hash(0xcbf29ce484222325ULL, key);
+	size_t i;
+
+	h += !h;
+	for (i = h % DIAG_SEEN; d->warned[i]; i = (i + 1) % DIAG_SEEN)
+		if (d->warned[i] == h)
+			return true;
+	if (d->nwarned < DIAG_SEEN / 2) {
+		d->warned[i] = h;
+		d->nwarned++;
+	}
+	return false;
+}
+
+__attribute__((format(printf, 4, 0)))
+static void vwarning(struct diag *d, const struct srcpos *pos, const char *key,
+		     const char *fmt, va_list ap)
+{
+	if (d->warnings_are_errors) {
+		diag_verror(d, pos, "error", fmt, ap);
+		return;
+	}
+	if (d->suppress_warnings)
+		return;
+	if (key && !d->show_similar && warned_before(d, key)) {
+		d->similar_suppressed++;
+		return;
+	}
+	d->warnings++;
+	report(d, pos, "warning", fmt, ap);
+}
+
+void diag_warning_keyed(struct diag *d, const struct srcpos *pos, const char *key,
+			const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (d->warnings_are_errors) {
-		diag_verror(d, pos, "error", fmt, ap);
-	} else if (!d->suppress_warnings) {
-		d->warnings++;
-		report(d, pos, "warning", fmt, ap);
-	}
+	vwarning(d, pos, key, fmt, ap);
 	va_end(ap);
+}
+
+void diag_warning(struct diag *d, const struct srcpos *pos, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = format_text(fmt, ap);
+	va_end(ap);
+	diag_warning_keyed(d, pos, text, "%s", text);
+	free(text);
+}
+
+void diag_summary(struct diag *d)
+{
+	if (!d->similar_suppressed)
+		return;
+	fprintf(d->stream, "Number of similar warning messages suppressed: %d.\n"
+		"Rerun with -v to see them.\n", d->similar_suppressed);
 }

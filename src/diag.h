@@ -53,6 +53,13 @@ struct diag {
 	 * wildcard derives from the body that has it. */
 	unsigned long long seen[DIAG_SEEN];
 	int nseen;
+	/* As SystemTap, a warning whose text (without its place) was shown
+	 * already is only counted, unless -v asks for all of them
+	 * (show_similar); diag_summary tells how many were held back. */
+	bool show_similar;
+	int similar_suppressed;
+	unsigned long long warned[DIAG_SEEN];
+	int nwarned;
 };
 
 /* The most srcfile_read() reads of a script or tapset file: far above any
@@ -84,6 +91,13 @@ void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
 		 const char *fmt, va_list ap);
 void diag_warning(struct diag *d, const struct srcpos *pos,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* diag_warning for a warning whose kind is key (its text without the
+ * place it names): a second one of that kind is counted, not shown. */
+void diag_warning_keyed(struct diag *d, const struct srcpos *pos, const char *key,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* SystemTap's closing lines when similar warnings were held back. */
+void diag_summary(struct diag *d);
 
 /* Print only the "    line\n    ^\n" context for pos. */
 void diag_show_line(struct diag *d, const struct srcpos *pos);

@@ -146,14 +146,20 @@ void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,
 		     const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, again;
 	char *msg;
+	struct strbuf key = STRBUF_INIT;
 
 	va_start(ap, fmt);
+	va_copy(again, ap);
+	strbuf_vaddf(&key, fmt, again);
+	va_end(again);
 	msg = sem_message(pos, what, fmt, ap);
 	va_end(ap);
-	diag_warning(E->d, pos, "%s", msg);
+	/* SystemTap tells one warning of each text apart from its place */
+	diag_warning_keyed(E->d, pos, key.buf, "%s", msg);
 	free(msg);
+	strbuf_free(&key);
 }
 
 void ident_what(char *buf, size_t n, const char *name)
@@ -286,15 +292,6 @@ static char *similar_vars(struct elab *E, const struct vardecl *v,
 	return sugg;
 }
 
-static void warn_elided(struct elab *E, const struct vardecl *v)
-{
-	char what[300];
-
-	ident_what(what, sizeof(what), v->name);
-	if (elab_user_file(E, v->pos.file))
-		sem_warn(E, &v->pos, what, "Eliding unused variable '%s'", v->name);
-}
-
 static void check_locals(struct elab *E, struct vec *locals, const struct stmt *body,
 			 const struct sem_function *fn)
 {
@@ -312,9 +309,9 @@ static void check_locals(struct elab *E, struct vec *locals, const struct stmt *
 		char what[300];
 
 		ident_what(what, sizeof(what), v->name);
-		if (v->elided) {
-			warn_elided(E, v);
-		} else if (v->writes == 0 && mine) {
+		/* an elided local goes silently (sem_elide.c warned of
+		 * the assignments SystemTap warns of) */
+		if (!v->elided && v->writes == 0 && mine) {
 			char *sugg = similar_vars(E, v, locals, fn);
 
 			sem_warn(E, &v->pos, what, "never-assigned local variable '%s'%s",
@@ -365,15 +362,8 @@ static void drop_dead_functions(struct elab *E)
 	for (size_t i = 0; i < P->functions.n; i++) {
 		struct sem_function *f = P->functions.v[i];
 
-		char what[300];
-
-		if (f->used) {
+		if (f->used)
 			P->functions.v[kept++] = f;
-		} else if (!f->library) {
-			ident_what(what, sizeof(what), f->name);
-			sem_warn(E, &f->decl->pos, what, "Eliding unused function '%s'",
-				 f->name);
-		}
 	}
 	P->functions.n = kept;
 }
@@ -409,21 +399,19 @@ static void eliminate(struct elab *E)
 
 	for (size_t i = 0; i < E->fns.n; i++) {
 		struct sem_function *f = E->fns.v[i];
-		char what[300];
 
+		/* an unused function goes silently, as SystemTap's */
 		if (f->used) {
 			vec_push(&P->functions, f);
 			sum_uses(&f->uses);
-		} else if (!f->library) {
-			ident_what(what, sizeof(what), f->name);
-			sem_warn(E, &f->decl->pos, what, "Eliding unused function '%s'",
-				 f->name);
 		}
 	}
 	if (P->functions.n > 1)
 		qsort(P->functions.v, P->functions.n, sizeof(void *), fn_cmp);
 	for (size_t i = 0; i < P->probes.n; i++)
 		sum_uses(&((struct derived_probe *)P->probes.v[i])->uses);
+	if (!E->o->unoptimized)
+		sem_elide_statements(E);
 
 	/* Globals: user ones in declaration order, then the library's in
 	 * the order they were pulled in. */
@@ -439,8 +427,7 @@ static void eliminate(struct elab *E)
 		if (refs > 0 || E->o->unoptimized) {
 			vec_push(&globals, v);
 		} else {
-			v->elided = true;
-			sem_warn(E, &v->pos, what, "Eliding unused variable '%s'", v->name);
+			v->elided = true;	/* silently, as SystemTap */
 			continue;
 		}
 		if (v->reads == 0 && v->writes > (init ? 1 : 0))

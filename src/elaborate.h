@@ -269,6 +269,8 @@ struct program {
 	/* private */
 	struct vec elided;		/* struct derived_probe *, no effect
 					 * (sem_elide.c): only freed */
+	struct vec elided_exprs;	/* struct expr *, the side-effect-free
+					 * statements' (sem_elide.c): only freed */
 	struct vec all_vars;		/* every vardecl, for freeing */
 	struct vec all_fns;		/* every sem_function, for freeing */
 	struct ptrmap refs;

@@ -741,6 +741,7 @@ int main(int argc, char **argv)
 	if (fflush(stdout) != 0)
 		status = 1;
 out:
+	diag_summary(&s.diag);
 	session_free(&s);
 out_opts:
 	options_free(&opts);

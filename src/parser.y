@@ -1045,7 +1045,7 @@ opt_limit:
 expr:
 	  ternary %prec LOWEST
 	| ternary assign_op expr
-		{ $$ = mk_bin(E_ASSIGN, $2, $1, $3, &@1); }
+		{ $$ = mk_bin(E_ASSIGN, $2, $1, $3, &@1); $$->op_pos = @2.pos; }
 	;
 
 assign_op:

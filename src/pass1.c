@@ -40,6 +40,7 @@ bool session_init(struct session *s, struct tapc_options *o)
 	diag_init(&s->diag);
 	s->diag.suppress_warnings = o->suppress_warnings;
 	s->diag.warnings_are_errors = o->warnings_as_errors;
+	s->diag.show_similar = o->verbose > 0;
 	if (o->remote) {
 		struct remote_vm_kernel vm;
 		bool ok = remote_vm_kernel(&vm) && target_init(&s->target, vm.release);

@@ -241,6 +241,9 @@ void program_free(struct program *p)
 		derived_probe_free(p->probes.v[i]);
 	for (size_t i = 0; i < p->elided.n; i++)
 		derived_probe_free(p->elided.v[i]);
+	for (size_t i = 0; i < p->elided_exprs.n; i++)
+		expr_free(p->elided_exprs.v[i]);
+	vec_free(&p->elided_exprs);
 	for (size_t i = 0; i < p->all_fns.n; i++) {
 		struct sem_function *f = p->all_fns.v[i];
 

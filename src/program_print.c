@@ -11,7 +11,12 @@
 
 static void print_var(FILE *out, const struct vardecl *v)
 {
-	fprintf(out, "%s:%s", v->name, sem_type_name(v->type));
+	fputs(v->name, out);
+	if (v->wrap)		/* global a% */
+		fputc('%', out);
+	if (v->maxsize > 0)	/* global a[N] */
+		fprintf(out, "[%" PRId64 "]", v->maxsize);
+	fprintf(out, ":%s", sem_type_name(v->type));
 	if (v->arity > 0) {
 		fputs(" [", out);
 		for (int i = 0; i < v->arity; i++)
@@ -19,6 +24,30 @@ static void print_var(FILE *out, const struct vardecl *v)
 		fputc(']', out);
 	}
 	fputc('\n', out);
+}
+
+/* A global written and never read is printed by an end probe of its own,
+ * which stap -p2 lists with the locals its loop over an array needs. */
+static void print_auto_print(FILE *out, const struct vardecl *v)
+{
+	if (!v->auto_print)
+		return;
+	fputs("end /* <- end */\n", out);
+	if (v->arity <= 0)
+		return;
+	fputs("  # locals\n", out);
+	for (int i = 0; i < v->arity; i++)
+		fprintf(out, "  __idx%d:%s\n", i, sem_type_name(v->index_types[i]));
+	if (v->type != SEM_STATS)
+		fprintf(out, "  __val:%s\n", sem_type_name(v->type));
+}
+
+static bool any_auto_print(const struct program *p)
+{
+	for (size_t i = 0; i < p->globals.n; i++)
+		if (((const struct vardecl *)p->globals.v[i])->auto_print)
+			return true;
+	return false;
 }
 
 static void print_locals(FILE *out, const struct vec *locals)
@@ -60,7 +89,7 @@ void program_print(FILE *out, const struct program *p)
 		fputs(")\n", out);
 		print_locals(out, &f->locals);
 	}
-	if (p->probes.n)
+	if (p->probes.n || any_auto_print(p))
 		fputs("# probes\n", out);
 	for (size_t i = 0; i < p->probes.n; i++) {
 		const struct derived_probe *dp = p->probes.v[i];
@@ -75,5 +104,7 @@ void program_print(FILE *out, const struct program *p)
 		free(t);
 		print_locals(out, &dp->locals);
 	}
+	for (size_t i = 0; i < p->globals.n; i++)
+		print_auto_print(out, p->globals.v[i]);
 }
 

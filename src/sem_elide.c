@@ -17,10 +17,13 @@
  */
 #include "sem_elide.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
+#include "astwalk.h"
 #include "lookup.h"
 #include "probes/perf.h"
+#include "token.h"
 
 /* What is known of a script function (a memo of fn_effect). */
 enum fn_state { FN_UNKNOWN, FN_VISITING, FN_PURE, FN_EFFECT };
@@ -28,6 +31,10 @@ enum fn_state { FN_UNKNOWN, FN_VISITING, FN_PURE, FN_EFFECT };
 struct elide {
 	const struct program *P;
 	struct ptrindex state;	/* struct sem_function * -> enum fn_state */
+	/* Inside a function's body: what it writes to its own locals and
+	 * parameters ends with the call, so a write there is no effect of
+	 * the call (SystemTap judges a function by what its caller sees). */
+	bool in_fn;
 };
 
 static bool stmt_effect(struct elide *L, const struct stmt *s, bool in_fn);
@@ -46,8 +53,12 @@ static bool fn_effect(struct elide *L, const struct sem_function *f)
 	if (f->decl->embedded)
 		effect = !(f->decl->pragmas & PRAGMA_PURE);
 	else {
+		bool was_in_fn = L->in_fn;
+
 		ptrindex_set(&L->state, f, FN_VISITING);
+		L->in_fn = true;
 		effect = stmt_effect(L, f->decl->body, true);
+		L->in_fn = was_in_fn;
 	}
 	ptrindex_set(&L->state, f, effect ? FN_EFFECT : FN_PURE);
 	return effect;
@@ -69,6 +80,28 @@ static bool call_effect(struct elide *L, const struct expr *e)
 		return true;
 	}
 	return exprs_effect(L, &e->args);
+}
+
+/* Whether e names a local or parameter of the function being judged. */
+static bool own_local(const struct elide *L, const struct expr *e)
+{
+	const struct sem_ref *r;
+
+	if (!L->in_fn || !e || e->kind != E_SYM)
+		return false;
+	r = program_ref(L->P, e);
+	return r && r->var && !r->var->global;
+}
+
+/* Whether e assigns to an elided local: only its value can matter. */
+static bool unread_local(const struct elide *L, const struct expr *e)
+{
+	const struct sem_ref *r;
+
+	if (e->op != TK_ASSIGN || e->a->kind != E_SYM)
+		return false;
+	r = program_ref(L->P, e->a);
+	return r && r->var && !r->var->global && r->var->elided;
 }
 
 static bool expr_effect(struct elide *L, const struct expr *e)
@@ -96,7 +129,11 @@ static bool expr_effect(struct elide *L, const struct expr *e)
 	case E_CALL:
 		return call_effect(L, e);
 	case E_ASSIGN:
+		if (own_local(L, e->a) || unread_local(L, e))
+			return expr_effect(L, e->b);
 		return !program_dropped_assign(L->P, e);
+	case E_PREINC: case E_POSTINC:
+		return !own_local(L, e->a);
 	default:
 		return true;
 	}
@@ -184,4 +221,187 @@ size_t sem_elide_probes(struct elab *E)
 	P->probes.n = kept;
 	ptrindex_free(&L.state);
 	return elided;
+}
+
+/* ---- side-effect-free statements ---------------------------------------- */
+
+/* SystemTap's first round of optimisation, before types are inferred: an
+ * assignment to a local nobody reads is dropped ("Eliding assignment to
+ * 'x'"), and an expression statement that can have no effect, such a
+ * dropped assignment of a pure value included, goes ("Eliding
+ * side-effect-free expression"), so that `x = "a"; x + 2` is no type
+ * error.  What those statements read is then read no more: the locals
+ * only they read are elided in turn (silently, as SystemTap's later
+ * rounds are), and a global only they read is written only, so it is
+ * printed at the end. */
+struct stmt_elide {
+	struct elab *E;
+	struct elide L;
+};
+
+static const char *stat_spelling(int op)
+{
+	static const char *const names[] = {
+		[STAT_COUNT] = "@count", [STAT_SUM] = "@sum", [STAT_MIN] = "@min",
+		[STAT_MAX] = "@max", [STAT_AVG] = "@avg", [STAT_VARIANCE] = "@variance",
+	};
+
+	return op > 0 && op <= STAT_VARIANCE ? names[op] : "@";
+}
+
+/* SystemTap names an elided statement by its first token. */
+static char *first_token_what(const struct expr *e)
+{
+	const char *op;
+
+	while (!e->paren && (e->kind == E_BINARY || e->kind == E_ASSIGN ||
+			     e->kind == E_TERNARY || e->kind == E_POSTINC ||
+			     e->kind == E_AUTOCAST || e->kind == E_INDEX) && e->a)
+		e = e->a;
+	if (e->paren)
+		return xstrdup("operator '('");
+	switch (e->kind) {
+	case E_NUM:
+		return xasprintf("number '%" PRId64 "'", e->num);
+	case E_STR:
+		return xasprintf("string '%s'", e->str);
+	case E_SYM: case E_CALL: case E_PRINT: case E_TARGET:
+		return xasprintf("identifier '%s'", e->name);
+	case E_IN:
+		return xstrdup("operator '['");
+	case E_UNARY: case E_PREINC:
+		op = tok_spelling((enum tok_kind)e->op);
+		return xasprintf("operator '%s'", op ? op : "?");
+	case E_STAT:
+		return xasprintf("operator '%s'", stat_spelling(e->op));
+	case E_HIST:
+		return xstrdup(e->op == HIST_LOG ? "operator '@hist_log'" :
+			       "operator '@hist_linear'");
+	case E_ATOP:
+		return xasprintf("operator '%s'", e->name ? e->name : "@");
+	case E_CAST:
+		return xstrdup("operator '@cast'");
+	case E_VAR:
+		return xstrdup("operator '@var'");
+	case E_DEFINED:
+		return xstrdup("operator '@defined'");
+	case E_ENTRY:
+		return xstrdup("operator '@entry'");
+	default:
+		return xstrdup("embedded-code");
+	}
+}
+
+/* The reads of a dropped statement are taken off its variables' counts
+ * (a plain assignment's target is written, not read). */
+static void forget_read(void *ctx, const struct expr *e)
+{
+	const struct program *P = ctx;
+	const struct sem_ref *r;
+
+	if (e->kind == E_ASSIGN && e->op == TK_ASSIGN && e->a->kind == E_SYM) {
+		r = program_ref(P, e->a);
+		if (r && r->var)
+			r->var->reads++;
+	}
+	if (e->kind != E_SYM)
+		return;
+	r = program_ref(P, e);
+	if (r && r->var)
+		r->var->reads--;
+}
+
+static void drop_statement(struct stmt_elide *X, struct stmt *s)
+{
+	struct ast_visitor forget = { .ctx = X->E->P, .expr = forget_read };
+
+	if (elab_user_file(X->E, s->pos.file)) {
+		char *what = first_token_what(s->e1);
+
+		sem_warn(X->E, &s->pos, what, "Eliding side-effect-free expression ");
+		free(what);
+	}
+	ast_walk_expr(s->e1, &forget);
+	vec_push(&X->E->P->elided_exprs, s->e1);
+	s->e1 = NULL;
+	s->kind = S_NULL;
+}
+
+static void elide_in(struct stmt_elide *X, struct stmt *s)
+{
+	if (!s)
+		return;
+	switch (s->kind) {
+	case S_BLOCK:
+		for (size_t i = 0; i < s->stmts.n; i++)
+			elide_in(X, s->stmts.v[i]);
+		break;
+	case S_IF: case S_WHILE: case S_FOR: case S_FOREACH: case S_TRY:
+		elide_in(X, s->body);
+		elide_in(X, s->els);
+		break;
+	case S_EXPR:
+		if (!expr_effect(&X->L, s->e1))
+			drop_statement(X, s);
+		break;
+	default:
+		break;
+	}
+}
+
+/* "Eliding assignment to 'x'" for each assignment to a local that
+ * nothing reads. */
+static void warn_assign(void *ctx, const struct expr *e)
+{
+	struct stmt_elide *X = ctx;
+	const struct sem_ref *r;
+	const char *op;
+	char *what;
+
+	if (e->kind != E_ASSIGN || e->a->kind != E_SYM || !e->op_pos.file ||
+	    !elab_user_file(X->E, e->op_pos.file))
+		return;
+	r = program_ref(X->E->P, e->a);
+	if (!r || !r->var || r->var->global || !r->var->elided)
+		return;
+	op = tok_spelling((enum tok_kind)e->op);
+	what = xasprintf("operator '%s'", op ? op : "=");
+	sem_warn(X->E, &e->op_pos, what, "Eliding assignment to '%s'", e->a->name);
+	free(what);
+}
+
+static void elide_locals_unread(struct vec *locals)
+{
+	for (size_t i = 0; i < locals->n; i++) {
+		struct vardecl *v = locals->v[i];
+
+		if (v->reads == 0)
+			v->elided = true;
+	}
+}
+
+void sem_elide_statements(struct elab *E)
+{
+	struct program *P = E->P;
+	struct stmt_elide X = { .E = E, .L = { .P = P } };
+	struct ast_visitor assigns = { .ctx = &X, .expr = warn_assign };
+
+	/* SystemTap's order: the probes, then the functions */
+	for (size_t i = 0; i < P->probes.n; i++) {
+		struct derived_probe *dp = P->probes.v[i];
+
+		elide_locals_unread(&dp->locals);
+		ast_walk_stmt(dp->body, &assigns);
+	}
+	for (size_t i = 0; i < P->functions.n; i++) {
+		struct sem_function *f = P->functions.v[i];
+
+		elide_locals_unread(&f->locals);
+		ast_walk_stmt(f->decl->body, &assigns);
+	}
+	for (size_t i = 0; i < P->probes.n; i++)
+		elide_in(&X, ((struct derived_probe *)P->probes.v[i])->body);
+	for (size_t i = 0; i < P->functions.n; i++)
+		elide_in(&X, ((struct sem_function *)P->functions.v[i])->decl->body);
+	ptrindex_free(&X.L.state);
 }

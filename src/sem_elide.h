@@ -10,4 +10,10 @@
  * before types are inferred.  Returns how many were elided. */
 size_t sem_elide_probes(struct elab *E);
 
+/* Drop the expression statements that can have no effect, warning as
+ * SystemTap does (also for each assignment to a local nobody reads).
+ * Run once the program's functions and the variables' read and write
+ * counts are known, before the locals are elided and types inferred. */
+void sem_elide_statements(struct elab *E);
+
 #endif
