@@ -57,6 +57,9 @@ enum tap_nf_slot {
 #define TAP_PF_RETURN		0x1	/* a .return probe */
 #define TAP_PERF_PROFILE	0x100	/* timer.profile: cpu-clock, each tick */
 #define TAP_PERF_FREQ		0x200	/* u.perf.period is a frequency in Hz */
+#define TAP_PERF_TASK		0x400	/* counted in each task of the program
+					 * .target; .arg[0]: a counter's
+					 * number (@perf), or 0 */
 #define TAP_PROCFS_WRITE	0x100	/* procfs(...).write */
 #define TAP_PROC_GLOB		0x100	/* process("GLOB").begin ...: .target
 					 * is a glob of program paths */

@@ -528,6 +528,12 @@ void tap_ustore(struct tap_context *c, unsigned long addr, int size, long long v
 unsigned long tap_uprobe_bias(struct tap_context *c);
 void tap_set_dwarf_reg(struct tap_context *c, unsigned int regno, unsigned long val);
 
+/* ---- @perf("NAME") (runtime/linux/perf.c) ---------------------------- */
+
+/* The perf counter numbered @id (its probe's .arg[0]) in the current task
+ * or on this CPU; 0 where it does not count. */
+long long tap_perf_read(struct tap_context *c, int id);
+
 /* ---- kprocess.stp (runtime/linux/process.c) -------------------------- */
 
 /*

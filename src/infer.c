@@ -11,6 +11,7 @@
 #include "regcomp.h"
 #include "sem_atvar.h"
 #include "sem_cast.h"
+#include "sem_perf.h"
 #include "sem_target.h"
 
 /* ---- type inference ----------------------------------------------------------- */
@@ -457,7 +458,7 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		return settle(T, e, strstr(e->str, "/* string */") ? SEM_STRING : SEM_LONG,
 			      want, want_pos);
 	case E_ATOP:
-		if (is_atconst(e))
+		if (is_atconst(e) || is_atperf(e))
 			return settle(T, e, SEM_LONG, want, want_pos);
 		return SEM_UNKNOWN;
 	case E_SYM:

@@ -12,6 +12,7 @@
 #include "sem_atvar.h"
 #include "sem_autocast.h"
 #include "sem_cast.h"
+#include "sem_perf.h"
 #include "sem_target.h"
 #include "suggest.h"
 #include "upath.h"
@@ -734,6 +735,10 @@ static void res_expr(struct rctx *R, struct expr *e)
 			if (!atconst_known(atconst_name(e)))
 				sem_error(R->E, &e->pos, what,
 					  "@const(\"%s\") names no constant of tapc's runtime", atconst_name(e));
+			return;
+		}
+		if (is_atperf(e)) {
+			sem_perf_resolve(R->E, R->dp, R->locals, e);
 			return;
 		}
 		sem_error(R->E, &e->pos, what, "%s is not available in this probe context",

@@ -22,6 +22,7 @@
 
 #include "astwalk.h"
 #include "lookup.h"
+#include "probes/perf.h"
 #include "token.h"
 
 /* What is known of a script function (a memo of fn_effect). */
@@ -207,8 +208,9 @@ size_t sem_elide_probes(struct elab *E)
 	for (size_t i = 0; i < P->probes.n; i++) {
 		struct derived_probe *dp = P->probes.v[i];
 
-		/* a condition is a test and a "next" ahead of the body */
-		if (dp->cond || stmt_effect(&L, dp->body, false)) {
+		/* a condition is a test and a "next" ahead of the body; a
+		 * perf counter's event is read by @perf elsewhere */
+		if (dp->cond || perf_is_counter(dp) || stmt_effect(&L, dp->body, false)) {
 			P->probes.v[kept++] = dp;
 			continue;
 		}

@@ -15,6 +15,7 @@
 #include "regcomp.h"
 #include "sem_atvar.h"
 #include "sem_cast.h"
+#include "sem_perf.h"
 #include "sem_target.h"
 #include "translate_int.h"
 #include "tvar.h"
@@ -1056,6 +1057,8 @@ static char *expr_value(struct tr *T, const struct expr *e)
 	case E_ATOP:
 		if (is_atconst(e))	/* pass 2 let only tapc_runtime.h's names by */
 			return xasprintf("((long long)(%s))", atconst_name(e));
+		if (is_atperf(e))
+			return tr_perf(T, T->p, T->dp, e);
 		tr_error(T, &e->pos, "expression not supported in this probe context");
 		return xstrdup("0LL");
 	default:

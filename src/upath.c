@@ -548,6 +548,16 @@ void upath_set_target(const char *command, long pid)
 	target_pid = pid;
 }
 
+long upath_target_pid(void)
+{
+	return target_pid;
+}
+
+const char *upath_target_command(void)
+{
+	return target_command;
+}
+
 static char *(*pid_exe_of)(long pid, char **why);
 
 /* The pids looked up already (through pid_exe_of: each costs a job in

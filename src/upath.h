@@ -78,6 +78,10 @@ char **upath_libraries(const char *prog, const char *name, size_t *n, char **why
  */
 void upath_set_target(const char *command, long pid);
 
+/* The -x PID (0: none) and -c CMD (NULL: none) pass 1 set. */
+long upath_target_pid(void);
+const char *upath_target_command(void);
+
 /* Where a process id's program is found: by EXE_OF (--remote=vm:
  * remote_vm_pid_exe, the test VM's guest), or on this machine
  * (/proc/PID/exe) when NULL.  EXE_OF returns the malloc'd path or NULL

@@ -10,7 +10,10 @@
  * HZ ns, i.e. on each tick, on every CPU (tapc_families.h).
  *
  * CPUs that come online after the module loaded get no events (CPU
- * hotplug is not followed).
+ * hotplug is not followed).  Probes with TAP_PERF_TASK count in the tasks
+ * of a program instead (perf_task.c).  A .counter("NAME") probe (.arg[0]
+ * its number, period 0) only counts: @perf("NAME") reads it
+ * (tap_perf_read).
  */
 #include <linux/perf_event.h>
 #include <linux/cpumask.h>
@@ -19,26 +22,20 @@
 #include <linux/rcupdate.h>
 #include <linux/ptrace.h>
 #include "tap_internal.h"
-
-/* The events of one probe: one per possible CPU, NULL when offline. */
-struct tap_perf_probe {
-	const struct tap_probe *probe;
-	struct perf_event **events;
-};
+#include "tap_perf.h"
 
 static struct tap_perf_probe *tap_perf;
 static unsigned int tap_nperf;
 
-static void tap_perf_overflow(struct perf_event *event,
-			      struct perf_sample_data *data,
-			      struct pt_regs *regs)
+void tap_perf_overflow(struct perf_event *event, struct perf_sample_data *data,
+		       struct pt_regs *regs)
 {
 	const struct tap_probe *p = event->overflow_handler_context;
 
 	tap_run_event(p, regs, regs && user_mode(regs), NULL);
 }
 
-static void tap_perf_attr(const struct tap_probe *p, struct perf_event_attr *a)
+void tap_perf_attr(const struct tap_probe *p, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -86,8 +83,10 @@ static int tap_perf_create(struct tap_perf_probe *tp)
 	for_each_online_cpu(cpu) {
 		struct perf_event *e;
 
+		/* a counter (period 0) has no overflow to handle */
 		e = perf_event_create_kernel_counter(&attr, cpu, NULL,
-						     tap_perf_overflow,
+						     attr.sample_period || attr.freq ?
+						     tap_perf_overflow : NULL,
 						     (void *)tp->probe);
 		if (IS_ERR(e)) {
 			ret = PTR_ERR(e);
@@ -103,6 +102,7 @@ static void tap_perf_stop(void)
 {
 	unsigned int i;
 
+	tap_perf_task_stop();
 	for (i = 0; i < tap_nperf; i++)
 		tap_perf_release(&tap_perf[i]);
 	/*
@@ -124,7 +124,7 @@ static void tap_perf_stop(void)
  * (The end probes still do: SystemTap skips them, but control.c offers
  * families no way to mark the session failed.)
  */
-static void tap_perf_fail(const struct tap_probe *p, int ret)
+void tap_perf_fail(const struct tap_probe *p, int ret)
 {
 	tap_errmsg("ERROR: probe %s registration error [man warning::pass5] (rc %d)\n",
 		   p->pp, ret);
@@ -151,6 +151,8 @@ static int tap_perf_init(void)
 			continue;
 		tp = &tap_perf[tap_nperf++];
 		tp->probe = &tap_probes[i];
+		if (tp->probe->flags & TAP_PERF_TASK)
+			continue;
 		ret = tap_perf_create(tp);
 		if (ret == -ENOMEM) {
 			tap_perf_stop();
@@ -161,6 +163,43 @@ static int tap_perf_init(void)
 			tap_perf_fail(&tap_probes[i], ret);
 			return 0;
 		}
+	}
+	/* reports its own failures but for -ENOMEM */
+	ret = tap_perf_task_init(tap_perf, tap_nperf);
+	if (ret)
+		tap_perf_stop();
+	return ret == -ENOMEM ? ret : 0;
+}
+
+u64 tap_perf_value(struct perf_event *event)
+{
+	/* as perf_event_read_local(): an event active here is brought up
+	 * to date by its PMU first */
+	if (event->state == PERF_EVENT_STATE_ACTIVE &&
+	    event->oncpu == smp_processor_id())
+		event->pmu->read(event);
+	return local64_read(&event->count) + atomic64_read(&event->child_count);
+}
+
+/*
+ * @perf("NAME"): the counter numbered @id (.arg[0]) in the current task
+ * (TAP_PERF_TASK) or on this CPU; 0 where it does not count.  In a
+ * probe handler: interrupts are off.
+ */
+long long tap_perf_read(struct tap_context *c, int id)
+{
+	unsigned int i, cpu = smp_processor_id();
+
+	for (i = 0; i < tap_nperf; i++) {
+		struct tap_perf_probe *tp = &tap_perf[i];
+
+		if (tp->probe->arg[0] != id)
+			continue;
+		if (tp->probe->flags & TAP_PERF_TASK)
+			return tap_perf_task_read(tp);
+		if (tp->events && tp->events[cpu])
+			return tap_perf_value(tp->events[cpu]);
+		return 0;
 	}
 	return 0;
 }

@@ -6,7 +6,15 @@
  *	is what SystemTap falls back to on kernels without a timer hook;
  *   perf.type(T).config(C)[.sample(N) | .hz(F)]
  *	the perf event (T, C) on every CPU, firing every N events
- *	(SystemTap's default N is 1000000) or F times a second.
+ *	(SystemTap's default N is 1000000) or F times a second;
+ *   perf.type(T).config(C).process("PATH")[.counter("NAME")],
+ *   perf.type(T).config(C).process, perf.type(T).config(C).counter("NAME")
+ *	the event counted in each task of the program PATH (.process alone:
+ *	the -c command's program, or /proc/PID/exe of -x PID), sampled every
+ *	1000000 events; with .counter, only counted (SystemTap's period 0:
+ *	the handler never runs) and read by @perf("NAME") in the probes of
+ *	the same program (perf_counter_find).  A counter without .process
+ *	counts on every CPU.
  *
  * perf.sw.NAME and perf.hw.NAME are aliases of tapsets/perf.stp over
  * perf.type().config(), as in SystemTap, which names every perf probe
@@ -20,20 +28,34 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../runtime/tapc_families.h"
 #include "probes/family.h"
+#include "probes/perf.h"
+#include "translate_int.h"
+#include "upath.h"
 #include "util.h"
+
+extern const struct probe_family probe_family_perf;
 
 /* SystemTap's sample period when none is given. */
 #define PERF_DEFAULT_SAMPLE 1000000
 
-enum { PERF_V_PROFILE = 1, PERF_V_EVENT, PERF_V_SAMPLE, PERF_V_HZ };
+enum {
+	PERF_V_PROFILE = 1, PERF_V_EVENT, PERF_V_SAMPLE, PERF_V_HZ,
+	PERF_V_PROC, PERF_V_PROC_COUNTER, PERF_V_PROC_SELF, PERF_V_COUNTER,
+};
 
 /* The payload of a perf.type().config() probe. */
 struct perf_data {
 	int64_t type, config;
-	int64_t period;		/* .sample(N), its default, or .hz(F) */
+	int64_t period;		/* .sample(N), its default, or .hz(F);
+				 * 0 for a counter */
+	char *process;		/* .process: the program's path, or NULL */
+	char *counter;		/* .counter("NAME"), or NULL */
+	int counter_id;		/* the counter's number, from 1: the
+				 * runtime's name for it */
 };
 
 static const struct pattern_row perf_rows[] = {
@@ -43,6 +65,14 @@ static const struct pattern_row perf_rows[] = {
 			  PAT_C("config", PA_NUM),
 			  PAT_OPT("sample", PA_NUM, PERF_V_SAMPLE - PERF_V_EVENT),
 			  PAT_OR("hz", PA_NUM, PERF_V_HZ - PERF_V_EVENT) } },
+	/* SystemTap takes neither .sample nor .hz with these */
+	{ PERF_V_PROC, { PAT_C("perf", PA_NONE), PAT_C("type", PA_NUM),
+			 PAT_C("config", PA_NUM), PAT_C("process", PA_STR),
+			 PAT_OPT("counter", PA_STR, PERF_V_PROC_COUNTER - PERF_V_PROC) } },
+	{ PERF_V_PROC_SELF, { PAT_C("perf", PA_NONE), PAT_C("type", PA_NUM),
+			      PAT_C("config", PA_NUM), PAT_C("process", PA_NONE) } },
+	{ PERF_V_COUNTER, { PAT_C("perf", PA_NONE), PAT_C("type", PA_NUM),
+			    PAT_C("config", PA_NUM), PAT_C("counter", PA_STR) } },
 };
 
 static int64_t comp_num(const struct probe_point *pp, int i)
@@ -64,6 +94,143 @@ static int perf_fail(struct family_error *err, const struct probe_point *pp, int
 			     arg->pos.file ? arg->pos.file->name : "<input>",
 			     arg->pos.line, arg->pos.col);
 	return -1;
+}
+
+/* An error (msg malloc'd) at component comp of pp, which SystemTap's
+ * message names: "MSG: identifier 'NAME' at FILE:LINE:COL". */
+static int perf_comp_fail(struct family_error *err, const struct probe_point *pp, int comp,
+			  char *msg)
+{
+	const struct pp_comp *c = family_comp(pp, comp);
+
+	err->pos = c->pos;
+	err->msg = xasprintf("%s: identifier '%s' at %s:%d:%d", msg, c->name,
+			     c->pos.file ? c->pos.file->name : "<input>",
+			     c->pos.line, c->pos.col);
+	free(msg);
+	return -1;
+}
+
+/* NAME as SystemTap's .process("NAME") takes it: without a '/', the
+ * first executable NAME on $PATH; links resolved; as written when there
+ * is no such file (the probe then counts nothing). */
+static char *perf_program(const char *name)
+{
+	char *cand = NULL, *real;
+
+	if (!strchr(name, '/')) {
+		const char *dirs = getenv("PATH");
+
+		if (!dirs || !*dirs)
+			dirs = "/usr/local/bin:/usr/bin:/bin";
+		while (!cand && dirs && *name) {
+			const char *end = strchr(dirs, ':');
+			size_t len = end ? (size_t)(end - dirs) : strlen(dirs);
+
+			cand = xasprintf("%.*s/%s", (int)len, len ? dirs : ".", name);
+			if (access(cand, X_OK)) {
+				free(cand);
+				cand = NULL;
+			}
+			dirs = end ? end + 1 : NULL;
+		}
+	}
+	real = realpath(cand ? cand : name, NULL);
+	free(cand);
+	return real ? real : xstrdup(name);
+}
+
+/* The program of .process without a path: the -x target as
+ * /proc/PID/exe (which the kernel follows), else the -c command's. */
+static int perf_self(const struct probe_point *pp, struct perf_data *pd,
+		     struct family_error *err)
+{
+	long pid = upath_target_pid();
+	char *why = NULL;
+
+	if (pid > 0) {
+		pd->process = xasprintf("/proc/%ld/exe", pid);
+		return 0;
+	}
+	if (!upath_target_command())
+		return perf_comp_fail(err, pp, 3,
+				      xstrdup("unspecified process probe is invalid without a -c COMMAND [man stapprobes]"));
+	pd->process = upath_target_program(0, &why);
+	if (!pd->process)
+		return perf_comp_fail(err, pp, 3, why);
+	return 0;
+}
+
+/* The counters of this run, by name: SystemTap's are one namespace.
+ * A point may be expanded more than once (listing, retries): the place of
+ * its .counter tells it from another point's. */
+struct perf_counter {
+	char *name;
+	struct srcpos pos;
+};
+static struct vec perf_counters;	/* struct perf_counter *, id i + 1 */
+
+static bool same_pos(const struct srcpos *a, const struct srcpos *b)
+{
+	return a->file == b->file && a->line == b->line && a->col == b->col;
+}
+
+static int perf_add_counter(const struct probe_point *pp, int comp, struct perf_data *pd,
+			    struct family_error *err)
+{
+	const struct pp_comp *c = family_comp(pp, comp);
+	const char *name = c->arg->str;
+	struct perf_counter *pc;
+	size_t i;
+
+	if (!*name)
+		return perf_comp_fail(err, pp, 3, xstrdup("missing perf probe counter component name"));
+	for (i = 0; i < perf_counters.n; i++) {
+		pc = perf_counters.v[i];
+		if (strcmp(pc->name, name))
+			continue;
+		if (!same_pos(&pc->pos, &c->pos))
+			return perf_comp_fail(err, pp, 3, xstrdup("duplicate counter name"));
+		break;
+	}
+	if (i == perf_counters.n) {
+		pc = xcalloc(1, sizeof(*pc));
+		pc->name = xstrdup(name);
+		pc->pos = c->pos;
+		vec_push(&perf_counters, pc);
+	}
+	pd->counter = xstrdup(name);
+	pd->counter_id = (int)i + 1;
+	pd->period = 0;		/* counted, never sampled */
+	return 0;
+}
+
+/* The .process and .counter parts of the point (pattern pat). */
+static int perf_task_parts(const struct point_pattern *pat, const struct probe_point *pp,
+			   struct perf_data *pd, struct family_error *err)
+{
+	switch (pat->variant) {
+	case PERF_V_PROC_SELF:
+		return perf_self(pp, pd, err);
+	case PERF_V_PROC:
+	case PERF_V_PROC_COUNTER:
+		pd->process = perf_program(family_comp(pp, 3)->arg->str);
+		if (pat->variant == PERF_V_PROC_COUNTER)
+			return perf_add_counter(pp, 4, pd, err);
+		return 0;
+	case PERF_V_COUNTER:
+		return perf_add_counter(pp, 3, pd, err);
+	}
+	return 0;
+}
+
+static void perf_free_data(void *data)
+{
+	struct perf_data *pd = data;
+
+	free(pd->process);
+	free(pd->counter);
+	free(pd);
 }
 
 static int perf_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -103,6 +270,13 @@ static int perf_expand(const struct point_pattern *pat, const struct probe_point
 		pd->type = type;
 		pd->config = config;
 		pd->period = period;
+		if (perf_task_parts(pat, pp, pd, err)) {
+			perf_free_data(pd);
+			free(fp);
+			return -1;
+		}
+		if (pd->process)
+			fp->flags |= TAP_PERF_TASK;
 	}
 	vec_push(out, fp);
 	return 1;
@@ -116,11 +290,21 @@ static struct pp_comp *num_comp(const char *name, int64_t n, const struct srcpos
 	return pp_comp_new(xstrdup(name), e, pos);
 }
 
+static struct pp_comp *str_comp(const char *name, const char *s, const struct srcpos *pos)
+{
+	struct expr *e = expr_new(E_STR, pos);
+
+	e->str = xstrdup(s);
+	e->len = strlen(s);
+	return pp_comp_new(xstrdup(name), e, pos);
+}
+
 /*
  * SystemTap names a perf probe by its event and its sample:
  * "perf.type(T).config(C).sample(N)", N being the period given, its
  * default, or the frequency of .hz(F) (which it also prints as
- * ".sample(F)").
+ * ".sample(F)"), then the program and the counter:
+ * "....sample(0).process("/usr/bin/find").counter("insns")".
  */
 static struct probe_point *perf_derived_point(const struct derived_probe *dp)
 {
@@ -135,6 +319,10 @@ static struct probe_point *perf_derived_point(const struct derived_probe *dp)
 	vec_push(&named->comps, num_comp("type", pd->type, &loc->pos));
 	vec_push(&named->comps, num_comp("config", pd->config, &loc->pos));
 	vec_push(&named->comps, num_comp("sample", pd->period, &loc->pos));
+	if (pd->process)
+		vec_push(&named->comps, str_comp("process", pd->process, &loc->pos));
+	if (pd->counter)
+		vec_push(&named->comps, str_comp("counter", pd->counter, &loc->pos));
 	return named;
 }
 
@@ -152,6 +340,38 @@ static void perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	fprintf(out, ".kind = TAP_PROBE_PERF, .u.perf = { .type = %" PRId64 "U, "
 		".config = %" PRIu64 "ULL, .period = %" PRId64 "ULL }, .flags = %d, ",
 		pd->type, (uint64_t)pd->config, pd->period, dp->fp.flags);
+	if (pd->counter_id)
+		fprintf(out, ".arg = { %dLL, 0LL }, ", pd->counter_id);
+	if (pd->process) {
+		char *s = tr_cstr(pd->process, strlen(pd->process));
+
+		fprintf(out, ".target = %s, ", s);
+		free(s);
+	}
+}
+
+bool perf_is_counter(const struct derived_probe *dp)
+{
+	const struct perf_data *pd = dp->family == &probe_family_perf ? dp->fp.data : NULL;
+
+	return pd && pd->counter;
+}
+
+int perf_counter_find(const struct vec *probes, const char *name, const char *program)
+{
+	for (size_t i = 0; i < probes->n; i++) {
+		const struct derived_probe *dp = probes->v[i];
+		const struct perf_data *pd;
+
+		if (!perf_is_counter(dp))
+			continue;
+		pd = dp->fp.data;
+		/* a counter of no program is read in any probe */
+		if (!strcmp(pd->counter, name) &&
+		    (!pd->process || (program && !strcmp(pd->process, program))))
+			return pd->counter_id;
+	}
+	return 0;
 }
 
 const struct probe_family probe_family_perf = {
@@ -160,6 +380,7 @@ const struct probe_family probe_family_perf = {
 	.n_rows = sizeof(perf_rows) / sizeof(perf_rows[0]),
 	.expand = perf_expand,
 	.derived_point = perf_derived_point,
+	.free_data = perf_free_data,
 	.armable = true,
 	.emit_entry = perf_emit,
 };
