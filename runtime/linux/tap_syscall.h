@@ -30,6 +30,12 @@ void tap_flag_lookup(const struct tap_flag *list, unsigned long val, char *out);
 /* The names of @val's bits joined by '|', unknown bits in hex ("0x0" for
  * 0 unless the list names it), appended to @out. */
 void tap_flag_or(const struct tap_flag *list, unsigned long val, char *out);
+/* The same, unknown values in signed decimal when @decimal (SystemTap's
+ * lookups with base 10). */
+void tap_flag_lookup_base(const struct tap_flag *list, unsigned long val,
+			  bool decimal, char *out);
+void tap_flag_or_base(const struct tap_flag *list, unsigned long val,
+		      bool decimal, char *out);
 /* One byte as string_quoted() escapes it into @dst (up to 5 bytes, not
  * NUL-terminated); returns its length. */
 size_t tap_escape(char *dst, unsigned char ch);

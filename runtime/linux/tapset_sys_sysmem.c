@@ -27,57 +27,6 @@
 #include "tap_internal.h"
 #include "tap_syscall.h"
 
-/* ---- lookups with SystemTap's bases ----------------------------------- */
-
-/* What no name covers: hex as _stp_lookup_str() prints it, or decimal
- * (its base-10 form, used by the key decoders). */
-static void sm_number(char *out, long val, bool decimal)
-{
-	size_t len = strlen(out);
-
-	if (decimal)
-		snprintf(out + len, MAXSTRINGLEN - len, "%ld", val);
-	else
-		snprintf(out + len, MAXSTRINGLEN - len, "0x%lx", (unsigned long)val);
-}
-
-/* The name of @val in @list, else the number; appended to @out. */
-static void sm_lookup(const struct tap_flag *list, long val, bool decimal, char *out)
-{
-	for (; list->name; list++)
-		if (list->val == (unsigned long)val) {
-			strlcat(out, list->name, MAXSTRINGLEN);
-			return;
-		}
-	sm_number(out, val, decimal);
-}
-
-/* The names of the entries sharing a bit with @val, in list order, each
- * taking its bits away, then what is left as a number; 0 is looked up
- * whole (_stp_lookup_or_str()). */
-static void sm_or(const struct tap_flag *list, long val, bool decimal, char *out)
-{
-	bool some = false;
-
-	if (!val) {
-		sm_lookup(list, val, decimal, out);
-		return;
-	}
-	for (; list->name; list++)
-		if (list->val & (unsigned long)val) {
-			if (some)
-				strlcat(out, "|", MAXSTRINGLEN);
-			strlcat(out, list->name, MAXSTRINGLEN);
-			val &= ~list->val;
-			some = true;
-		}
-	if (val) {
-		if (some)
-			strlcat(out, "|", MAXSTRINGLEN);
-		sm_number(out, val, decimal);
-	}
-}
-
 /* ---- the lists -------------------------------------------------------- */
 
 static const struct tap_flag sm_madvise[] = {
@@ -330,9 +279,9 @@ void tapset_sm_decode(char *out, long long which, long long val)
 	default: v = (long)val; break;
 	}
 	if (d->is_set)
-		sm_or(d->list, v, d->decimal, out);
+		tap_flag_or_base(d->list, v, d->decimal, out);
 	else
-		sm_lookup(d->list, v, d->decimal, out);
+		tap_flag_lookup_base(d->list, v, d->decimal, out);
 }
 
 /* ---- decoders with more than one part ---------------------------------- */
@@ -345,11 +294,11 @@ void tapset_sm_mempolicy_mode_str(char *out, long long m)
 
 	out[0] = '\0';
 	if (mode != 0xffffffff && (mode & MPOL_MODE_FLAGS)) {
-		sm_lookup(sm_mempolicy_mode_flags, mode & MPOL_MODE_FLAGS, false, out);
+		tap_flag_lookup(sm_mempolicy_mode_flags, mode & MPOL_MODE_FLAGS, out);
 		strlcat(out, "|", MAXSTRINGLEN);
 		mode &= ~MPOL_MODE_FLAGS;
 	}
-	sm_lookup(sm_mempolicy_modes, mode, false, out);
+	tap_flag_lookup(sm_mempolicy_modes, mode, out);
 }
 
 /* _stp_msgctl_cmd_str() (@sem 0) and _semctl_cmd() (@sem 1): "IPC_64|"
@@ -363,7 +312,7 @@ void tapset_sm_ipc_cmd_str(char *out, long long c, long long sem)
 		strlcat(out, "IPC_64|", MAXSTRINGLEN);
 		cmd &= ~IPC_64;
 	}
-	sm_lookup(sem ? sm_semctl_cmds : sm_msgctl_cmds, cmd, false, out);
+	tap_flag_lookup(sem ? sm_semctl_cmds : sm_msgctl_cmds, cmd, out);
 }
 
 /* A '|' between parts, none before the first. */
@@ -413,7 +362,7 @@ void tapset_sm_shmget_flags_str(char *out, long long f)
 	size_t len;
 
 	out[0] = '\0';
-	sm_or(sm_shmget, flags & ~0777u, false, out);
+	tap_flag_or(sm_shmget, flags & ~0777u, out);
 	if (mode) {
 		sm_sep(out);
 		len = strlen(out);
@@ -436,10 +385,10 @@ void tapset_sm_futex_wake_op_str(char *out, long long v)
 	strscpy(out, "{", MAXSTRINGLEN);
 	if (encoded & (FUTEX_OP_OPARG_SHIFT << 28))
 		strlcat(out, "FUTEX_OP_OPARG_SHIFT|", MAXSTRINGLEN);
-	sm_lookup(sm_futex_wake_ops, op, false, out);
+	tap_flag_lookup(sm_futex_wake_ops, op, out);
 	len = strlen(out);
 	snprintf(out + len, MAXSTRINGLEN - len, ", %d, ", oparg);
-	sm_lookup(sm_futex_wake_cmps, cmp, false, out);
+	tap_flag_lookup(sm_futex_wake_cmps, cmp, out);
 	len = strlen(out);
 	snprintf(out + len, MAXSTRINGLEN - len, ", %d}", cmparg);
 }

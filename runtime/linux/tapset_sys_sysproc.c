@@ -29,25 +29,6 @@
 #include "tap_internal.h"
 #include "tap_syscall.h"
 
-/* The name of @val in @list, else @val in decimal (SystemTap's
- * _stp_lookup_str2() with base 10), into @out. */
-static void tap_sp_lookup_dec(const struct tap_flag *list, long val, char *out)
-{
-	for (; list->name; list++)
-		if ((long)list->val == val) {
-			strscpy(out, list->name, MAXSTRINGLEN);
-			return;
-		}
-	snprintf(out, MAXSTRINGLEN, "%ld", val);
-}
-
-/* The name of @val in @list, else @val in hex, into @out. */
-static void tap_sp_lookup(const struct tap_flag *list, unsigned long val, char *out)
-{
-	out[0] = '\0';
-	tap_flag_lookup(list, val, out);
-}
-
 /* A user structure of @size bytes at @uaddr into @dst; "NULL" into @out
  * for 0 and the address in hex when unreadable (then nonzero). */
 static int tap_sp_copy_struct(char *out, long long uaddr, void *dst, size_t size)
@@ -70,7 +51,8 @@ static const struct tap_flag tap_arch_prctl_codes[] = {
 
 void tapset_sp_arch_prctl_func_str(char *out, long long code)
 {
-	tap_sp_lookup_dec(tap_arch_prctl_codes, (int)code, out);
+	out[0] = '\0';
+	tap_flag_lookup_base(tap_arch_prctl_codes, (int)code, true, out);
 }
 
 static const struct tap_flag tap_getrandom_flags[] = {
@@ -93,7 +75,8 @@ static const struct tap_flag tap_rusage_who[] = {
 
 void tapset_sp_rusage_who_str(char *out, long long who)
 {
-	tap_sp_lookup(tap_rusage_who, (unsigned int)who, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_rusage_who, (unsigned int)who, out);
 }
 
 static const struct tap_flag tap_ioprio_who[] = {
@@ -103,7 +86,8 @@ static const struct tap_flag tap_ioprio_who[] = {
 
 void tapset_sp_ioprio_which_str(char *out, long long which)
 {
-	tap_sp_lookup_dec(tap_ioprio_who, (int)which, out);
+	out[0] = '\0';
+	tap_flag_lookup_base(tap_ioprio_who, (int)which, true, out);
 }
 
 static const struct tap_flag tap_ioprio_classes[] = {
@@ -117,7 +101,8 @@ void tapset_sp_ioprio_value_str(char *out, long long value)
 	unsigned int prio = (unsigned int)value;
 	size_t len;
 
-	tap_sp_lookup(tap_ioprio_classes, IOPRIO_PRIO_CLASS(prio), out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_ioprio_classes, IOPRIO_PRIO_CLASS(prio), out);
 	len = strlen(out);
 	snprintf(out + len, MAXSTRINGLEN - len, "|%d", (int)IOPRIO_PRIO_DATA(prio));
 }
@@ -134,7 +119,8 @@ static const struct tap_flag tap_kcmp_types[] = {
 
 void tapset_sp_kcmp_type_str(char *out, long long type)
 {
-	tap_sp_lookup(tap_kcmp_types, (unsigned int)type, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_kcmp_types, (unsigned int)type, out);
 }
 
 static const struct tap_flag tap_rlimit_resources[] = {
@@ -149,7 +135,8 @@ static const struct tap_flag tap_rlimit_resources[] = {
 
 void tapset_sp_rlimit_resource_str(char *out, long long resource)
 {
-	tap_sp_lookup(tap_rlimit_resources, (unsigned int)resource, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_rlimit_resources, (unsigned int)resource, out);
 }
 
 /* "[CUR,MAX]", signed: RLIM_INFINITY shows as -1. */
@@ -168,7 +155,8 @@ static const struct tap_flag tap_priority_which[] = {
 
 void tapset_sp_priority_which_str(char *out, long long which)
 {
-	tap_sp_lookup(tap_priority_which, (unsigned int)which, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_priority_which, (unsigned int)which, out);
 }
 
 /* SCHED_NORMAL under its POSIX name. */
@@ -216,7 +204,8 @@ static const struct tap_flag tap_seccomp_ops[] = {
 
 void tapset_sp_seccomp_op_str(char *out, long long op)
 {
-	tap_sp_lookup(tap_seccomp_ops, (unsigned int)op, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_seccomp_ops, (unsigned int)op, out);
 }
 
 /* One name for the whole value, as SystemTap (not a '|' set). */
@@ -226,7 +215,8 @@ static const struct tap_flag tap_seccomp_flags[] = {
 
 void tapset_sp_seccomp_flags_str(char *out, long long flags)
 {
-	tap_sp_lookup(tap_seccomp_flags, (unsigned int)flags, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_seccomp_flags, (unsigned int)flags, out);
 }
 
 void tapset_sp_struct_sysinfo_u(char *out, long long uaddr)
@@ -269,7 +259,8 @@ static const struct tap_flag tap_reboot_magics[] = {
 
 void tapset_sp_reboot_magic_str(char *out, long long magic)
 {
-	tap_sp_lookup(tap_reboot_magics, (unsigned int)magic, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_reboot_magics, (unsigned int)magic, out);
 }
 
 static const struct tap_flag tap_reboot_cmds[] = {
@@ -282,7 +273,8 @@ static const struct tap_flag tap_reboot_cmds[] = {
 
 void tapset_sp_reboot_flag_str(char *out, long long flag)
 {
-	tap_sp_lookup(tap_reboot_cmds, (unsigned int)flag, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_reboot_cmds, (unsigned int)flag, out);
 }
 
 /* In SystemTap's order (WEXITED before WSTOPPED), which is the order of
@@ -305,7 +297,8 @@ static const struct tap_flag tap_waitid_which[] = {
 
 void tapset_sp_waitid_which_str(char *out, long long which)
 {
-	tap_sp_lookup(tap_waitid_which, (unsigned int)which, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_waitid_which, (unsigned int)which, out);
 }
 
 /* MEMBARRIER_CMD_SHARED is MEMBARRIER_CMD_GLOBAL's old name. */
@@ -318,7 +311,8 @@ static const struct tap_flag tap_membarrier_cmds[] = {
 
 void tapset_sp_membarrier_cmd_str(char *out, long long cmd)
 {
-	tap_sp_lookup(tap_membarrier_cmds, (unsigned int)cmd, out);
+	out[0] = '\0';
+	tap_flag_lookup(tap_membarrier_cmds, (unsigned int)cmd, out);
 }
 
 /* The ptrace events a SIGTRAP stop reports in bits 16 and up of a wait

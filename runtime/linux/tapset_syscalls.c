@@ -128,30 +128,36 @@ void tapset_return_str(char *out, long long format, long long ret)
 
 /* ---- flag decoders ------------------------------------------------------ */
 
-/* The name of @val in @list, else @val in hex, appended to @out. */
-void tap_flag_lookup(const struct tap_flag *list, unsigned long val,
-			    char *out)
+/* What no name of a list covers: in hex, as SystemTap's _stp_lookup_str()
+ * prints it, or in signed decimal (its base-10 form); appended to @out. */
+static void tap_flag_number(char *out, unsigned long val, bool decimal)
 {
-	size_t len;
+	size_t len = strlen(out);
 
+	if (decimal)
+		snprintf(out + len, MAXSTRINGLEN - len, "%ld", (long)val);
+	else
+		snprintf(out + len, MAXSTRINGLEN - len, "0x%lx", val);
+}
+
+void tap_flag_lookup_base(const struct tap_flag *list, unsigned long val,
+			  bool decimal, char *out)
+{
 	for (; list->name; list++)
 		if (list->val == val) {
 			strlcat(out, list->name, MAXSTRINGLEN);
 			return;
 		}
-	len = strlen(out);
-	snprintf(out + len, MAXSTRINGLEN - len, "0x%lx", val);
+	tap_flag_number(out, val, decimal);
 }
 
-/* The names of the bits of @val joined by '|', unknown bits in hex, as
- * SystemTap's _stp_lookup_or_str() prints them; appended to @out. */
-void tap_flag_or(const struct tap_flag *list, unsigned long val, char *out)
+void tap_flag_or_base(const struct tap_flag *list, unsigned long val,
+		      bool decimal, char *out)
 {
 	bool some = false;
-	size_t len;
 
 	if (!val) {
-		tap_flag_lookup(list, val, out);
+		tap_flag_lookup_base(list, val, decimal, out);
 		return;
 	}
 	for (; list->name; list++)
@@ -165,9 +171,18 @@ void tap_flag_or(const struct tap_flag *list, unsigned long val, char *out)
 	if (val) {
 		if (some)
 			strlcat(out, "|", MAXSTRINGLEN);
-		len = strlen(out);
-		snprintf(out + len, MAXSTRINGLEN - len, "0x%lx", val);
+		tap_flag_number(out, val, decimal);
 	}
+}
+
+void tap_flag_lookup(const struct tap_flag *list, unsigned long val, char *out)
+{
+	tap_flag_lookup_base(list, val, false, out);
+}
+
+void tap_flag_or(const struct tap_flag *list, unsigned long val, char *out)
+{
+	tap_flag_or_base(list, val, false, out);
 }
 
 static const struct tap_flag tap_open_flags[] = {
