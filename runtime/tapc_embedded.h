@@ -64,6 +64,10 @@
 #define kwrite(ptr, value)	store_kderef(sizeof(*(ptr)), (ptr), (value))
 #define uwrite(ptr, value)	store_uderef(sizeof(*(ptr)), (ptr), (value))
 
+/* SystemTap's version numbers, as embedded C compares them with
+ * STAP_COMPAT_VERSION (which the translator defines from --compatible). */
+#define STAP_VERSION(a, b)	(((a) << 8) + (b))
+
 /* The faults above already left the body; nothing is left to catch. */
 #define CATCH_DEREF_FAULT()	({ 0; })
 

@@ -235,6 +235,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		.suppress_handler_errors = o->suppress_handler_errors,
 		.privilege = o->privilege,
 		.umods = umods,
+		.compatible = o->compatible,
 	};
 	struct pass_clock clock;
 	FILE *main_c, *params_c;

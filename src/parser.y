@@ -273,6 +273,10 @@ static struct vec *pp_concat(struct pstate *ps, struct vec *a, struct vec *b,
 
 			for (size_t k = 0; k < y->comps.n; k++)
 				vec_push(&x->comps, pp_comp_dup(y->comps.v[k]));
+			/* the tail's own flags: kernel.{trace("a")!, ...} */
+			x->optional = y->optional;
+			x->sufficient = y->sufficient;
+			x->cond = expr_dup(y->cond);
 			vec_push(r, x);
 		}
 	}

@@ -308,6 +308,8 @@ static void hash_run_options(struct hash128 *h, const struct tapc_options *o)
 		 o->timing, o->unoptimized, o->no_global_var_display,
 		 (unsigned)o->privilege, o->suppress_handler_errors);
 	hash_add_str(h, flags);
+	/* embedded C may test STAP_COMPAT_VERSION */
+	hash_add_str(h, o->compatible ? o->compatible : "");
 }
 
 char *session_module_name(const struct session *s)

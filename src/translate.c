@@ -17,6 +17,7 @@
 #include "pptext.h"
 #include "probes/family.h"
 #include "translate_int.h"
+#include "version.h"
 
 /* ---- small helpers ----------------------------------------------------- */
 
@@ -1047,6 +1048,19 @@ static void emit_modsyms(const struct tr *T, FILE *out)
 	fprintf(out, "TAP_DEFINE_LIMITS_SUPPRESSING(%d);\n", T->o->suppress_handler_errors);
 }
 
+/* SystemTap's STAP_COMPAT_VERSION for embedded C's own version tests
+ * (#if STAP_COMPAT_VERSION >= STAP_VERSION(1,8)): --compatible's major
+ * and minor numbers, tapc's language version by default. */
+static void emit_compat_version(FILE *out, const char *compatible)
+{
+	unsigned major = 0, minor = 0;
+
+	if (!compatible || sscanf(compatible, "%u.%u", &major, &minor) < 1)
+		sscanf(TAPC_COMPAT_VERSION, "%u.%u", &major, &minor);
+	fprintf(out, "#define STAP_COMPAT_VERSION STAP_VERSION(%u, %u)\n",
+		major, minor);
+}
+
 static void emit_kernel_decls(FILE *out)
 {
 	fputs("int snprintf(char *buf, unsigned long size, const char *fmt, ...)\n"
@@ -1302,8 +1316,10 @@ bool translate(const struct program *p, const struct translate_options *o,
 	emit_operator_helpers(main_c, fns, nfns, probes, nprobes + 1);
 	if (o->guru)
 		fputs("#define TAPC_GURU_HEADERS 1\n", main_c);
-	if (o->guru || any_embedded(p))
+	if (o->guru || any_embedded(p)) {
+		emit_compat_version(main_c, o->compatible);
 		emit_kernel_decls(main_c);
+	}
 	emit_embeds(&T, main_c);
 	emit_global_vars(&T, main_c);
 	if (T.decls.buf)

@@ -35,6 +35,7 @@ struct translate_options {
 					 * module for tapc-run and the runtime */
 	const struct umod_set *umods;	/* user binaries' symbols and unwind
 					 * rows for the module, or NULL */
+	const char *compatible;		/* --compatible, or NULL: 4.8 */
 };
 
 /* False after errors reported through d (nothing usable was written). */
