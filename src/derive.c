@@ -279,8 +279,10 @@ static void rename_point(struct derived_probe *dp, struct probe_point *named)
 		return;
 	if (!dp->list_name)
 		dp->list_name = derived_list_name(dp);
-	named->optional = dp->loc->optional;
-	named->sufficient = dp->loc->sufficient;
+	if (!dp->family->internal_points) {
+		named->optional = dp->loc->optional;
+		named->sufficient = dp->loc->sufficient;
+	}
 	named->cond = dp->loc->cond;
 	dp->loc->cond = NULL;
 	probe_point_free(dp->loc);

@@ -34,6 +34,10 @@ struct probe_family {
 	/* The runtime may leave its probes unregistered while their
 	 * condition is false (armed conditions, translate_arm.c). */
 	bool armable;
+	/* The family's points are written only by tapsets' aliases
+	 * (__syscall(N)?): their "?" is the alias's, and the derived point
+	 * (derived_point) does not carry it. */
+	bool internal_points;
 
 	/* ---- pass 2 ---- */
 

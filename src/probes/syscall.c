@@ -39,6 +39,7 @@
  * SYS_RECV, tapsets/syscalls_socketcall.stp).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "probes/family.h"
 #include "util.h"
@@ -105,12 +106,31 @@ static bool sc_saves_entry(const struct derived_probe *dp)
 	return dp->fp.flags && dp->fp.num[0] >= 0;
 }
 
+/* SystemTap's syscall aliases end in the raw_syscalls tracepoints on
+ * this kernel, so pp() (and -p2, -t) names every such probe
+ * kernel.trace("raw_syscalls:sys_enter") or ...:sys_exit; -l and -L
+ * keep syscall.NAME. */
+static struct probe_point *sc_derived_point(const struct derived_probe *dp)
+{
+	const struct srcpos *pos = &dp->loc->pos;
+	struct probe_point *named = probe_point_new(pos);
+	struct expr *e = expr_new(E_STR, pos);
+
+	e->str = xstrdup(dp->fp.flags ? "raw_syscalls:sys_exit" : "raw_syscalls:sys_enter");
+	e->len = strlen(e->str);
+	vec_push(&named->comps, pp_comp_new(xstrdup("kernel"), NULL, pos));
+	vec_push(&named->comps, pp_comp_new(xstrdup("trace"), e, pos));
+	return named;
+}
+
 const struct probe_family probe_family_syscall = {
 	.name = "syscall",
 	.rows = sc_rows,
 	.n_rows = sizeof(sc_rows) / sizeof(sc_rows[0]),
 	.expand = sc_expand,
 	.armable = true,
+	.internal_points = true,
 	.emit_entry = sc_emit,
 	.saves_entry = sc_saves_entry,
+	.derived_point = sc_derived_point,
 };
