@@ -6,6 +6,7 @@
  * end-of-run display of globals written but never read), and last the
  * tables the runtime reads.
  */
+#include "callee.h"
 #include "translate.h"
 #include "translate_usym.h"
 
@@ -1192,6 +1193,9 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 		if (rows[i].runs && rows[i].dp->family->emit_support)
 			rows[i].dp->family->emit_support(out, rows[i].dp, i);
 	for (size_t i = 0; i < n; i++)
+		if (rows[i].runs)
+			callee_emit_support(T, out, rows[i].dp, i);
+	for (size_t i = 0; i < n; i++)
 		rows[i].armed = rows[i].runs && tr_arm_emit_cond(T, out, rows[i].dp, i);
 	fputs("\nconst struct tap_probe tap_probes[] = {\n", out);
 	for (size_t i = 0; i < n; i++) {
@@ -1210,6 +1214,7 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 				dp->origin ? dp->origin->pos.col : 0);
 		fputs("\t{ ", out);
 		dp->family->emit_entry(out, dp, i);
+		callee_emit_field(out, dp, i);
 		if (rows[i].armed)
 			fprintf(out, ".armcond = tap_armcond_%zu, ", i);
 		{
