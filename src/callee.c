@@ -46,6 +46,17 @@ bool callee_needs_ustack(const struct program *p)
 	return false;
 }
 
+void callee_add_modsyms(struct tr *T)
+{
+	for (size_t i = 0; i < T->p->probes.n; i++) {
+		const struct derived_probe *dp = T->p->probes.v[i];
+		const struct callee_callers *c = dp->fp.callers;
+
+		for (size_t j = 0; dp->runs && c && c->modsym && j < c->n; j++)
+			tr_modsym_index(T, c->modsym[j]);
+	}
+}
+
 void callee_emit_support(struct tr *T, FILE *out, const struct derived_probe *dp, size_t index)
 {
 	const struct callee_callers *c = dp->fp.callers;

@@ -34,6 +34,8 @@ struct callee_callers {
 	bool user;		/* a user binary's: relative to the probed
 				 * binary's load bias */
 	bool at_return;		/* a .return probe */
+	bool tail_call;		/* the callee's own call is a tail call: its
+				 * caller's frame is gone when it runs */
 };
 
 /* N return addresses (copied), innermost first; no modsyms yet. */
@@ -45,8 +47,10 @@ void callee_callers_free(struct callee_callers *c);
  * binaries it probes bring their unwind rows into the module. */
 bool callee_needs_ustack(const struct program *p);
 
-/* Pass 3: DP's tap_callers (when it has calls to check), before
+/* Pass 3: the module symbols the probes' calls are placed from, into
+ * T's tap_modsyms[] (before it is written); then DP's tap_callers (when it has calls to check), before
  * tap_probes[]; and ".callers = ..., " in its entry. */
+void callee_add_modsyms(struct tr *T);
 void callee_emit_support(struct tr *T, FILE *out, const struct derived_probe *dp, size_t index);
 void callee_emit_field(FILE *out, const struct derived_probe *dp, size_t index);
 

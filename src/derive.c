@@ -301,6 +301,27 @@ static void rename_point(struct derived_probe *dp, struct probe_point *named)
 	dp->loc = named;
 }
 
+/* SystemTap's warning for a callee its caller calls last, by a jump:
+ * when it runs, the stack no longer holds the caller's call. */
+static void warn_tail_call(struct elab *E, const struct derived_probe *dp)
+{
+	const char *caller = "?";
+	const struct srcpos *pos = &dp->loc->pos;
+
+	for (size_t i = 0; i < dp->loc->comps.n; i++) {
+		const struct pp_comp *c = dp->loc->comps.v[i];
+
+		if (!strcmp(c->name, "function") && c->arg && c->arg->kind == E_STR)
+			caller = c->arg->str;
+		else if (!strcmp(c->name, "callee"))
+			pos = &c->pos;
+	}
+	diag_warning(E->d, pos, "Callee \"%.*s\" in function \"%.*s\" is a tail call: .callee "
+		     "probe may not fire. Try placing the probe directly on the callee "
+		     "function instead.", (int)strcspn(dp->fp.callee, "@"), dp->fp.callee,
+		     (int)strcspn(caller, "@"), caller);
+}
+
 /*
  * A .callee probe, as SystemTap derives it: from its caller's point
  * (FUNC.callee("CALLEE"), which -l lists and pn() and the derivation
@@ -311,6 +332,9 @@ static void rename_callee(struct elab *E, struct derived_probe *dp, bool alias)
 {
 	struct probe_point *named = probe_point_new(&dp->loc->pos);
 	char *full = pp_full_text(dp->loc);
+
+	if (dp->fp.callers && dp->fp.callers->tail_call)
+		warn_tail_call(E, dp);
 
 	dp->chain.n = 0;
 	vec_push(&dp->chain, (void *)program_text(E->P, full));

@@ -1333,6 +1333,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 	emit_global_table(&T, main_c);
 	fprintf(main_c, "const int tap_timing = %d;\n", o->timing ? 1 : 0);
 	translate_kmod_lines(&T, main_c, o->umods);
+	callee_add_modsyms(&T);
 	emit_modsyms(&T, main_c);
 	emit_privilege(&T, main_c);
 	translate_umods(main_c, o->umods);

@@ -195,6 +195,7 @@ static void kfunc_callee(struct family_point *fp, const struct dwindex *ix, cons
 	if (c->nrets == 0)	/* inlined into its caller: always called from it */
 		return;
 	k = callee_callers_new(c->rets, c->nrets, false, at_return);
+	k->tail_call = c->tail_call;
 	if (!mod) {
 		k->reloc_ref = kernel_reloc_ref(ix);
 	} else {

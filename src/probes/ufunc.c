@@ -211,8 +211,10 @@ static Dwarf_CFI *scope_binary_cfi(const void *bin)
 static void ufunc_callee(struct family_point *fp, const struct dwcallee *c, bool ret)
 {
 	fp->callee = xstrdup(c->text);
-	if (c->nrets)	/* else inlined into its caller: always called from it */
+	if (c->nrets) {	/* else inlined into its caller: always called from it */
 		fp->callers = callee_callers_new(c->rets, c->nrets, true, ret);
+		fp->callers->tail_call = c->tail_call;
+	}
 }
 
 /* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
