@@ -222,6 +222,23 @@ union tap_probe_data {
 };
 
 /* One probe point, as the translator emits it. */
+/*
+ * The calls that must lead to a .callee probe's hit (src/callee.h): n
+ * return addresses, innermost first, at the stack's depths 1 to n (0 to
+ * n - 1 in a .return probe, whose pc is the return address).  A user
+ * binary's are link-time addresses, moved by the hit's load bias; a
+ * kernel module's are offsets from the symbols tap_modsyms[modsym[i]];
+ * the kernel's are link-time addresses, moved by
+ * tap_kernel_reloc(reloc_ref).
+ */
+struct tap_callers {
+	unsigned int n;
+	int user, at_return;
+	unsigned long reloc_ref;
+	const unsigned long *addr;
+	const unsigned int *modsym;	/* NULL but in a module */
+};
+
 struct tap_probe {
 	int kind;			/* enum tap_probe_kind */
 	long long seq;			/* begin/end/error: sequence number */
@@ -264,6 +281,12 @@ struct tap_probe {
 	 * checks the condition all the same.  NULL: always registered.
 	 */
 	int (*armcond)(void);
+	/*
+	 * A .callee probe reached by calls: the stack must hold their
+	 * return addresses, or the hit does not run (runtime/linux/callee.c).
+	 * NULL: no check.
+	 */
+	const struct tap_callers *callers;
 };
 
 /*

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callee.h"
 #include "elab_int.h"
 #include "pptext.h"
 #include "probes/family.h"
@@ -228,6 +229,8 @@ void family_point_free(const struct probe_family *fam, struct family_point *fp)
 	free(fp->target);
 	free(fp->module);
 	free(fp->label);
+	free(fp->callee);
+	callee_callers_free(fp->callers);
 	family_free_data(fam, fp->data);
 	free(fp);
 }
@@ -258,6 +261,17 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 			expr_free(arg);
 			continue;
 		}
+		/* .callees[(N)] names each callee as .callee("CALLEE") */
+		if (fp->callee && !strcmp(p->c[i].name, "callees")) {
+			expr_free(arg);
+			arg = expr_new(E_STR, &c->pos);
+			arg->str = xstrdup(fp->callee);
+			arg->len = strlen(fp->callee);
+			vec_push(&loc->comps, pp_comp_new(xstrdup("callee"), arg, &c->pos));
+			continue;
+		}
+		if (!strcmp(p->c[i].name, "callee"))
+			match = fp->callee;
 		if (match && arg && arg->kind == E_STR) {
 			free(arg->str);
 			arg->str = xstrdup(match);
@@ -283,6 +297,70 @@ static void rename_point(struct derived_probe *dp, struct probe_point *named)
 		named->optional = dp->loc->optional;
 		named->sufficient = dp->loc->sufficient;
 	}
+	named->cond = dp->loc->cond;
+	dp->loc->cond = NULL;
+	probe_point_free(dp->loc);
+	dp->loc = named;
+}
+
+/* SystemTap's warning for a callee its caller calls last, by a jump:
+ * when it runs, the stack no longer holds the caller's call. */
+static void warn_tail_call(struct elab *E, const struct derived_probe *dp)
+{
+	const char *caller = "?";
+	const struct srcpos *pos = &dp->loc->pos;
+
+	for (size_t i = 0; i < dp->loc->comps.n; i++) {
+		const struct pp_comp *c = dp->loc->comps.v[i];
+
+		if (!strcmp(c->name, "function") && c->arg && c->arg->kind == E_STR)
+			caller = c->arg->str;
+		else if (!strcmp(c->name, "callee"))
+			pos = &c->pos;
+	}
+	diag_warning(E->d, pos, "Callee \"%.*s\" in function \"%.*s\" is a tail call: .callee "
+		     "probe may not fire. Try placing the probe directly on the callee "
+		     "function instead.", (int)strcspn(dp->fp.callee, "@"), dp->fp.callee,
+		     (int)strcspn(caller, "@"), caller);
+}
+
+/*
+ * A .callee probe, as SystemTap derives it: from its caller's point
+ * (FUNC.callee("CALLEE"), which -l lists and pn() and the derivation
+ * chain name), a probe on the callee's function, which pp() names:
+ * kernel.function("CALLEE") with the point's .call or .return.
+ */
+static void rename_callee(struct elab *E, struct derived_probe *dp, bool alias)
+{
+	struct probe_point *named = probe_point_new(&dp->loc->pos);
+	char *full = pp_full_text(dp->loc);
+
+	if (dp->fp.callers && dp->fp.callers->tail_call)
+		warn_tail_call(E, dp);
+
+	dp->chain.n = 0;
+	vec_push(&dp->chain, (void *)program_text(E->P, full));
+	free(full);
+	if (!alias) {
+		free(dp->list_name);
+		dp->list_name = pp_text(dp->loc);
+	}
+	for (size_t i = 0; i < dp->loc->comps.n; i++) {
+		const struct pp_comp *c = dp->loc->comps.v[i];
+		struct expr *arg;
+
+		if (!strcmp(c->name, "callee"))
+			continue;
+		arg = expr_dup(c->arg);
+		if (!strcmp(c->name, "function") && arg && arg->kind == E_STR) {
+			free(arg->str);
+			arg->str = xstrdup(dp->fp.callee);
+			arg->len = strlen(dp->fp.callee);
+		}
+		vec_push(&named->comps, pp_comp_new(xstrdup(c->name), arg, &c->pos));
+	}
+	named->optional = dp->loc->optional;
+	named->sufficient = dp->loc->sufficient;
 	named->cond = dp->loc->cond;
 	dp->loc->cond = NULL;
 	probe_point_free(dp->loc);
@@ -321,6 +399,8 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 		add_probe(E, D, dp, pp, body, chain);
 		if (fam->derived_point)
 			rename_point(dp, fam->derived_point(dp));
+		if (dp->fp.callee)
+			rename_callee(E, dp, D->list_name != NULL);
 	}
 	n = (int)points.n;
 	vec_free(&points);

@@ -166,6 +166,8 @@ struct point_pattern {
 	const struct pat_comp *c;	/* n components */
 };
 
+struct callee_callers;
+
 /* One concrete probe point a family pattern expands to. */
 struct family_point {
 	char *target;			/* owned: symbol, tracepoint ... or NULL */
@@ -178,6 +180,12 @@ struct family_point {
 					 * (a glob's match), or -1 */
 	char *label;			/* owned: a .label("PAT")'s match, which
 					 * replaces PAT in the printed point */
+	char *callee;			/* owned: a .callee probe's callee,
+					 * "NAME@FILE:LINE": its point is
+					 * FUNC.callee("CALLEE"), its pp() the
+					 * callee's function point (callee.h) */
+	struct callee_callers *callers;	/* owned: the calls that must lead to
+					 * it (callee.h), or NULL */
 	void *data;			/* owned: the family's own payload,
 					 * freed by its free_data hook (or
 					 * free()), or NULL */

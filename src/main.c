@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "build.h"
+#include "callee.h"
 #include "fileutil.h"
 #include "hash128.h"
 #include "elaborate.h"
@@ -598,7 +599,7 @@ static bool collect_umods(struct session *s, const struct program *prog,
 {
 	const struct tapc_options *o = s->opts;
 	char **paths = xcalloc(2 * prog->probes.n + 1, sizeof(*paths));
-	bool with_programs = uses_user_symbols(prog);
+	bool with_programs = uses_user_symbols(prog) || callee_needs_ustack(prog);
 	size_t n = 0;
 	bool ok;
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callee.h"
 #include "elab_int.h"
 #include "pptext.h"
 #include "probes/family.h"
@@ -219,6 +220,8 @@ static void derived_probe_free(struct derived_probe *dp)
 	free(dp->fp.target);
 	free(dp->fp.module);
 	free(dp->fp.label);
+	free(dp->fp.callee);
+	callee_callers_free(dp->fp.callers);
 	family_free_data(dp->family, dp->fp.data);
 	vec_free(&dp->entry_exprs);
 	vec_free(&dp->chain);

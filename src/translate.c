@@ -6,6 +6,7 @@
  * end-of-run display of globals written but never read), and last the
  * tables the runtime reads.
  */
+#include "callee.h"
 #include "translate.h"
 #include "translate_usym.h"
 
@@ -1206,6 +1207,9 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 		if (rows[i].runs && rows[i].dp->family->emit_support)
 			rows[i].dp->family->emit_support(out, rows[i].dp, i);
 	for (size_t i = 0; i < n; i++)
+		if (rows[i].runs)
+			callee_emit_support(T, out, rows[i].dp, i);
+	for (size_t i = 0; i < n; i++)
 		rows[i].armed = rows[i].runs && tr_arm_emit_cond(T, out, rows[i].dp, i);
 	fputs("\nconst struct tap_probe tap_probes[] = {\n", out);
 	for (size_t i = 0; i < n; i++) {
@@ -1224,6 +1228,7 @@ static void emit_probe_table(struct tr *T, FILE *out, struct probe_row *rows,
 				dp->origin ? dp->origin->pos.col : 0);
 		fputs("\t{ ", out);
 		dp->family->emit_entry(out, dp, i);
+		callee_emit_field(out, dp, i);
 		if (rows[i].armed)
 			fprintf(out, ".armcond = tap_armcond_%zu, ", i);
 		{
@@ -1344,6 +1349,7 @@ bool translate(const struct program *p, const struct translate_options *o,
 	emit_global_table(&T, main_c);
 	fprintf(main_c, "const int tap_timing = %d;\n", o->timing ? 1 : 0);
 	translate_kmod_lines(&T, main_c, o->umods);
+	callee_add_modsyms(&T);
 	emit_modsyms(&T, main_c);
 	emit_privilege(&T, main_c);
 	translate_umods(main_c, o->umods);

@@ -173,6 +173,12 @@ static bool tap_run_hit(const struct tap_probe *p, tap_handler_t fn, struct pt_r
 	pc->ctx.user_regs = user_regs;
 	pc->ctx.event = event;
 	pc->ctx.saved = saved;
+	/* a .callee probe called from elsewhere: no hit */
+	if (p->callers && fn == p->handler && !tap_callers_match(&pc->ctx, p->callers)) {
+		atomic_dec(&pc->busy);
+		local_irq_restore(flags);
+		return true;
+	}
 	if (tap_lock_probe(p)) {
 		fn(&pc->ctx);
 		tap_unlock_probe(p);

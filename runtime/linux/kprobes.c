@@ -76,11 +76,23 @@ static struct kretprobe *tap_ri_kretprobe(struct kretprobe_instance *ri)
 #endif
 }
 
-static unsigned long tap_ri_retaddr(struct kretprobe_instance *ri)
+/*
+ * The address the function returns to.  With rethook the IP holds it
+ * already (rethook put it there): an instance's own may be the
+ * trampoline's when another kretprobe on the function took its return
+ * first (two .return probes on one function, .callee("F").return
+ * probes of two call sites).
+ */
+static unsigned long tap_ri_retaddr(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-#ifdef TAPCONF_GET_KRETPROBE_RETADDR	/* tapconf/get_kretprobe_retaddr.c */
+#ifdef CONFIG_KRETPROBE_ON_RETHOOK
+	(void)ri;
+	return instruction_pointer(regs);
+#elif defined(TAPCONF_GET_KRETPROBE_RETADDR)	/* tapconf/get_kretprobe_retaddr.c */
+	(void)regs;
 	return get_kretprobe_retaddr(ri);
 #else
+	(void)regs;
 	return (unsigned long)ri->ret_addr;
 #endif
 }
@@ -100,7 +112,7 @@ static int tap_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs
 		return 0;
 	k = container_of(rp, struct tap_kp, u.krp);
 	ip = instruction_pointer(regs);
-	instruction_pointer_set(regs, tap_ri_retaddr(ri));
+	instruction_pointer_set(regs, tap_ri_retaddr(ri, regs));
 	if (k->probe->entry)
 		tap_run_return(k->probe, regs, 0, NULL, ri->data);
 	else

@@ -178,6 +178,11 @@ void tap_modsyms_exit(void);
 /* Where tap_modsyms[@k] is now, or 0 (its module is not loaded); any
  * context. */
 unsigned long tap_modsym_addr(unsigned int k);
+/* tapset_stack.c: up to @max kernel addresses of the hit's stack,
+ * innermost (the pc) first; their number */
+unsigned int tap_kstack(struct tap_context *c, unsigned long *pcs, unsigned int max);
+/* callee.c: whether the stack holds the calls @k names */
+bool tap_callers_match(struct tap_context *c, const struct tap_callers *k);
 
 /* control.c (tap_run_event() is in tapc_runtime.h) */
 void tap_count_skipped(void);

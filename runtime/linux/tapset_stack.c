@@ -193,6 +193,11 @@ static noinline unsigned int stack_capture(struct tap_context *c,
 	return n;
 }
 
+unsigned int tap_kstack(struct tap_context *c, unsigned long *pcs, unsigned int max)
+{
+	return stack_capture(c, pcs, max);
+}
+
 void tapset_print_backtrace(struct tap_context *c)
 {
 	unsigned long pcs[MAXBACKTRACE];

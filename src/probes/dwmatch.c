@@ -79,6 +79,27 @@ static void push_labels(struct dwmatch *m, const struct dwindex *ix, const struc
 	free(labels);
 }
 
+/* A probe on each callee of F the point names (dwcallee.h), named by
+ * its caller's text (TEXT, F's own at the first level; taken), with the
+ * callee, what leads to it and the callee's own entry for the push hook. */
+static void push_callees(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+			 char *text)
+{
+	struct dwcallee *callees;
+	size_t n = dwcallee_find(ix, f, text, m->callee, m->callee_depth, &callees);
+
+	for (size_t i = 0; i < n; i++) {
+		if (m->callee_outline && callees[i].func->inline_instance)
+			continue;
+		m->at_callee = &callees[i];
+		push(m, ix, callees[i].func, xstrdup(callees[i].caller),
+		     callees[i].func->entry);
+	}
+	m->at_callee = NULL;
+	dwcallee_free(callees, n);
+	free(text);
+}
+
 /* How far from a line without rows SystemTap looks for one with some. */
 #define DWMATCH_NEAR_LINES 5
 
@@ -147,7 +168,9 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 			return;
 		}
 	}
-	if (m->label) {
+	if (m->callee) {
+		push_callees(m, ix, f, point_text(f->name, file, line));
+	} else if (m->label) {
 		push_labels(m, ix, f);
 	} else if (m->keep != DWM_STATEMENT || m->lines == LINES_NONE) {
 		/* the function's entry */
@@ -206,6 +229,9 @@ int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct famil
 
 	if (m->pp->optional)
 		return 0;
+	if (m->callee && m->funcs_seen > 0)
+		return family_fail(err, m->callee_comp->arg ? &m->callee_comp->arg->pos
+							    : &m->callee_comp->pos, xstrdup("no match"));
 	if (m->funcs_seen > 0 && m->lines != LINES_NONE)
 		return family_fail(err, &fn->arg->pos, m->lines == LINES_RELATIVE
 			    ? xasprintf("no line records for %s+%d [man error::dwarf]",
@@ -282,6 +308,26 @@ bool dwmatch_parse(struct dwmatch *m, const char *spec, struct family_error *err
 	family_fail(err, &m->comp->arg->pos, xasprintf("invalid line specification '%s'",
 						       strchr(spec, '@') + 1));
 	return false;
+}
+
+int dwmatch_callee_parse(struct dwmatch *m, const struct pp_comp *c, bool callees,
+			 bool outline, struct family_error *err)
+{
+	m->keep = DWM_ALL;	/* the caller: any function of the name */
+	m->callee_comp = c;
+	m->callee_outline = outline;
+	m->callee_depth = 1;
+	if (!callees) {
+		m->callee = c->arg->str;
+		return 0;
+	}
+	m->callee = "*";
+	if (c->arg && c->arg->num < 1)
+		return family_fail(err, &c->arg->pos,
+				   xstrdup(".callees(N) only acceptable for N >= 1"));
+	if (c->arg)
+		m->callee_depth = c->arg->num;
+	return 0;
 }
 
 void dwmatch_done(struct dwmatch *m)

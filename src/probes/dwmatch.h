@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dwcallee.h"
 #include "dwindex.h"
 #include "elaborate.h"
 
@@ -52,6 +53,15 @@ struct dwmatch {
 	const char *label;		/* .function(...).label("PAT"): PAT */
 	const char *at_label;		/* the push hook's probe is at this
 					 * label (NULL: not at a label) */
+	/* .callee("PAT") (.callees: "*"): a probe on each callee of the
+	 * function instead (dwcallee.h), callee_depth levels deep
+	 * (.callees(N)), out-of-line ones only for .call and .return */
+	const char *callee;
+	const struct pp_comp *callee_comp;
+	long long callee_depth;
+	bool callee_outline;
+	const struct dwcallee *at_callee;	/* the push hook's probe is on
+						 * this callee (else NULL) */
 	size_t funcs_seen;		/* functions that matched but for lines */
 	size_t pushed;
 	/* lines of the first function without rows at the one line the
@@ -64,6 +74,12 @@ struct dwmatch {
  * when they are malformed.  dwmatch_done frees what it made. */
 bool dwmatch_parse(struct dwmatch *m, const char *spec, struct family_error *err);
 void dwmatch_done(struct dwmatch *m);
+/* .callee("PAT") (CALLEES false) or .callees[(N)], component C: m's
+ * callee fields, its callers any function of the name, its callees the
+ * out-of-line ones only when OUTLINE (.call, .return); -1 with *err
+ * filled for N < 1. */
+int dwmatch_callee_parse(struct dwmatch *m, const struct pp_comp *c, bool callees,
+			 bool outline, struct family_error *err);
 /* Push the probes of m's matches in IX; how many. */
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix);
 /* Push the probes of m on F, one function of IX, whatever its name. */

@@ -2,6 +2,7 @@
  *
  *   kernel.function("PAT[@FILE[:N|:N-M]]")[.call | .exported | .inline | .return[.maxactive(N)]
  *                                          | .label("LPAT")]
+ *   kernel.function("PAT[@FILE]").callee("CPAT")[.call | .return], .callees[(N)]
  *   module("MOD").function("PAT[@FILE[:N|:N-M]]")[ same suffixes ]
  *   kernel.statement("PAT@FILE:N|:N-M|+OFF"), module("MOD").statement(...)
  *   kernel.statement(ADDRESS).absolute		(guru mode only)
@@ -35,6 +36,11 @@
  * from it in the kernel, or in a module the nearest function below it in
  * its section whose name is unique (dwloc_anchor).
  *
+ * .callee("CPAT") and .callees[(N)] put the probes on the functions
+ * the matched ones call (dwcallee.h), which run only when called from
+ * them (callee.h): each named as the callee's own function point, and
+ * listed as FUNCTION.callee("CALLEE").
+ *
  * Each probe's payload (fp.data) holds its struct dwarf_scope
  * (dwscope.h), what the DWARF target-variable resolver reads.  Its DIEs
  * are looked up when a target variable first needs them: looking up a
@@ -45,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callee.h"
 #include "dwindex.h"
 #include "dwloc.h"
 #include "dwscope.h"
@@ -70,6 +77,8 @@ enum {
 	DV_STATEMENT = 128,	/* kernel.statement("F@FILE:N") */
 	DV_NEAREST = 256,	/* .statement(...).nearest */
 	DV_LABEL = 512,		/* .function(...).label("PAT") */
+	DV_CALLEE = 1024,	/* .function(...).callee("PAT") */
+	DV_CALLEES = 2048,	/* .function(...).callees[(N)] */
 };
 
 static const struct pattern_row kfunc_rows[] = {
@@ -82,6 +91,16 @@ static const struct pattern_row kfunc_rows[] = {
 	       PAT_OR("return", PA_NONE, DV_RETURN),
 	       PAT_OR("label", PA_STR, DV_LABEL),
 	       { "maxactive", PA_NUM, PC_OPTIONAL, DV_MAXACTIVE, DV_RETURN } } },
+	{ DV_CALLEE, { PAT_C("kernel", PA_NONE),
+		       PAT_OR("module", PA_STR, DV_MODULE),
+		       PAT_C("function", PA_STR),
+		       PAT_C("callee", PA_STR),
+		       PAT_OPT("call", PA_NONE, DV_CALL),
+		       PAT_OR("return", PA_NONE, DV_RETURN) } },
+	{ DV_CALLEES, { PAT_C("kernel", PA_NONE),
+			PAT_OR("module", PA_STR, DV_MODULE),
+			PAT_C("function", PA_STR),
+			PAT_C("callees", PA_OPTNUM) } },
 	{ DV_STATEMENT, { PAT_C("kernel", PA_NONE),
 			  PAT_OR("module", PA_STR, DV_MODULE),
 			  PAT_C("statement", PA_STR),
@@ -149,6 +168,52 @@ static struct kfunc_data *make_data(const struct dwindex *ix, const struct dwfun
 	return d;
 }
 
+/* jiffies_64's link-time address in the kernel IX (tap_kernel_reloc's
+ * reference), looked up once: a scan of the symbol table. */
+static uint64_t kernel_reloc_ref(const struct dwindex *ix)
+{
+	static const struct dwindex *looked_in;
+	static uint64_t ref;
+
+	if (looked_in != ix) {
+		ref = 0;
+		dwloc_symbol(dwindex_dwarf(ix), "jiffies_64", &ref);
+		looked_in = ix;
+	}
+	return ref;
+}
+
+/* A .callee probe's callee and the calls that lead to it (callee.h):
+ * their return addresses relocated as the kernel's statics are, or in
+ * a module placed from a symbol as its probes are. */
+static void kfunc_callee(struct family_point *fp, const struct dwindex *ix, const char *mod,
+			 const struct dwcallee *c, bool at_return)
+{
+	struct callee_callers *k;
+
+	fp->callee = xstrdup(c->text);
+	if (c->nrets == 0)	/* inlined into its caller: always called from it */
+		return;
+	k = callee_callers_new(c->rets, c->nrets, false, at_return);
+	k->tail_call = c->tail_call;
+	if (!mod) {
+		k->reloc_ref = kernel_reloc_ref(ix);
+	} else {
+		k->modsym = xcalloc(k->n, sizeof(*k->modsym));
+		for (size_t i = 0; i < k->n; i++) {
+			unsigned long off = 0;
+			const char *sym = dwindex_symbol(ix, k->addr[i], &off);
+
+			if (!sym)
+				sym = dwloc_anchor(dwindex_dwarf(ix), k->addr[i], &off);
+			/* no symbol to find it by: a check that never passes */
+			k->modsym[i] = xasprintf("%s:%s", mod, sym ? sym : "?");
+			k->addr[i] = off;
+		}
+	}
+	fp->callers = k;
+}
+
 /* One probe on F at ADDR, named TEXT (the function's component). */
 static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
 		       char *text, Dwarf_Addr addr)
@@ -176,6 +241,8 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	fp->flags = (q->variant & DV_RETURN) ? 1 : 0;
 	fp->target_comp = 1;
 	fp->label = m->at_label ? xstrdup(m->at_label) : NULL;
+	if (m->at_callee)
+		kfunc_callee(fp, ix, mod, m->at_callee, q->variant & DV_RETURN);
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
 	d->scope.pc = addr;
 	d->symtab_only = f->die == 0;
@@ -192,7 +259,7 @@ static void push_symtab(struct dwmatch *m, const struct dwindex *ix)
 	struct dwsym *syms;
 	size_t n;
 
-	if (m->file || m->keep == DWM_STATEMENT)
+	if (m->file || m->keep == DWM_STATEMENT || m->callee)
 		return;
 	n = dwindex_symtab_funcs(ix, m->func, &syms);
 	for (size_t i = 0; i < n; i++) {
@@ -327,6 +394,10 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 	m.nearest = pat->variant & DV_NEAREST;
 	if (pat->variant & DV_LABEL)
 		m.label = family_comp(pp, 2)->arg->str;
+	if ((pat->variant & (DV_CALLEE | DV_CALLEES)) &&
+	    dwmatch_callee_parse(&m, family_comp(pp, 2), pat->variant & DV_CALLEES,
+				 pat->variant & (DV_CALL | DV_RETURN), err) < 0)
+		return -1;
 	if (!dwmatch_parse(&m, m.comp->arg->str, err)) {
 		dwmatch_done(&m);
 		return -1;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callee.h"
 #include "dwindex.h"
 #include "glob.h"
 #include "probes/dwmatch.h"
@@ -205,6 +206,17 @@ static Dwarf_CFI *scope_binary_cfi(const void *bin)
 	return b->cfi;
 }
 
+/* A .callee probe's callee and the calls that lead to it, at link-time
+ * addresses: the probed binary's load bias moves them (callee.h). */
+static void ufunc_callee(struct family_point *fp, const struct dwcallee *c, bool ret)
+{
+	fp->callee = xstrdup(c->text);
+	if (c->nrets) {	/* else inlined into its caller: always called from it */
+		fp->callers = callee_callers_new(c->rets, c->nrets, true, ret);
+		fp->callers->tail_call = c->tail_call;
+	}
+}
+
 /* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
 static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
 		       char *text, Dwarf_Addr addr)
@@ -221,6 +233,8 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 	d = push_probe(q, text, ret ? addr : body);
 	if (d && m->at_label)
 		((struct family_point *)q->out->v[q->out->n - 1])->label = xstrdup(m->at_label);
+	if (d && m->at_callee)
+		ufunc_callee(q->out->v[q->out->n - 1], m->at_callee, ret);
 	if (!d || !dwindex_die(ix, f->die, &d->scope.func, &d->scope.cu))
 		return;
 	if (ret && body != addr && uelf_offset(q->elf, body, &d->entry_offset))
@@ -306,13 +320,16 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 
 	m.nearest = q->variant & UV_NEAREST;
 	m.label = q->label;
+	if (q->callee && dwmatch_callee_parse(&m, q->callee, q->variant & UV_CALLEES,
+					      q->variant & (UV_CALL | UV_RETURN), err) < 0)
+		return -1;
 	if (!dwmatch_parse(&m, q->func_comp->arg->str, err)) {
 		dwmatch_done(&m);
 		return -1;
 	}
 	ubin_current = b;
 	matched = dwmatch_in(&m, b->dw) > 0;
-	if (!m.file && !m.label && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
+	if (!m.file && !m.label && !m.callee && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
 		expand_aliases(&m, b, matched);
 	if (q->out->n > 0)
 		n = (int)q->out->n;
@@ -337,7 +354,8 @@ int ufunc_expand(struct ufunc_query *q, struct family_error *err)
 		return expand_plt(q, b->elf, err);
 	if (b->dw)
 		return expand_dwarf(q, b, err);
-	if ((q->variant & (UV_STATEMENT | UV_INLINE)) || strchr(c->arg->str, '@'))
+	if ((q->variant & (UV_STATEMENT | UV_INLINE | UV_CALLEE | UV_CALLEES)) ||
+	    strchr(c->arg->str, '@'))
 		return family_fail(err, &c->arg->pos, xasprintf(
 			"no debuginfo for '%s' [man warning::debuginfo]: %s", file, b->dw_why));
 	return expand_symbols(q, b->elf, c->arg->str, err);

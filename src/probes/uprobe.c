@@ -43,6 +43,16 @@ static const struct pattern_row uprobe_rows[] = {
 	       PAT_OR("return", PA_NONE, UV_RETURN),
 	       PAT_OR("label", PA_STR, UV_LABEL),
 	       { "maxactive", PA_NUM, PC_OPTIONAL, UV_MAXACTIVE, UV_RETURN } } },
+	{ UV_CALLEE, { PAT_C("process", PA_OPTSTRNUM),
+		       PAT_OPT("library", PA_STR, UV_LIBRARY),
+		       PAT_C("function", PA_STR),
+		       PAT_C("callee", PA_STR),
+		       PAT_OPT("call", PA_NONE, UV_CALL),
+		       PAT_OR("return", PA_NONE, UV_RETURN) } },
+	{ UV_CALLEES, { PAT_C("process", PA_OPTSTRNUM),
+			PAT_OPT("library", PA_STR, UV_LIBRARY),
+			PAT_C("function", PA_STR),
+			PAT_C("callees", PA_OPTNUM) } },
 	{ UV_STATEMENT, { PAT_C("process", PA_OPTSTRNUM),
 			  PAT_OPT("library", PA_STR, UV_LIBRARY),
 			  PAT_C("statement", PA_STR),
@@ -147,6 +157,9 @@ static int uprobe_expand(const struct point_pattern *pat, const struct probe_poi
 
 		q.label = comp_named(pat, pp, "label", &at)->arg->str;
 	}
+	if (pat->variant & (UV_CALLEE | UV_CALLEES))
+		q.callee = comp_named(pat, pp, (pat->variant & UV_CALLEE) ? "callee" : "callees",
+				      NULL);
 	programs = uprobe_programs(pp, &q.pid, &nprog, err);
 	if (!programs)
 		return -1;

@@ -23,6 +23,8 @@ enum {
 	UV_PLT = 128,		/* .plt("NAME") */
 	UV_NEAREST = 256,	/* .statement(...).nearest */
 	UV_LABEL = 512,		/* .function(...).label("PAT") */
+	UV_CALLEE = 1024,	/* .function(...).callee("PAT") */
+	UV_CALLEES = 2048,	/* .function(...).callees[(N)] */
 };
 
 /* A probe's payload: one block, the strings at its end. */
@@ -54,6 +56,7 @@ struct ufunc_query {
 	const struct pp_comp *func_comp;	/* function(), statement(), plt() */
 	int func_index;			/* its index in the point */
 	const char *label;		/* .label("PAT")'s PAT, or NULL */
+	const struct pp_comp *callee;	/* .callee("PAT") or .callees[(N)] */
 	char *program, *library;	/* resolved */
 	long long pid;
 	int64_t maxactive;
