@@ -287,13 +287,11 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 
 /* Give dp the point its family names it by (see derived_point); -l
  * keeps the name of the matched one. */
-static void rename_point(struct derived_probe *dp, struct probe_point *named)
+/* dp's point becomes named, with the condition (and, with marks, the
+ * '?' and '!') of the one it replaces. */
+static void replace_point(struct derived_probe *dp, struct probe_point *named, bool marks)
 {
-	if (!named)
-		return;
-	if (!dp->list_name)
-		dp->list_name = derived_list_name(dp);
-	if (!dp->family->internal_points) {
+	if (marks) {
 		named->optional = dp->loc->optional;
 		named->sufficient = dp->loc->sufficient;
 	}
@@ -301,6 +299,15 @@ static void rename_point(struct derived_probe *dp, struct probe_point *named)
 	dp->loc->cond = NULL;
 	probe_point_free(dp->loc);
 	dp->loc = named;
+}
+
+static void rename_point(struct derived_probe *dp, struct probe_point *named)
+{
+	if (!named)
+		return;
+	if (!dp->list_name)
+		dp->list_name = derived_list_name(dp);
+	replace_point(dp, named, !dp->family->internal_points);
 }
 
 /* SystemTap's warning for a callee its caller calls last, by a jump:
@@ -359,12 +366,7 @@ static void rename_callee(struct elab *E, struct derived_probe *dp, bool alias)
 		}
 		vec_push(&named->comps, pp_comp_new(xstrdup(c->name), arg, &c->pos));
 	}
-	named->optional = dp->loc->optional;
-	named->sufficient = dp->loc->sufficient;
-	named->cond = dp->loc->cond;
-	dp->loc->cond = NULL;
-	probe_point_free(dp->loc);
-	dp->loc = named;
+	replace_point(dp, named, true);
 }
 
 /* A point matched pattern p of family fam: one derived probe

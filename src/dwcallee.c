@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwloc.h"
 #include "glob.h"
 #include "util.h"
 
@@ -100,16 +101,6 @@ static const struct dwfunc *called_function(const struct dwindex *ix, Dwarf_Die 
 	return f;
 }
 
-static bool tail_call(Dwarf_Die *site)
-{
-	Dwarf_Attribute a;
-	bool flag = false;
-
-	if (dwarf_attr(site, DW_AT_call_tail_call, &a) || dwarf_attr(site, DW_AT_GNU_tail_call, &a))
-		dwarf_formflag(&a, &flag);
-	return flag;
-}
-
 /* Record F, called from CALLER, with the calls on the way; its text. */
 static const char *add(struct walk *w, const struct dwfunc *f, const char *caller, bool tail)
 {
@@ -164,7 +155,7 @@ static void call_site_callee(struct walk *w, Dwarf_Die *site, const char *caller
 		return;
 	w->rets = xrealloc(w->rets, (w->nrets + 1) * sizeof(*w->rets));
 	w->rets[w->nrets++] = ret;
-	text = add(w, f, caller, tail_call(site));
+	text = add(w, f, caller, dwloc_tail_call(site));
 	if (depth > 1 && dwindex_die(w->ix, f->die, &def, NULL))
 		visit(w, &def, text, depth - 1);
 	w->nrets--;

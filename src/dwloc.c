@@ -541,7 +541,7 @@ static bool push_entry_value(struct eval *ev, const Dwarf_Op *op)
 /* A tail call (a jump) leaves no return address of its own: the
  * function returns to its caller's caller, so such a call site is never
  * the one found at the entry. */
-static bool tail_call(Dwarf_Die *site)
+bool dwloc_tail_call(Dwarf_Die *site)
 {
 	Dwarf_Attribute a;
 	bool flag = false;
@@ -581,7 +581,7 @@ static void find_call_sites(Dwarf_Die *die, Dwarf_Die *caller, Dwarf_Off param,
 			bool named = dwarf_attr(&child, DW_AT_call_parameter, &a) ||
 				     dwarf_attr(&child, DW_AT_abstract_origin, &a);
 
-			site.tail = tail_call(die);
+			site.tail = dwloc_tail_call(die);
 			site.has_caller = caller != NULL;
 			if (caller)
 				site.caller = *caller;

@@ -48,6 +48,11 @@ const struct tvar_dwop *dwloc_intern_ops(const struct tvar_dwop *ops, size_t n);
  * ctypes_dwarf(), 0 for none or void. */
 ctype_id dwloc_type_of(Dwarf_Die *die);
 
+/* Whether a call site DIE is a tail call (DW_AT_call_tail_call, or
+ * GCC's DWARF 4 DW_AT_GNU_tail_call): a jump, which leaves no return
+ * address of its own. */
+bool dwloc_tail_call(Dwarf_Die *site);
+
 /* Where a function's return value is at a .return probe (x86-64: rax). */
 void dwloc_return_value(struct tvar_origin *out);
 
