@@ -432,7 +432,7 @@ static void eliminate(struct elab *E)
 		}
 		if (v->reads == 0 && v->writes > (init ? 1 : 0))
 			v->auto_print = true;
-		if (v->reads > 0 && v->writes == 0) {
+		if (v->reads > 0 && v->writes == 0 && !v->sorted) {
 			char *sugg = similar_vars(E, v, NULL, NULL);
 
 			sem_warn(E, &v->pos, what, "never-assigned global variable '%s'%s",

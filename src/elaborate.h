@@ -61,6 +61,8 @@ struct vardecl {
 	int64_t maxsize;		/* global a[N] */
 	const struct global *decl;	/* globals: the declaration */
 	int reads, writes;		/* uses seen in kept code */
+	bool sorted;			/* iterated by a sorted foreach: not
+					 * "never-assigned", as in SystemTap */
 	bool elided;			/* dropped as unused (not printed) */
 	bool read_dropped;		/* elided, but read by dropped assignments
 					 * (sem_dead.c): still typed, as they are */

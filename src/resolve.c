@@ -932,9 +932,11 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 			arr = lookup_array(R, s->base->name, nkeys, &s->base->pos);
 			if (arr) {
 				bind(R, s->base, arr);
-				/* SystemTap counts a sorted foreach as a write
-				 * of the array (no "never-assigned" warning) */
-				note_use(R, arr, true, s->sort_dir != 0);
+				note_use(R, arr, true, false);
+				/* SystemTap's "never-assigned" check counts a
+				 * sorted foreach as a write of the array */
+				if (s->sort_dir)
+					arr->sorted = true;
 			}
 			if (arr && s->has_slice && (int)s->slice.n != nkeys)
 				slice_arity(R, s);
