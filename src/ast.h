@@ -298,6 +298,8 @@ unsigned embedded_pragmas(const char *code);
 /* Print the script in canonical form (see ast_print.c). */
 void ast_print(FILE *out, const struct script *s);
 void ast_print_expr(FILE *out, const struct expr *e);
+/* The spelling of a statistic operator (enum stat_op): "@count" ... */
+const char *ast_stat_name(int op);
 void ast_print_probe_point(FILE *out, const struct probe_point *pp);
 
 #endif

@@ -72,7 +72,7 @@ static const char *op_text(int op)
 	return s ? s : "?";
 }
 
-static const char *stat_name(int op)
+const char *ast_stat_name(int op)
 {
 	switch (op) {
 	case STAT_COUNT: return "@count";
@@ -304,7 +304,7 @@ void ast_print_expr(FILE *out, const struct expr *e)
 		fputc(')', out);
 		break;
 	case E_STAT:
-		fprintf(out, "%s(", stat_name(e->op));
+		fprintf(out, "%s(", ast_stat_name(e->op));
 		ast_print_expr(out, e->a);
 		for (size_t i = 0; i < e->args.n; i++) {
 			fputs(", ", out);
@@ -373,7 +373,7 @@ static void print_foreach(FILE *out, const struct stmt *s, int depth)
 		fputc(']', out);
 	}
 	if (s->sort_aggr)
-		fprintf(out, " %s", stat_name(s->sort_aggr));
+		fprintf(out, " %s", ast_stat_name(s->sort_aggr));
 	if (s->sort_dir && s->sort_col == 0)
 		fputs(dir, out);
 	if (s->limit) {

@@ -17,7 +17,6 @@
  */
 #include "sem_elide.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 
 #include "astwalk.h"
@@ -239,21 +238,11 @@ struct stmt_elide {
 	struct elide L;
 };
 
-static const char *stat_spelling(int op)
-{
-	static const char *const names[] = {
-		[STAT_COUNT] = "@count", [STAT_SUM] = "@sum", [STAT_MIN] = "@min",
-		[STAT_MAX] = "@max", [STAT_AVG] = "@avg", [STAT_VARIANCE] = "@variance",
-	};
-
-	return op > 0 && op <= STAT_VARIANCE ? names[op] : "@";
-}
-
-/* SystemTap names an elided statement by its first token. */
+/* SystemTap names an elided statement by its first token: describe_expr's
+ * words for it, but for the tokens that expression errors name
+ * otherwise (a string unquoted, the statistic operators by name). */
 static char *first_token_what(const struct expr *e)
 {
-	const char *op;
-
 	while (!e->paren && (e->kind == E_BINARY || e->kind == E_ASSIGN ||
 			     e->kind == E_TERNARY || e->kind == E_POSTINC ||
 			     e->kind == E_AUTOCAST || e->kind == E_INDEX) && e->a)
@@ -261,34 +250,23 @@ static char *first_token_what(const struct expr *e)
 	if (e->paren)
 		return xstrdup("operator '('");
 	switch (e->kind) {
-	case E_NUM:
-		return xasprintf("number '%" PRId64 "'", e->num);
 	case E_STR:
 		return xasprintf("string '%s'", e->str);
-	case E_SYM: case E_CALL: case E_PRINT: case E_TARGET:
-		return xasprintf("identifier '%s'", e->name);
 	case E_IN:
 		return xstrdup("operator '['");
-	case E_UNARY: case E_PREINC:
-		op = tok_spelling((enum tok_kind)e->op);
-		return xasprintf("operator '%s'", op ? op : "?");
 	case E_STAT:
-		return xasprintf("operator '%s'", stat_spelling(e->op));
+		return xasprintf("operator '%s'", ast_stat_name(e->op));
 	case E_HIST:
 		return xstrdup(e->op == HIST_LOG ? "operator '@hist_log'" :
 			       "operator '@hist_linear'");
-	case E_ATOP:
-		return xasprintf("operator '%s'", e->name ? e->name : "@");
-	case E_CAST:
-		return xstrdup("operator '@cast'");
-	case E_VAR:
-		return xstrdup("operator '@var'");
 	case E_DEFINED:
 		return xstrdup("operator '@defined'");
 	case E_ENTRY:
 		return xstrdup("operator '@entry'");
-	default:
+	case E_EMBEDDED:
 		return xstrdup("embedded-code");
+	default:
+		return describe_expr(e);
 	}
 }
 

@@ -119,14 +119,6 @@ char *tr_where_at(const char *what, const struct srcpos *pos)
 	return lit;
 }
 
-static const char *stat_name(int op)
-{
-	static const char *const names[] = { "", "@count", "@sum", "@min", "@max",
-		"@avg", "@variance" };
-
-	return op > 0 && op <= STAT_VARIANCE ? names[op] : "@";
-}
-
 char *tr_where(struct tr *T, const struct expr *e)
 {
 	char *what, *r;
@@ -169,7 +161,7 @@ char *tr_where(struct tr *T, const struct expr *e)
 		what = xstrdup("operator '?'");
 		break;
 	case E_STAT:
-		what = xasprintf("operator '%s'", stat_name(e->op));
+		what = xasprintf("operator '%s'", ast_stat_name(e->op));
 		break;
 	case E_HIST:
 		what = xasprintf("operator '%s'", e->op == HIST_LOG ? "@hist_log" :
