@@ -770,24 +770,11 @@ size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dw
 	return n;
 }
 
-const char *dwindex_nearest(const struct dwindex *ix, const char *name)
+void dwindex_offer_names(const struct dwindex *ix, struct nearest *nr)
 {
-	const char *best = NULL;
-	int best_d = 0;
-
-	for (size_t i = 0; i < ix->n; i++) {
-		int d;
-
-		if (i > 0 && strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) == 0)
-			continue;
-		d = sem_edit_distance(name, ix->funcs[i].name);
-		if (!best || d < best_d) {
-			best = ix->funcs[i].name;
-			best_d = d;
-		}
-	}
-	/* as the kprobe family: only a name a few edits away is a suggestion */
-	return best && best_d <= 3 ? best : NULL;
+	for (size_t i = 0; i < ix->n; i++)
+		if (i == 0 || strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) != 0)
+			nearest_offer(nr, ix->funcs[i].name);
 }
 
 bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_Die *cu)

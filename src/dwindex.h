@@ -80,8 +80,9 @@ struct dwsym {
  * One per address, by address; returns how many, the array (malloc'd)
  * in *out. */
 size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dwsym **out);
-/* The function name closest to NAME (SystemTap's suggestion), or NULL. */
-const char *dwindex_nearest(const struct dwindex *ix, const char *name);
+struct nearest;
+/* Offer every function name of the index to nr (suggest.h). */
+void dwindex_offer_names(const struct dwindex *ix, struct nearest *nr);
 
 /* The DIE at offset OFF (a struct dwfunc's die) and the DIE of its
  * compile unit; false when unreadable. */

@@ -47,10 +47,5 @@ bool ksyms_has(const struct ksyms *ks, const char *name);
  * order; returns the number of matches. */
 size_t ksyms_match(const struct ksyms *ks, const char *pattern,
 		   void (*fn)(const char *name, void *arg), void *arg);
-/* The name closest to NAME by edit distance, for "did you mean"; NULL when
- * none is close (more than a third of NAME's length, at least 2, away). */
-const char *ksyms_nearest(const struct ksyms *ks, const char *name);
-/* The same over any list of N names (e.g. the tracepoints'). */
-const char *ksyms_nearest_in(const char *const *names, size_t n, const char *name);
 
 #endif

@@ -86,3 +86,63 @@ char *sem_suggest(const char *name, const char *const *cands, int n)
 	free(c);
 	return strbuf_detach(&sb);
 }
+
+void nearest_init(struct nearest *nr, const char *target)
+{
+	memset(nr, 0, sizeof(*nr));
+	nr->target = target;
+	nr->target_len = strlen(target);
+}
+
+/* Whether (d, name) sorts before slot i. */
+static bool nearer(const struct nearest *nr, int d, const char *name, int i)
+{
+	return d != nr->dist[i] ? d < nr->dist[i] : strcmp(name, nr->name[i]) < 0;
+}
+
+void nearest_offer(struct nearest *nr, const char *cand)
+{
+	size_t len;
+	int d, at;
+
+	if (!cand || !*cand)
+		return;
+	len = strlen(cand);
+	/* the length difference is a lower bound of the distance: most
+	 * candidates of a full list stop here */
+	if (nr->n == NEAREST_MAX &&
+	    (len > nr->target_len ? len - nr->target_len : nr->target_len - len) >
+		    (size_t)nr->dist[NEAREST_MAX - 1])
+		return;
+	for (int i = 0; i < nr->n; i++)
+		if (!strcmp(nr->name[i], cand))
+			return;
+	d = sem_edit_distance(nr->target, cand);
+	at = nr->n;
+	while (at > 0 && nearer(nr, d, cand, at - 1))
+		at--;
+	if (at == NEAREST_MAX)
+		return;
+	if (nr->n < NEAREST_MAX)
+		nr->n++;
+	memmove(&nr->name[at + 1], &nr->name[at], sizeof(nr->name[0]) * (size_t)(nr->n - 1 - at));
+	memmove(&nr->dist[at + 1], &nr->dist[at], sizeof(nr->dist[0]) * (size_t)(nr->n - 1 - at));
+	nr->name[at] = cand;
+	nr->dist[at] = d;
+}
+
+char *nearest_no_match(const struct nearest *nr, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "no match");
+	for (int i = 0; i < nr->n; i++) {
+		if (i == 0)
+			strbuf_addf(&sb, " (similar %s: %s", what, nr->name[i]);
+		else
+			strbuf_addf(&sb, ", %s", nr->name[i]);
+	}
+	if (nr->n)
+		strbuf_addc(&sb, ')');
+	return strbuf_detach(&sb);
+}

@@ -3,6 +3,8 @@
 #ifndef TAPC_SUGGEST_H
 #define TAPC_SUGGEST_H
 
+#include <stddef.h>
+
 /* Levenshtein distance between two strings (bytes). */
 int sem_edit_distance(const char *a, const char *b);
 
@@ -11,5 +13,27 @@ int sem_edit_distance(const char *a, const char *b);
  * name; duplicates and name itself are skipped. Returns a malloc'ed
  * " (similar: ...)" text, or an empty malloc'ed string. */
 char *sem_suggest(const char *name, const char *const *cands, int n);
+
+/* The nearest names to a target among candidates offered one at a time
+ * (SystemTap's "no match (similar functions: ...)"): up to
+ * NEAREST_MAX of them, nearest first, then by name, with no distance
+ * limit; repeats are not kept.  As in SystemTap, the target itself is a
+ * candidate: a function that exists but cannot be probed that way (a
+ * .return of an inline one, a label it lacks) is named first. */
+#define NEAREST_MAX 5
+
+struct nearest {
+	const char *target;
+	size_t target_len;
+	int n;
+	const char *name[NEAREST_MAX];
+	int dist[NEAREST_MAX];
+};
+
+void nearest_init(struct nearest *nr, const char *target);
+void nearest_offer(struct nearest *nr, const char *cand);
+/* "no match", plus " (similar WHAT: a, b, ...)" when a name was kept;
+ * malloc'ed. */
+char *nearest_no_match(const struct nearest *nr, const char *what);
 
 #endif

@@ -286,18 +286,8 @@ const struct usym *uelf_function_at(const struct uelf *u, uint64_t addr)
 	return NULL;
 }
 
-const char *uelf_nearest(const struct uelf *u, const char *name)
+void uelf_offer_names(const struct uelf *u, struct nearest *nr)
 {
-	const char *best = NULL;
-	int best_d = 0;
-
-	for (size_t i = 0; i < u->n_funcs; i++) {
-		int d = sem_edit_distance(name, u->funcs[i].name);
-
-		if (!best || d < best_d) {
-			best = u->funcs[i].name;
-			best_d = d;
-		}
-	}
-	return best && best_d <= 3 ? best : NULL;
+	for (size_t i = 0; i < u->n_funcs; i++)
+		nearest_offer(nr, u->funcs[i].name);
 }

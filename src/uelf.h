@@ -45,7 +45,8 @@ size_t uelf_plt(const struct uelf *u, const char *pat, const struct usym ***out)
 bool uelf_exported(const struct uelf *u, const char *name);
 /* The function symbol that contains ADDR, or NULL. */
 const struct usym *uelf_function_at(const struct uelf *u, uint64_t addr);
-/* The function name closest to NAME, or NULL. */
-const char *uelf_nearest(const struct uelf *u, const char *name);
+struct nearest;
+/* Offer every function symbol's name to nr (suggest.h). */
+void uelf_offer_names(const struct uelf *u, struct nearest *nr);
 
 #endif

@@ -11,6 +11,7 @@
  * declaration.
  */
 #include "probes/dwmatch.h"
+#include "suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,7 @@ int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct famil
 {
 	const struct pp_comp *fn = m->comp;
 	char try[64];
-	const char *near = ix && !glob_is_pattern(m->func) ? dwindex_nearest(ix, m->func) : NULL;
+	struct nearest nr;
 
 	if (m->pp->optional)
 		return 0;
@@ -241,9 +242,11 @@ int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct famil
 					m->lo, try_text(m, try, sizeof(try)))
 			    : xasprintf("no line records for %s:%d-%d [man error::dwarf]", m->file,
 					m->lo, m->hi));
-	if (near && strcmp(near, m->func) != 0)
-		return family_fail(err, &fn->arg->pos, xasprintf("no match (similar function: %s)", near));
-	return family_fail(err, &fn->arg->pos, xstrdup("no match"));
+	/* as SystemTap: the nearest names even to a glob */
+	nearest_init(&nr, m->func);
+	if (ix)
+		dwindex_offer_names(ix, &nr);
+	return family_fail(err, &fn->arg->pos, nearest_no_match(&nr, "functions"));
 }
 
 /* A decimal line number from *s (advanced past it); false when none. */

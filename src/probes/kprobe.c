@@ -128,7 +128,7 @@ static int expand_function(const struct probe_point *pp, int variant, int64_t ma
 			   struct vec *out, struct family_error *err)
 {
 	const struct pp_comp *fn = family_comp(pp, 1);
-	const char *why = NULL, *near;
+	const char *why = NULL;
 	const struct ksyms *ks = kinfo_ksyms(&why);
 
 	if (!ks)
@@ -140,10 +140,7 @@ static int expand_function(const struct probe_point *pp, int variant, int64_t ma
 	/* SystemTap lets an optional point resolve to nothing. */
 	if (pp->optional)
 		return 0;
-	near = glob_is_pattern(fn->arg->str) ? NULL : ksyms_nearest(ks, fn->arg->str);
-	if (near)
-		return family_fail(err, &fn->arg->pos,
-			    xasprintf("no match (similar function: %s)", near));
+	/* SystemTap suggests no names here (kernel.function does) */
 	return family_fail(err, &fn->arg->pos, xstrdup("no match"));
 }
 

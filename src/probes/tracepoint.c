@@ -32,9 +32,6 @@ static const struct pattern_row trace_rows[] = {
 	{ 0, { PAT_C("kernel", PA_NONE), PAT_C("trace", PA_STR) } },
 };
 
-/* Most suggestions of a "no match" error, as SystemTap gives. */
-#define TP_SUGGESTIONS 5
-
 /* The payload of a tracepoint probe: its event, resolved by pass 2 (in
  * the catalogue kinfo keeps for the whole run). */
 struct trace_data {
@@ -86,39 +83,17 @@ static void add_match(const struct btf_tracepoint *tp, void *arg)
 	vec_push(x->out, fp);
 }
 
-struct near_name {
-	const char *name;
-	int dist;
-};
-
-static int near_cmp(const void *a, const void *b)
-{
-	const struct near_name *x = a, *y = b;
-
-	return x->dist != y->dist ? x->dist - y->dist : strcmp(x->name, y->name);
-}
-
 /* SystemTap's "no match", with the nearest event names. */
 static char *no_match_message(const struct btf_tracepoints *tps, const char *pattern)
 {
 	const char *colon = strchr(pattern, ':');
-	const char *name = colon ? colon + 1 : pattern;
-	size_t n = btf_tracepoints_count(tps), k;
-	struct near_name *near = xcalloc(n + 1, sizeof(*near));
-	struct strbuf sb = STRBUF_INIT;
+	size_t n = btf_tracepoints_count(tps);
+	struct nearest nr;
 
-	for (size_t i = 0; i < n; i++) {
-		near[i].name = btf_tracepoint_at(tps, i)->name;
-		near[i].dist = sem_edit_distance(name, near[i].name);
-	}
-	qsort(near, n, sizeof(*near), near_cmp);
-	strbuf_adds(&sb, "no match");
-	for (k = 0; k < n && k < TP_SUGGESTIONS; k++)
-		strbuf_addf(&sb, "%s%s", k ? ", " : " (similar tracepoints: ", near[k].name);
-	if (k)
-		strbuf_addc(&sb, ')');
-	free(near);
-	return strbuf_detach(&sb);
+	nearest_init(&nr, colon ? colon + 1 : pattern);
+	for (size_t i = 0; i < n; i++)
+		nearest_offer(&nr, btf_tracepoint_at(tps, i)->name);
+	return nearest_no_match(&nr, "tracepoints");
 }
 
 static int trace_expand(const struct point_pattern *pat, const struct probe_point *pp,

@@ -20,6 +20,7 @@
 #include "probes/dwmatch.h"
 #include "probes/family.h"
 #include "probes/uprobe.h"
+#include "suggest.h"
 #include "uelf.h"
 #include "util.h"
 
@@ -123,15 +124,17 @@ static struct uprobe_data *push_probe(const struct ufunc_query *q, char *text, u
 static int no_match(const struct ufunc_query *q, const struct uelf *u, const char *name,
 		    struct family_error *err)
 {
-	const char *near = u && !glob_is_pattern(name) ? uelf_nearest(u, name) : NULL;
 	const struct pp_comp *c = q->func_comp;
+	struct nearest nr;
 
 	if (q->pp->optional)
 		return 0;
-	if (near && strcmp(near, name) != 0)
-		return family_fail(err, c->arg ? &c->arg->pos : &c->pos,
-				   xasprintf("no match (similar function: %s)", near));
-	return family_fail(err, c->arg ? &c->arg->pos : &c->pos, xstrdup("no match"));
+	/* as SystemTap: the nearest names even to a glob */
+	nearest_init(&nr, name);
+	if (u)
+		uelf_offer_names(u, &nr);
+	return family_fail(err, c->arg ? &c->arg->pos : &c->pos,
+			   nearest_no_match(&nr, "functions"));
 }
 
 /* .plt("NAME"): the PLT entries NAME matches (all without NAME). */
