@@ -1054,12 +1054,13 @@ static char *decl(const struct btf *btf, uint32_t id, const char *inner, int *bu
 		uint32_t to = btf_ref(btf, id);
 
 		if (base_name(btf, to, &base)) {
-			/* "const int x": the qualifier goes first. */
+			/* "int const x": after its base type, as SystemTap
+			 * names DWARF types ("char const*"). */
 			char *b = sb_take(&base);
 
 			if (!b)
 				return NULL;
-			res = join3(q, " ", b);
+			res = join3(b, " ", q);
 			free(b);
 			if (res && *inner) {
 				char *full = join3(res, " ", inner);

@@ -8,11 +8,6 @@
 #include "types.h"
 #include "util.h"
 
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A probe and the name -l prints for it. */
 struct listed {
 	const struct derived_probe *dp;
@@ -24,12 +19,12 @@ static int listed_cmp(const void *a, const void *b)
 	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
 }
 
-/* Print the strings of v each after a space, sorted (else in v's order)
- * and each once, and free them. */
-static void print_set(FILE *out, struct vec *v, bool sorted)
+/* Print the strings of v each after a space, in v's order (SystemTap's:
+ * the locals as the probe declares them, the target variables as the
+ * DWARF scope, the tracepoint or the family gives them) and each once,
+ * and free them. */
+static void print_set(FILE *out, struct vec *v)
 {
-	if (sorted && v->n > 1)
-		qsort(v->v, v->n, sizeof(void *), str_cmp);
 	for (size_t i = 0; i < v->n; i++) {
 		size_t j = 0;
 
@@ -75,9 +70,8 @@ void listing_print(FILE *out, const struct program *p, bool with_vars)
 		for (; j < n && strcmp(dps[j].name, dps[i].name) == 0; j++)
 			if (with_vars)
 				collect_vars(dps[j].dp, &locals, &targets);
-		print_set(out, &locals, true);
-		print_set(out, &targets, !(dps[i].dp->family &&
-					   dps[i].dp->family->targets_in_order));
+		print_set(out, &locals);
+		print_set(out, &targets);
 		fputc('\n', out);
 		i = j;
 	}

@@ -73,12 +73,10 @@ struct probe_family {
 	/*
 	 * -L: push the target variables dp offers onto out, each a malloc'd
 	 * "$name:TYPE" with the C type as SystemTap prints it (for example
-	 * "$prev:struct task_struct*").  NULL: the family has none.
+	 * "$prev:struct task_struct*"), in SystemTap's order (-L keeps it).
+	 * NULL: the family has none.
 	 */
 	void (*list_targets)(const struct derived_probe *dp, struct vec *out);
-	/* -L prints list_targets' order (a DWARF scope's, as SystemTap
-	 * lists it) instead of sorting the names. */
-	bool targets_in_order;
 	/*
 	 * -p2: text printed right after the concrete point: SystemTap's
 	 * probe signature comment, such as the name a kprobe resolves to;

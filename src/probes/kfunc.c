@@ -564,7 +564,6 @@ const struct probe_family probe_family_kfunc = {
 	.expand = kfunc_expand,
 	.target_type = kfunc_target_type,
 	.list_targets = kfunc_list_targets,
-	.targets_in_order = true,
 	.saves_entry = kfunc_saves_entry,
 	.debug_module = kfunc_debug_module,
 	.print_sig = kfunc_print_sig,

@@ -345,7 +345,6 @@ const struct probe_family probe_family_uprobe = {
 	.expand = uprobe_expand,
 	.target_type = uprobe_target_type,
 	.list_targets = uprobe_list_targets,
-	.targets_in_order = true,
 	.derived_point = uprobe_derived_point,
 	.print_sig = uprobe_print_sig,
 	.saves_entry = uprobe_saves_entry,

@@ -269,13 +269,13 @@ static void test_sample(void)
 	CHECK(btf_param_at(btf, T_CLASS_FUNC, 1, &name, &t) == 0 && strcmp(name, "p") == 0 &&
 	      t == T_PTR_TASK, "FUNC param 1");
 	CHECK(strcmp(tstr(btf, T_PTR_TASK, ""), "struct task *") == 0, "%s", typebuf);
-	CHECK(strcmp(tstr(btf, T_PTR_CC, "msg"), "const char *msg") == 0, "%s", typebuf);
+	CHECK(strcmp(tstr(btf, T_PTR_CC, "msg"), "char const *msg") == 0, "%s", typebuf);
 	CHECK(strcmp(tstr(btf, T_ARR, "comm"), "char comm[16]") == 0, "%s", typebuf);
 	CHECK(strcmp(tstr(btf, T_TRACE_TD, NULL), "btf_trace_demo_event") == 0, "%s", typebuf);
 	CHECK(strcmp(tstr(btf, T_PTR_PROTO, "fn"),
-		      "void (*fn)(void *, struct task *, const char *)") == 0, "%s", typebuf);
+		      "void (*fn)(void *, struct task *, char const *)") == 0, "%s", typebuf);
 	CHECK(strcmp(tstr(btf, T_CLASS_FUNC, NULL),
-		      "void __bpf_trace_demo_class(void *__data, struct task *p, const char *msg)") == 0,
+		      "void __bpf_trace_demo_class(void *__data, struct task *p, char const *msg)") == 0,
 	      "%s", typebuf);
 	CHECK(strcmp(tstr(btf, T_ENUM, "c"), "enum color c") == 0, "%s", typebuf);
 	CHECK(strcmp(tstr(btf, T_UNION, ""), "union {...}") == 0, "%s", typebuf);
