@@ -36,6 +36,9 @@ struct elab_options {
 	bool guru;		/* -g */
 	bool skip_badvars;	/* --skip-badvars: a target variable that does
 				 * not resolve reads as 0, with a warning */
+	bool listing;		/* -l/-L: as SystemTap's listing mode, a target
+				 * variable that does not resolve is no error
+				 * (what it is assigned to lists as unknown) */
 	/* -D MAXSTRINGLEN=N, -D MAXMAPENTRIES=N, or 0: the runtime's
 	 * defaults (for the limits pass 2 checks) */
 	int64_t maxstringlen, maxmapentries;

@@ -122,10 +122,12 @@ static char *with_what(const struct expr *e, char *msg)
 	return s;
 }
 
-/* An "unresolved type" report: shown only when no mismatch was found. */
+/* An "unresolved type" report: shown only when no mismatch was found.
+ * -l/-L list such a variable as unknown instead (SystemTap's listing
+ * mode lets a target variable that does not resolve leave it so). */
 static void unresolved_at(struct tctx *T, const struct srcpos *pos, const char *what)
 {
-	if (T->report)
+	if (T->report && !T->E->o->listing)
 		pend(T, -1, pos, with_what_at(pos, what, xstrdup("unresolved type ")),
 		     NULL, NULL);
 }
@@ -144,7 +146,7 @@ static void tok_mismatch(struct tctx *T, const struct expr *e, enum sem_type wan
 {
 	char *msg;
 
-	if (!T->report)
+	if (!T->report || (got == SEM_UNKNOWN && T->E->o->listing))
 		return;
 	if (got != SEM_UNKNOWN)
 		msg = xasprintf("type mismatch: expected %s but found %s",

@@ -19,16 +19,25 @@ static int listed_cmp(const void *a, const void *b)
 	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
 }
 
+/* Whether "NAME:TYPE" strings a and b name the same variable. */
+static bool same_name(const char *a, const char *b)
+{
+	size_t n = strcspn(a, ":");
+
+	return strncmp(a, b, n) == 0 && (b[n] == ':' || b[n] == 0);
+}
+
 /* Print the strings of v each after a space, in v's order (SystemTap's:
  * the locals as the probe declares them, the target variables as the
- * DWARF scope, the tracepoint or the family gives them) and each once,
+ * DWARF scope, the tracepoint or the family gives them) and each name once,
  * and free them. */
 static void print_set(FILE *out, struct vec *v)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		size_t j = 0;
 
-		while (j < i && strcmp(v->v[i], v->v[j]) != 0)
+		/* one NAME (of "NAME:TYPE") each: the first probe's type */
+		while (j < i && !same_name(v->v[i], v->v[j]))
 			j++;
 		if (j == i)
 			fprintf(out, " %s", (char *)v->v[i]);

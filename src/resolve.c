@@ -520,11 +520,14 @@ static bool res_target(struct rctx *R, struct expr *e, bool write, bool *resolve
 		return false;
 	res_index_exprs(R, e);
 	if (sem_target_check(R->dp, e, write, &err) == SEM_UNKNOWN) {
-		char *w = err.what ? NULL : describe_expr(e);
+		/* -l/-L list the probe all the same, as SystemTap does */
+		if (!R->E->o->listing) {
+			char *w = err.what ? NULL : describe_expr(e);
 
-		sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w, "%s",
-			  err.msg ? err.msg : "unresolved target-symbol expression");
-		free(w);
+			sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w,
+				  "%s", err.msg ? err.msg : "unresolved target-symbol expression");
+			free(w);
+		}
 	} else {
 		entry_target(R, e);
 		if (resolved)
