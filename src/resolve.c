@@ -677,7 +677,8 @@ static void res_expr(struct rctx *R, struct expr *e)
 		res_call(R, e);
 		return;
 	case E_ASSIGN:
-		res_expr(R, e->b);
+		/* the target first, then the value: SystemTap's order, which
+		 * is the order new locals are declared in (-p2, -L) */
 		if (e->op == TK_AGG) {
 			/* s <<< v, m[k] <<< v: adds, no read; the variable is
 			 * the last write noted (the keys come first) */
@@ -691,6 +692,7 @@ static void res_expr(struct rctx *R, struct expr *e)
 			/* m[k] <<< v adds to the element: no read */
 			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
 		}
+		res_expr(R, e->b);
 		check_target_use(R, e->a, e->op);
 		return;
 	case E_PREINC: case E_POSTINC:
