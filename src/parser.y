@@ -1194,13 +1194,11 @@ unary:
 	| MINUS unary
 		{
 			/* -N written directly folds into a negative literal,
-			 * which lets -9223372036854775808 through. */
-			if ($2->kind == E_NUM && !$2->paren && $2->op == 0) {
-				if ((uint64_t)$2->num > 9223372036854775808ULL) {
-					perr(ps, &$2->pos, "number invalid or out of range");
-					expr_free($2);
-					YYERROR;
-				}
+			 * which lets -9223372036854775808 through.  A larger N
+			 * (up to 2^64-1) has already wrapped to a negative
+			 * long and stays a negation of it, as in SystemTap. */
+			if ($2->kind == E_NUM && !$2->paren && $2->op == 0 &&
+			    (uint64_t)$2->num <= 9223372036854775808ULL) {
 				$2->num = (int64_t)(0 - (uint64_t)$2->num);
 				$2->op = 1;	/* folded */
 				$2->pos = @1.pos;
