@@ -152,6 +152,7 @@ static bool pure_expr(const struct program *p, const struct expr *e, int depth)
 		return true;
 	switch (e->kind) {
 	case E_NUM: case E_STR: case E_SYM:
+	case E_DEFINED:		/* settled in pass 2, nothing runs */
 		return true;
 	case E_EMBEDDED:
 		return embedded_pragmas(e->str) & PRAGMA_PURE;
