@@ -784,10 +784,10 @@ static char *in_expr(struct tr *T, const struct expr *e)
 	unsigned wild;
 	char *keys, *map, *tmp;
 
-	if (e->a->kind != E_SYM) {
-		tr_error(T, &e->pos, "histogram membership is not supported");
-		return xstrdup("0LL");
-	}
+	/* [i] in @hist_log(s) is, as in SystemTap, bucket i's count, with
+	 * the same errors as @hist_log(s)[i] */
+	if (e->a->kind == E_HIST)
+		return index_read(T, e);
 	keys = tr_keys(T, &e->args, &wild);
 	map = tr_map(T, var_of(T, e->a));
 	tmp = tr_ltmp(T);
