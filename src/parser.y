@@ -2234,6 +2234,13 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 		strbuf_adds(sb, "end of input");
 		return;
 	}
+	/* foreach's array, and the value where one is needed, in
+	 * SystemTap's words */
+	if (n == 3 && has_sym(exp, n, YYSYMBOL_IDENT) &&
+	    has_sym(exp, n, YYSYMBOL_AT_HIST_LINEAR) && has_sym(exp, n, YYSYMBOL_AT_HIST_LOG)) {
+		strbuf_adds(sb, "identifier or statistical operation");
+		return;
+	}
 	if (n <= 4) {
 		list_tokens(sb, exp, n);
 		return;
@@ -2247,7 +2254,7 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 		return;
 	}
 	if (has_sym(exp, n, YYSYMBOL_NUMBER) && has_sym(exp, n, YYSYMBOL_IDENT)) {
-		strbuf_adds(sb, "expression");
+		strbuf_adds(sb, "literal string or number");
 		return;
 	}
 	if (has_sym(exp, n, YYSYMBOL_DOT) && has_sym(exp, n, YYSYMBOL_QUESTION)
