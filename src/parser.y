@@ -1194,13 +1194,11 @@ unary:
 	| MINUS unary
 		{
 			/* -N written directly folds into a negative literal,
-			 * which lets -9223372036854775808 through. */
-			if ($2->kind == E_NUM && !$2->paren && $2->op == 0) {
-				if ((uint64_t)$2->num > 9223372036854775808ULL) {
-					perr(ps, &$2->pos, "number invalid or out of range");
-					expr_free($2);
-					YYERROR;
-				}
+			 * which lets -9223372036854775808 through.  A larger N
+			 * (up to 2^64-1) has already wrapped to a negative
+			 * long and stays a negation of it, as in SystemTap. */
+			if ($2->kind == E_NUM && !$2->paren && $2->op == 0 &&
+			    (uint64_t)$2->num <= 9223372036854775808ULL) {
 				$2->num = (int64_t)(0 - (uint64_t)$2->num);
 				$2->op = 1;	/* folded */
 				$2->pos = @1.pos;
@@ -2236,6 +2234,13 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 		strbuf_adds(sb, "end of input");
 		return;
 	}
+	/* foreach's array, and the value where one is needed, in
+	 * SystemTap's words */
+	if (n == 3 && has_sym(exp, n, YYSYMBOL_IDENT) &&
+	    has_sym(exp, n, YYSYMBOL_AT_HIST_LINEAR) && has_sym(exp, n, YYSYMBOL_AT_HIST_LOG)) {
+		strbuf_adds(sb, "identifier or statistical operation");
+		return;
+	}
 	if (n <= 4) {
 		list_tokens(sb, exp, n);
 		return;
@@ -2249,7 +2254,7 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 		return;
 	}
 	if (has_sym(exp, n, YYSYMBOL_NUMBER) && has_sym(exp, n, YYSYMBOL_IDENT)) {
-		strbuf_adds(sb, "expression");
+		strbuf_adds(sb, "literal string or number");
 		return;
 	}
 	if (has_sym(exp, n, YYSYMBOL_DOT) && has_sym(exp, n, YYSYMBOL_QUESTION)

@@ -88,17 +88,60 @@ const struct sem_ref *program_ref(const struct program *p, const void *node)
 
 static bool pure_expr(const struct program *p, const struct expr *e, int depth);
 
-/* A script function whose whole body is "return X", X pure: a wrapper
- * that only types a value, such as task_current()'s &@task(...). */
+/* A function body that only computes its value: returns of pure values,
+ * chosen by ifs on pure tests, and pure values kept in its own locals
+ * (SystemTap follows calls into their bodies alike). */
+static bool pure_body(const struct program *p, const struct stmt *s, int depth)
+{
+	const struct sem_ref *r;
+
+	if (!s)
+		return true;
+	switch (s->kind) {
+	case S_NULL:
+		return true;
+	case S_BLOCK:
+		for (size_t i = 0; i < s->stmts.n; i++)
+			if (!pure_body(p, s->stmts.v[i], depth))
+				return false;
+		return true;
+	case S_IF:
+		return pure_expr(p, s->e1, depth) && pure_body(p, s->body, depth) &&
+		       pure_body(p, s->els, depth);
+	case S_RETURN:
+		return pure_expr(p, s->e1, depth);
+	case S_EXPR:
+		if (s->e1->kind != E_ASSIGN || s->e1->op != TK_ASSIGN ||
+		    s->e1->a->kind != E_SYM)
+			return false;
+		r = program_ref(p, s->e1->a);
+		return r && r->var && !r->var->global && pure_expr(p, s->e1->b, depth);
+	default:
+		return false;
+	}
+}
+
+/* A script function that only computes a value, such as task_current()'s
+ * "return &@task(...)" or a chain of "if (which == 0) return ...". */
 static bool pure_wrapper(const struct program *p, const struct sem_function *f, int depth)
 {
 	const struct stmt *s = f->decl->body;
 
 	if (!s || f->n_group > 1 || depth > 8)
 		return false;
-	while (s->kind == S_BLOCK && s->stmts.n == 1)
-		s = s->stmts.v[0];
-	return s->kind == S_RETURN && s->e1 && pure_expr(p, s->e1, depth + 1);
+	return pure_body(p, s, depth + 1);
+}
+
+/* The array indexes of $x[i]->a, @cast(...)[i], @var(...)[i]... */
+static bool pure_comps(const struct program *p, const struct expr *e, int depth)
+{
+	for (size_t i = 0; i < e->comps.n; i++) {
+		const struct tcomp *c = e->comps.v[i];
+
+		if (c->kind == TC_INDEX && !pure_expr(p, c->index, depth))
+			return false;
+	}
+	return true;
 }
 
 static bool pure_expr(const struct program *p, const struct expr *e, int depth)
@@ -108,13 +151,16 @@ static bool pure_expr(const struct program *p, const struct expr *e, int depth)
 	if (!e)
 		return true;
 	switch (e->kind) {
-	case E_NUM: case E_STR: case E_SYM: case E_TARGET:
+	case E_NUM: case E_STR: case E_SYM:
+	case E_DEFINED:		/* settled in pass 2, nothing runs */
 		return true;
 	case E_EMBEDDED:
 		return embedded_pragmas(e->str) & PRAGMA_PURE;
-	case E_CAST:
-		/* &@cast(p, "type"): p's value, nothing read */
-		return sem_cast_typing_only(e) && pure_expr(p, e->a, depth);
+	case E_TARGET: case E_VAR: case E_CAST: case E_AUTOCAST:
+		/* a read of kernel or user memory, as SystemTap's pure
+		 * accessor functions for them: `x = @cast(p, "T")->f` with
+		 * x unused goes, and a function returning it is pure */
+		return pure_expr(p, e->a, depth) && pure_comps(p, e, depth);
 	case E_BINARY:
 		if (e->op == TK_MATCH || e->op == TK_NMATCH)
 			return false;	/* sets what matched() returns */

@@ -111,6 +111,8 @@ static bool expr_effect(struct elide *L, const struct expr *e)
 	case E_NUM: case E_STR: case E_SYM: case E_TARGET: case E_VAR:
 	case E_DEFINED: case E_STAT:
 		return false;
+	case E_EMBEDDED:	/* pure-marked embedded C computes a value only */
+		return !(embedded_pragmas(e->str) & PRAGMA_PURE);
 	case E_CAST: case E_AUTOCAST: case E_ENTRY: case E_UNARY: case E_TERNARY:
 		return expr_effect(L, e->a) || expr_effect(L, e->b) ||
 		       expr_effect(L, e->c);

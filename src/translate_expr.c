@@ -554,13 +554,43 @@ static char *logical(struct tr *T, const struct expr *e)
 	return tmp;
 }
 
+/* SystemTap's constant folding of a literal that settles the result
+ * whatever the other operand is (0 * x, x & 0, -1 | x, x % 1 ...): when
+ * the other operand is pure it is not evaluated at all, so embedded C
+ * there is not even compiled. */
+static bool settled_by_literal(struct tr *T, const struct expr *e, long long *v)
+{
+	const struct expr *l = e->a->kind == E_NUM ? e->a : NULL;
+	const struct expr *r = e->b && e->b->kind == E_NUM ? e->b : NULL;
+	int op = e->op;
+
+	if (l && r)
+		return false;
+	if (l && ((l->num == 0 && (op == TK_STAR || op == TK_AMP || op == TK_SHR ||
+				   op == TK_SHL)) ||
+		  (l->num == -1 && (op == TK_PIPE || op == TK_SHR)))) {
+		*v = l->num;
+		return program_pure_expr(T->p, e->b);
+	}
+	if (r && ((r->num == 0 && (op == TK_STAR || op == TK_AMP)) ||
+		  (r->num == 1 && op == TK_PERCENT) ||
+		  (r->num == -1 && (op == TK_PERCENT || op == TK_PIPE)))) {
+		*v = op == TK_PERCENT ? 0 : r->num;
+		return program_pure_expr(T->p, e->a);
+	}
+	return false;
+}
+
 static char *binary(struct tr *T, const struct expr *e)
 {
 	char *a, *b, *r;
 	bool str;
+	long long v;
 
 	if (e->op == TK_ANDAND || e->op == TK_OROR)
 		return logical(T, e);
+	if (settled_by_literal(T, e, &v))
+		return xasprintf("%lldLL", v);
 	a = tr_expr(T, e->a);
 	if (e->op == TK_MATCH || e->op == TK_NMATCH) {
 		r = regex_match(T, e, a);
@@ -784,10 +814,10 @@ static char *in_expr(struct tr *T, const struct expr *e)
 	unsigned wild;
 	char *keys, *map, *tmp;
 
-	if (e->a->kind != E_SYM) {
-		tr_error(T, &e->pos, "histogram membership is not supported");
-		return xstrdup("0LL");
-	}
+	/* [i] in @hist_log(s) is, as in SystemTap, bucket i's count, with
+	 * the same errors as @hist_log(s)[i] */
+	if (e->a->kind == E_HIST)
+		return index_read(T, e);
 	keys = tr_keys(T, &e->args, &wild);
 	map = tr_map(T, var_of(T, e->a));
 	tmp = tr_ltmp(T);

@@ -519,13 +519,54 @@ static void try_stmt(struct tr *T, const struct stmt *s)
 	free(end);
 }
 
-/* %{ code %} as a statement: the code itself, with CONTEXT. */
+/* The last character of C code that is not blank or in a comment, and
+ * whether the line it is on is a preprocessor directive. */
+static char last_code_char(const char *code, bool *directive)
+{
+	char last = 0;
+	bool line_hash = false, cur_hash = false, at_line_start = true;
+
+	for (const char *p = code; *p; p++) {
+		if (p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+
+			if (!end)
+				break;
+			p = end + 1;
+		} else if (p[0] == '/' && p[1] == '/') {
+			while (p[1] && p[1] != '\n')
+				p++;
+		} else if (*p == '\n') {
+			at_line_start = true;
+		} else if (*p != ' ' && *p != '\t' && *p != '\r') {
+			if (at_line_start)
+				cur_hash = *p == '#';
+			at_line_start = false;
+			last = *p;
+			line_hash = cur_hash;
+		}
+	}
+	*directive = line_hash;
+	return last;
+}
+
+/* %{ code %} as a statement: the code itself, with CONTEXT.  Code that
+ * ends in a value rather than a statement (%{ 0 %}, %{ "s" %}) is an
+ * expression statement in SystemTap, whose value is thrown away. */
 static void embedded_stmt(struct tr *T, const struct expr *e)
 {
+	bool directive;
+	char last = last_code_char(e->str, &directive);
+	bool value = last && last != ';' && last != '}' && !directive;
+
 	tr_line(T, "{");
 	tr_embedded_names_begin(T);
-	strbuf_adds(&T->body, e->str);
-	strbuf_addc(&T->body, '\n');
+	if (value)
+		strbuf_addf(&T->body, "(void)(%s\n);\n", e->str);
+	else {
+		strbuf_adds(&T->body, e->str);
+		strbuf_addc(&T->body, '\n');
+	}
 	tr_embedded_names_end(T);
 	tr_line(T, "}");
 	tr_check(T);
