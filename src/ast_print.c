@@ -313,7 +313,16 @@ void ast_print_expr(FILE *out, const struct expr *e)
 		fputc(')', out);
 		break;
 	case E_AUTOCAST:
-		print_operand(out, e->a);
+		if (e->addressof)
+			fputc('&', out);
+		/* (a)[0]: without its parentheses a[0] would index an array */
+		if (e->comps.n && ((const struct tcomp *)e->comps.v[0])->kind == TC_INDEX) {
+			fputc('(', out);
+			ast_print_expr(out, e->a);
+			fputc(')', out);
+		} else {
+			print_operand(out, e->a);
+		}
 		print_comps(out, &e->comps);
 		break;
 	case E_HIST:

@@ -369,11 +369,20 @@ static void rename_callee(struct elab *E, struct derived_probe *dp, bool alias)
 	replace_point(dp, named, true);
 }
 
+/* Whether a family's error says only that it found nothing. */
+static bool is_no_match(const char *msg)
+{
+	return !msg || !strncmp(msg, "no match", 8);
+}
+
 /* A point matched pattern p of family fam: one derived probe
- * for each concrete point the family finds. */
+ * for each concrete point the family finds.  wild: a wildcard among
+ * pp's components matched the pattern; as in SystemTap, finding nothing
+ * there is no error (kernel.function("f").* of a function never inlined
+ * has no .inline), only when no match of the wildcard finds anything. */
 static int derive_family(struct elab *E, struct derive *D, const struct probe_family *fam,
 			 const struct point_pattern *p, const struct probe_point *pp,
-			 const struct stmt *body, const struct chain_link *chain)
+			 const struct stmt *body, const struct chain_link *chain, bool wild)
 {
 	struct vec points = { 0 };
 	struct family_error err = { 0 };
@@ -381,6 +390,13 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 
 	(void)E;
 	free(err.what);
+	if (n < 0 && wild && is_no_match(err.msg)) {
+		free(err.msg);
+		for (size_t i = 0; i < points.n; i++)
+			family_point_free(fam, points.v[i]);
+		vec_free(&points);
+		return 0;
+	}
 	if (n < 0) {
 		defer_error(D, &err.pos, err.msg ? err.msg : xstrdup("no match"));
 		for (size_t i = 0; i < points.n; i++)
@@ -566,12 +582,119 @@ static bool shadowed_alias(struct elab *E, const struct probe_point *pp,
 	return false;
 }
 
+/* The index of pp's first component with a "**" in its name, or -1. */
+static int dglob_comp(const struct probe_point *pp)
+{
+	for (size_t i = 0; i < pp->comps.n; i++)
+		if (strstr(((struct pp_comp *)pp->comps.v[i])->name, "**"))
+			return (int)i;
+	return -1;
+}
+
+/* The most components any alias name or family pattern has: how many
+ * whole components a "**" may stand for. */
+static int longest_point(const struct elab *E)
+{
+	const struct point_pattern *p;
+	const struct probe_family *fam;
+	int most = 1;
+
+	for (size_t i = 0; (p = pattern_nth(i, &fam)); i++)
+		if (p->n > most)
+			most = p->n;
+	for (size_t i = 0; i < E->aliases.n; i++) {
+		const struct alias_ref *r = E->aliases.v[i];
+
+		for (size_t j = 0; j < r->a->names.n; j++) {
+			const struct probe_point *nm = r->a->names.v[j];
+
+			if ((int)nm->comps.n > most)
+				most = (int)nm->comps.n;
+		}
+	}
+	return most;
+}
+
+/* pp with its component i, "X**Y", as run components: "X*Y" for one,
+ * else "X*", run - 2 times "*", and "*Y" with the component's argument. */
+static struct probe_point *dglob_point(const struct probe_point *pp, int i, int run)
+{
+	const struct pp_comp *c = pp->comps.v[i];
+	const char *dd = strstr(c->name, "**");
+	int xlen = (int)(dd - c->name);
+	struct probe_point *np = probe_point_new(&pp->pos);
+
+	for (int j = 0; j < i; j++)
+		vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
+	if (run == 1) {
+		vec_push(&np->comps, pp_comp_new(xasprintf("%.*s*%s", xlen, c->name, dd + 2),
+						 expr_dup(c->arg), &c->pos));
+	} else {
+		vec_push(&np->comps, pp_comp_new(xasprintf("%.*s*", xlen, c->name), NULL,
+						 &c->pos));
+		for (int j = 0; j < run - 2; j++)
+			vec_push(&np->comps, pp_comp_new(xstrdup("*"), NULL, &c->pos));
+		vec_push(&np->comps, pp_comp_new(xasprintf("*%s", dd + 2), expr_dup(c->arg),
+						 &c->pos));
+	}
+	for (size_t j = (size_t)i + 1; j < pp->comps.n; j++)
+		vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
+	np->optional = pp->optional;
+	np->sufficient = pp->sufficient;
+	np->cond = expr_dup(pp->cond);
+	return np;
+}
+
+static int derive_point_q(struct elab *E, struct derive *D,
+			  const struct probe_point *pp, const struct stmt *body,
+			  const struct chain_link *chain, bool parent_optional, bool quiet);
+
+/*
+ * SystemTap's "**": a component "X**Y" matches a run of whole components
+ * (sys**open is syscall.open, nd_syscall.mq_open ...).  Each length of
+ * run is derived as a point of its own; those that match nothing drop
+ * out, and only when none matches is pp a mismatch.
+ */
+static int derive_dglob(struct elab *E, struct derive *D, const struct probe_point *pp,
+			int i, const struct stmt *body, const struct chain_link *chain,
+			bool parent_optional)
+{
+	int most = longest_point(E), total = 0;
+
+	for (int run = 1; run <= most; run++) {
+		struct probe_point *np = dglob_point(pp, i, run);
+		int n = derive_point_q(E, D, np, body, chain, parent_optional, true);
+
+		probe_point_free(np);
+		if (D->failed)
+			return -1;
+		total += n;
+	}
+	if (total == 0 && !pp->optional && !parent_optional) {
+		point_mismatch(E, D, pp, i);
+		return -1;
+	}
+	return total;
+}
+
 static int derive_point(struct elab *E, struct derive *D,
 			const struct probe_point *pp, const struct stmt *body,
 			const struct chain_link *chain, bool parent_optional)
 {
+	return derive_point_q(E, D, pp, body, chain, parent_optional, false);
+}
+
+/* quiet: a point that matches nothing is no error (one of a "**"'s runs). */
+static int derive_point_q(struct elab *E, struct derive *D,
+			  const struct probe_point *pp, const struct stmt *body,
+			  const struct chain_link *chain, bool parent_optional, bool quiet)
+{
 	bool optional = pp->optional || parent_optional;
 	int total = 0, best = 0;
+	int dg = dglob_comp(pp);
+
+	if (dg >= 0)
+		return derive_dglob(E, D, pp, dg, body, chain, parent_optional);
 
 	for (size_t i = 0; i < E->aliases.n && !D->failed; i++) {
 		const struct alias_ref *r = E->aliases.v[i];
@@ -637,7 +760,7 @@ static int derive_point(struct elab *E, struct derive *D,
 			 * missing debuginfo included, is skipped. */
 			struct derive saved = *D;
 
-			n = derive_family(E, D, fam, p, pp, body, chain);
+			n = derive_family(E, D, fam, p, pp, body, chain, false);
 			if (D->failed) {
 				if (D->deferred && !saved.deferred)
 					free(D->deferred_msg);
@@ -645,14 +768,14 @@ static int derive_point(struct elab *E, struct derive *D,
 				n = 0;
 			}
 		} else {
-			n = derive_family(E, D, fam, p, pp, body, chain);
+			n = derive_family(E, D, fam, p, pp, body, chain, has_wildcard(pp, p->n));
 		}
 		if (n > 0)
 			total += n;
 	}
 	if (D->failed)
 		return -1;
-	if (total == 0 && !optional) {
+	if (total == 0 && !optional && !quiet) {
 		point_mismatch(E, D, pp, best);
 		return -1;
 	}

@@ -443,9 +443,9 @@ static void yyerror(YYLTYPE *l, struct pstate *ps, const char *msg);
 /* Statements need no separator, so where an expression could end or go
  * on (a [ ( + - & ++ -- after a value, an expression after a bare return)
  * bison sees a conflict; shifting, i.e. taking the longest expression, is
- * what SystemTap's recursive descent does. 33 of these come from
+ * what SystemTap's recursive descent does. 34 of these come from
  * "return", the rest from the operators above. */
-%expect 48
+%expect 50
 
 %type <e> expr ternary lor land bor bxor band in_expr cmp shift concat
 %type <e> additive mult unary crement value literal string_lit target
@@ -1221,6 +1221,17 @@ value:
 	  primary
 	| target
 	| AMP target		{ $$ = $2; $$->addressof = true; $$->pos = @1.pos; }
+	/* &task_current()->fs, &mm->mm_mt: a member's address, by autocast */
+	| AMP autocast
+		{
+			if (!check_pprint_tail(ps, $2, &@2)) {
+				expr_free($2);
+				YYERROR;
+			}
+			$$ = $2;
+			$$->addressof = true;
+			$$->pos = @1.pos;
+		}
 	| autocast
 		{
 			if (!check_pprint_tail(ps, $1, &@1)) {
@@ -1239,6 +1250,17 @@ autocast:
 			$$ = mk(E_AUTOCAST, &@1);
 			$$->a = $1;
 			add_member(ps, $$, $3, &@2);
+		}
+	/* (argv)[0]: a parenthesized value indexed, as SystemTap's autocast */
+	| LPAREN expr RPAREN LBRACKET expr RBRACKET
+		{
+			struct tcomp *c = tcomp_new(TC_INDEX, &@4.pos);
+
+			$2->paren = true;
+			$$ = mk(E_AUTOCAST, &@1);
+			$$->a = $2;
+			c->index = $5;
+			vec_push(&$$->comps, c);
 		}
 	| autocast ARROW member		{ add_member(ps, $1, $3, &@2); $$ = $1; }
 	| autocast LBRACKET expr RBRACKET

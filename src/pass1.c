@@ -86,11 +86,21 @@ static void add_script(struct script ***list, int *n, struct script *sc)
 static void parse_into(struct session *s, struct srcfile *f, bool user)
 {
 	struct script *sc;
+	int errors = s->diag.errors;
 
 	keep_file(s, f);
 	sc = parse_script(f, &s->env, &s->diag);
 	if (!sc)
 		return;
+	if (!user && s->diag.errors > errors) {
+		/* As SystemTap, a tapset file that does not parse is left out
+		 * with a warning (an error under -W), not the whole run. */
+		s->diag.errors = errors;
+		script_free(sc);
+		diag_warning(&s->diag, NULL, "tapset \"%s\" has errors, and will be skipped",
+			     f->name);
+		return;
+	}
 	if (user)
 		add_script(&s->user, &s->n_user, sc);
 	else
@@ -133,8 +143,11 @@ struct library_files {
 };
 
 static void scan_library_dir(struct session *s, struct library_files *lf,
-			     const char *dir)
+			     const char *dir, bool user)
 {
+	/* As SystemTap, an -I directory that does not exist adds nothing */
+	if (user && access(dir, F_OK) != 0)
+		return;
 	if (tapset_scan(dir, s->target.arch, &lf->scripts, &lf->macros) < 0) {
 		fprintf(stderr, "tapc: cannot read tapset directory '%s'\n", dir);
 		s->diag.errors++;
@@ -213,10 +226,10 @@ int session_pass1(struct session *s)
 	struct library_files lf = { { 0 }, { 0 } };
 	char *main_dir = tapc_data_dir("tapsets"), *key, why[400];
 
-	scan_library_dir(s, &lf, main_dir);
+	scan_library_dir(s, &lf, main_dir, false);
 	free(main_dir);
 	for (int i = 0; i < s->opts->include_dirs.count; i++)
-		scan_library_dir(s, &lf, s->opts->include_dirs.items[i]);
+		scan_library_dir(s, &lf, s->opts->include_dirs.items[i], true);
 	load_library_macros(s, &lf.macros);
 
 	parse_user_scripts(s);

@@ -449,8 +449,45 @@ static bool privileged_pos(struct elab *E, const struct srcpos *pos)
 	return E->o->guru || (pos->file && pos->file->privileged);
 }
 
-/* Whether the family of the probe being resolved has a target-variable
- * hook for e; if so, its verdict is reported here (true either way). */
+/* Whether a target at pos was warned of (zeroed, or read at entry)
+ * before; then it is remembered. */
+static bool zeroed_warned_before(struct elab *E, const struct srcpos *pos);
+
+/* The @entry(...) text of SystemTap's warning for e: e as written, but a
+ * closing pretty-print as a member ($path$ is "$path->$"), as stap says. */
+static char *entry_text(const struct expr *e)
+{
+	const struct tcomp *last = e->comps.n ? e->comps.v[e->comps.n - 1] : NULL;
+	char *buf = NULL, *text;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ast_print_expr(f, e);
+	fclose(f);
+	if (!last || last->kind != TC_PPRINT || len < strlen(last->name))
+		return buf;
+	len -= strlen(last->name);
+	text = xasprintf("%.*s->%s", (int)len, buf, last->name);
+	free(buf);
+	return text;
+}
+
+/* SystemTap's warning for a .return probe's read of a parameter, which
+ * gets its value at entry: once per place, however many probes share it. */
+static void warn_read_at_entry(struct rctx *R, const struct expr *e)
+{
+	char *w, *text;
+
+	if (zeroed_warned_before(R->E, &e->pos))
+		return;
+	w = describe_expr(e);
+	text = entry_text(e);
+	sem_warn(R->E, &e->pos, w, "confusing usage, value is captured as @entry(%s) in "
+		 ".return probe [man stapprobes] RETURN PROBES", text);
+	free(text);
+	free(w);
+}
+
 /* A target its family reads at entry (a .return probe's parameter) is
  * saved by the entry half, as an @entry operand is (unless it is part of
  * one already). */
@@ -471,10 +508,10 @@ static void entry_target(struct rctx *R, struct expr *e)
 	for (size_t i = 0; i < R->entry_exprs->n; i++)
 		if (R->entry_exprs->v[i] == e)
 			return;
+	warn_read_at_entry(R, e);
 	vec_push(R->entry_exprs, e);
 }
 
-/* Whether a target at pos was zeroed before (then remembered). */
 static bool zeroed_warned_before(struct elab *E, const struct srcpos *pos)
 {
 	for (size_t i = 0; i < E->n_zeroed_warned; i++) {

@@ -495,8 +495,11 @@ static bool set_has(const struct umod_set *set, const char *path)
 	return has;
 }
 
+/* Add path's symbols, unwind data and (with_lines) lines to set.  named:
+ * a -d file, which as in SystemTap may be unreadable (the script just
+ * lacks its symbols): a warning, with tapc's reason under -v. */
 static bool set_add(struct umod_set *set, const char *path, bool with_lines,
-		    bool verbose)
+		    bool verbose, bool named)
 {
 	struct umod m;
 	char err[512];
@@ -504,9 +507,13 @@ static bool set_add(struct umod_set *set, const char *path, bool with_lines,
 	if (set_has(set, path))
 		return true;
 	if (!umod_load(&m, path, err, sizeof(err))) {
-		fprintf(stderr, "tapc: cannot read symbols and unwind data of %s\n", err);
+		if (!named || verbose)
+			fprintf(stderr, "tapc: cannot read symbols and unwind data of %s\n", err);
+		if (named)
+			fprintf(stderr, "WARNING: missing unwind/symbol data for module '%s'\n",
+				path);
 		umod_free(&m);
-		return false;
+		return named;
 	}
 	if (with_lines)
 		umod_load_lines(&m);
@@ -560,9 +567,9 @@ bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 
 	memset(set, 0, sizeof(*set));
 	for (int i = 0; i < o->user_modules.count; i++)
-		ok &= set_add(set, o->user_modules.items[i], with_lines, verbose);
+		ok &= set_add(set, o->user_modules.items[i], with_lines, verbose, true);
 	for (size_t i = 0; i < n_probe_paths; i++)
-		ok &= set_add(set, probe_paths[i], with_lines, verbose);
+		ok &= set_add(set, probe_paths[i], with_lines, verbose, false);
 	if (o->command && with_command) {
 		char *prog = command_program(o->command);
 		struct stat st;
@@ -570,7 +577,7 @@ bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 		/* a program that is no ELF file (a script) has nothing for us */
 		if (prog && stat(prog, &st) == 0 && S_ISREG(st.st_mode) &&
 		    is_x86_64_elf(prog))
-			ok &= set_add(set, prog, with_lines, verbose);
+			ok &= set_add(set, prog, with_lines, verbose, false);
 		free(prog);
 	}
 	/* --ldd: each library every binary so far needs, and theirs */
@@ -584,7 +591,7 @@ bool umod_collect(struct umod_set *set, const struct tapc_options *o,
 					set->mods[i].needed.items[j], set->mods[i].path);
 				continue;
 			}
-			ok &= set_add(set, lib, with_lines, verbose);
+			ok &= set_add(set, lib, with_lines, verbose, false);
 			free(lib);
 		}
 	}
