@@ -1215,8 +1215,8 @@ crement:
 	  value
 	| INC value	{ $$ = mk_bin(E_PREINC, TK_INC, $2, NULL, &@1); }
 	| DEC value	{ $$ = mk_bin(E_PREINC, TK_DEC, $2, NULL, &@1); }
-	| value INC	{ $$ = mk_bin(E_POSTINC, TK_INC, $1, NULL, &@1); }
-	| value DEC	{ $$ = mk_bin(E_POSTINC, TK_DEC, $1, NULL, &@1); }
+	| value INC	{ $$ = mk_bin(E_POSTINC, TK_INC, $1, NULL, &@1); $$->op_pos = @2.pos; }
+	| value DEC	{ $$ = mk_bin(E_POSTINC, TK_DEC, $1, NULL, &@1); $$->op_pos = @2.pos; }
 	;
 
 value:

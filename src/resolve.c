@@ -253,6 +253,17 @@ static void not_lvalue(struct rctx *R, const struct expr *e)
 	free(what);
 }
 
+/* A probe condition is evaluated wherever its globals change, so it
+ * must not change anything itself (SystemTap's wording). */
+static void cond_writes(struct rctx *R, const struct expr *e)
+{
+	char *what = describe_expr(e);
+	const struct srcpos *at = e->op_pos.file ? &e->op_pos : &e->pos;
+
+	sem_error(R->E, at, what, "probe condition must not modify any variables");
+	free(what);
+}
+
 static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 {
 	struct vardecl *v;
@@ -674,6 +685,10 @@ static void res_expr(struct rctx *R, struct expr *e)
 		res_call(R, e);
 		return;
 	case E_ASSIGN:
+		if (!R->locals) {
+			cond_writes(R, e);
+			return;
+		}
 		res_expr(R, e->b);
 		if (e->op == TK_AGG) {
 			/* s <<< v, m[k] <<< v: adds, no read; the variable is
@@ -691,6 +706,10 @@ static void res_expr(struct rctx *R, struct expr *e)
 		check_target_use(R, e->a, e->op);
 		return;
 	case E_PREINC: case E_POSTINC:
+		if (!R->locals) {
+			cond_writes(R, e);
+			return;
+		}
 		res_lvalue(R, e->a, true);
 		check_target_use(R, e->a, e->op);
 		return;
