@@ -97,16 +97,56 @@ static void parse_into(struct session *s, struct srcfile *f, bool user)
 		add_script(&s->library, &s->n_library, sc);
 }
 
+/* Whether TEXT holds anything but blanks and comments (#, //, slash-star). */
+static bool has_tokens(const char *t, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
+		    t[i] == '\f' || t[i] == '\v') {
+			i++;
+		} else if (t[i] == '#' || (t[i] == '/' && i + 1 < n && t[i + 1] == '/')) {
+			while (i < n && t[i] != '\n')
+				i++;
+		} else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+			for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
+				;
+			if (i + 1 >= n)
+				return true;	/* unterminated: the lexer says so */
+			i += 2;
+		} else {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* SystemTap refuses a main script that declares nothing at all: only
+ * blanks and comments, or conditionals that left nothing. */
+static void refuse_empty(struct session *s, const struct srcfile *f, int n_user)
+{
+	const struct script *sc = s->n_user > n_user ? s->user[n_user] : NULL;
+
+	if (!sc || sc->decls.n)
+		return;
+	fprintf(stderr, "Input file '%s' is empty%s.\n", f->name,
+		has_tokens(f->text, f->len) ? " after preprocessing" : "");
+	s->diag.errors++;
+}
+
 static void parse_user_scripts(struct session *s)
 {
 	const struct tapc_options *o = s->opts;
 	struct srcfile *f;
 	char err[512];
+	int n_user = s->n_user;
 
 	if (o->script_text) {
 		f = srcfile_new("<input>", o->script_text, strlen(o->script_text));
 		f->privileged = o->guru;
 		parse_into(s, f, true);
+		refuse_empty(s, f, n_user);
 	} else if (o->script_file) {
 		f = srcfile_read(o->script_file, err, sizeof(err));
 		if (!f) {
@@ -116,6 +156,7 @@ static void parse_user_scripts(struct session *s)
 		}
 		f->privileged = o->guru;
 		parse_into(s, f, true);
+		refuse_empty(s, f, n_user);
 	}
 	for (int i = 0; i < o->extra_scripts.count; i++) {
 		const char *text = o->extra_scripts.items[i];
