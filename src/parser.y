@@ -568,8 +568,9 @@ opt_size:
 	  %empty	{ ps->last_size = 0; }
 	| LBRACKET NUMBER RBRACKET
 		{
-			/* SystemTap's bounds (its "arbitrary max") */
-			if ($2->num == 0 || $2->num > 1000000) {
+			/* SystemTap 4.8's bounds: 1 to INT_MAX (pass 2
+			 * then checks that the runtime can hold it) */
+			if ($2->num == 0 || $2->num > 2147483647) {
 				perr(ps, &@2.pos, "array size out of range");
 				YYERROR;
 			}
