@@ -249,6 +249,27 @@ static char *tapset_index_key(const struct session *s)
 	return xstrdup(hex);
 }
 
+/* SystemTap will not run one of the library's own scripts as the main
+ * script (its declarations would clash with the library's). */
+static bool main_is_tapset(const struct session *s, const struct strlist *scripts)
+{
+	const char *file = s->opts->script_text ? NULL : s->opts->script_file;
+	char *main_real = file && strcmp(file, "-") ? realpath(file, NULL) : NULL;
+	bool found = false;
+
+	for (int i = 0; main_real && !found && i < scripts->count; i++) {
+		char *real = realpath(scripts->items[i], NULL);
+
+		found = real && !strcmp(real, main_real);
+		free(real);
+	}
+	free(main_real);
+	if (found)
+		fprintf(stderr, "usage error: tapset file '%s' cannot be run directly as a "
+			"session script.\n", file);
+	return found;
+}
+
 int session_pass1(struct session *s)
 {
 	struct library_files lf = { { 0 }, { 0 } };
@@ -260,7 +281,10 @@ int session_pass1(struct session *s)
 		scan_library_dir(s, &lf, s->opts->include_dirs.items[i]);
 	load_library_macros(s, &lf.macros);
 
-	parse_user_scripts(s);
+	if (main_is_tapset(s, &lf.scripts))
+		s->diag.errors++;
+	else
+		parse_user_scripts(s);
 	key = tapset_index_key(s);
 	tapindex_load(&lf.scripts, s->user, s->n_user, key, parse_library_file, s,
 		      why, sizeof(why));
