@@ -99,7 +99,7 @@ struct expr {
 	size_t len;
 	char *module;		/* E_VAR, E_CAST; NULL when not given */
 	struct expr *a, *b, *c;
-	struct srcpos op_pos;	/* E_ASSIGN: where its operator is */
+	struct srcpos op_pos;	/* E_ASSIGN, postfix E_POSTINC: where its operator is */
 	struct vec args;	/* struct expr * (NULL = "*") */
 	struct vec comps;	/* struct tcomp * */
 };

@@ -6,6 +6,7 @@
 #include "hash128.h"
 #include "kbypass.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +72,17 @@ static void list_dir(const char *dir, const char *suffix, struct strlist *out)
 
 /* ---- the build directory ---------------------------------------------- */
 
+/* kbuild takes the module's directory into make variables and shell
+ * commands unquoted: a space, '#', '$', ':' ... there break it in
+ * obscure ways, so, as SystemTap does for TMPDIR, only plain paths. */
+static bool kbuild_safe_path(const char *path)
+{
+	for (const char *p = path; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-/._", *p))
+			return false;
+	return true;
+}
+
 bool build_init(struct build *b, const char *name)
 {
 	char *tried;
@@ -81,6 +93,14 @@ bool build_init(struct build *b, const char *name)
 		fprintf(stderr, "tapc: cannot create a build directory %s: %s\n",
 			tried, strerror(errno));
 		free(tried);
+		return false;
+	}
+	if (!kbuild_safe_path(templ)) {
+		fprintf(stderr, "tapc: the build directory '%s' has characters kbuild cannot "
+			"take (only letters, digits and '-/._'): set TMPDIR to a plain path\n",
+			templ);
+		rmdir(templ);
+		free(templ);
 		return false;
 	}
 	b->dir = templ;

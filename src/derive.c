@@ -385,10 +385,14 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 			 const struct stmt *body, const struct chain_link *chain, bool wild)
 {
 	struct vec points = { 0 };
-	struct family_error err = { 0 };
+	struct family_error err = { .guru = E->o->guru };
 	int n = fam->expand(p, pp, &points, &err);
 
-	(void)E;
+	for (size_t i = 0; i < err.warnings.n; i++) {
+		sem_warn(E, &D->origin->pos, "keyword", "%s", (char *)err.warnings.v[i]);
+		free(err.warnings.v[i]);
+	}
+	vec_free(&err.warnings);
 	free(err.what);
 	if (n < 0 && wild && is_no_match(err.msg)) {
 		free(err.msg);

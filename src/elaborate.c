@@ -181,6 +181,26 @@ struct vardecl *var_new(struct elab *E, const char *name,
 	return v;
 }
 
+/* An alias is named by plain components: SystemTap refuses to register
+ * one with a wildcard in its name (what would it define?). */
+static bool alias_has_wildcard(struct elab *E, const struct probe_alias *a)
+{
+	for (size_t i = 0; i < a->names.n; i++) {
+		const struct probe_point *name = a->names.v[i];
+
+		for (size_t j = 0; j < name->comps.n; j++) {
+			const struct pp_comp *c = name->comps.v[j];
+
+			if (!strchr(c->name, '*'))
+				continue;
+			sem_error(E, &a->pos, "keyword", "while registering probe alias");
+			sem_error(E, &c->pos, NULL, "invalid use of wildcard probe point component");
+			return true;
+		}
+	}
+	return false;
+}
+
 static void collect(struct elab *E, struct script *sc, bool library, int *order)
 {
 	for (size_t i = 0; i < sc->functions.n; i++) {
@@ -235,8 +255,11 @@ static void collect(struct elab *E, struct script *sc, bool library, int *order)
 		namemap_add(&E->global_names, v->name, v);
 	}
 	for (size_t i = 0; i < sc->aliases.n; i++) {
-		struct alias_ref *r = xcalloc(1, sizeof(*r));
+		struct alias_ref *r;
 
+		if (alias_has_wildcard(E, sc->aliases.v[i]))
+			continue;
+		r = xcalloc(1, sizeof(*r));
 		r->a = sc->aliases.v[i];
 		r->file = sc->file;
 		vec_push(&E->aliases, r);

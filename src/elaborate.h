@@ -207,6 +207,11 @@ struct family_error {
 	char *what;			/* owned: the token the message is near,
 					 * e.g. "operator '->'", or NULL for
 					 * the expression itself */
+	/* The expansion's warnings (owned char *), said at the user's
+	 * probe whether it succeeds or not: SystemTap's blocklisted
+	 * functions.  guru is an input: -g, which lifts that list. */
+	struct vec warnings;
+	bool guru;
 };
 
 struct probe_family;

@@ -568,8 +568,9 @@ opt_size:
 	  %empty	{ ps->last_size = 0; }
 	| LBRACKET NUMBER RBRACKET
 		{
-			/* SystemTap's bounds (its "arbitrary max") */
-			if ($2->num == 0 || $2->num > 1000000) {
+			/* SystemTap 4.8's bounds: 1 to INT_MAX (pass 2
+			 * then checks that the runtime can hold it) */
+			if ($2->num == 0 || $2->num > 2147483647) {
 				perr(ps, &@2.pos, "array size out of range");
 				YYERROR;
 			}
@@ -1213,8 +1214,8 @@ crement:
 	  value
 	| INC value	{ $$ = mk_bin(E_PREINC, TK_INC, $2, NULL, &@1); }
 	| DEC value	{ $$ = mk_bin(E_PREINC, TK_DEC, $2, NULL, &@1); }
-	| value INC	{ $$ = mk_bin(E_POSTINC, TK_INC, $1, NULL, &@1); }
-	| value DEC	{ $$ = mk_bin(E_POSTINC, TK_DEC, $1, NULL, &@1); }
+	| value INC	{ $$ = mk_bin(E_POSTINC, TK_INC, $1, NULL, &@1); $$->op_pos = @2.pos; }
+	| value DEC	{ $$ = mk_bin(E_POSTINC, TK_DEC, $1, NULL, &@1); $$->op_pos = @2.pos; }
 	;
 
 value:

@@ -107,16 +107,56 @@ static void parse_into(struct session *s, struct srcfile *f, bool user)
 		add_script(&s->library, &s->n_library, sc);
 }
 
+/* Whether TEXT holds anything but blanks and comments (#, //, slash-star). */
+static bool has_tokens(const char *t, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
+		    t[i] == '\f' || t[i] == '\v') {
+			i++;
+		} else if (t[i] == '#' || (t[i] == '/' && i + 1 < n && t[i + 1] == '/')) {
+			while (i < n && t[i] != '\n')
+				i++;
+		} else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+			for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
+				;
+			if (i + 1 >= n)
+				return true;	/* unterminated: the lexer says so */
+			i += 2;
+		} else {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* SystemTap refuses a main script that declares nothing at all: only
+ * blanks and comments, or conditionals that left nothing. */
+static void refuse_empty(struct session *s, const struct srcfile *f, int n_user)
+{
+	const struct script *sc = s->n_user > n_user ? s->user[n_user] : NULL;
+
+	if (!sc || sc->decls.n)
+		return;
+	fprintf(stderr, "Input file '%s' is empty%s.\n", f->name,
+		has_tokens(f->text, f->len) ? " after preprocessing" : "");
+	s->diag.errors++;
+}
+
 static void parse_user_scripts(struct session *s)
 {
 	const struct tapc_options *o = s->opts;
 	struct srcfile *f;
 	char err[512];
+	int n_user = s->n_user;
 
 	if (o->script_text) {
 		f = srcfile_new("<input>", o->script_text, strlen(o->script_text));
 		f->privileged = o->guru;
 		parse_into(s, f, true);
+		refuse_empty(s, f, n_user);
 	} else if (o->script_file) {
 		f = srcfile_read(o->script_file, err, sizeof(err));
 		if (!f) {
@@ -126,6 +166,7 @@ static void parse_user_scripts(struct session *s)
 		}
 		f->privileged = o->guru;
 		parse_into(s, f, true);
+		refuse_empty(s, f, n_user);
 	}
 	for (int i = 0; i < o->extra_scripts.count; i++) {
 		const char *text = o->extra_scripts.items[i];
@@ -221,6 +262,27 @@ static char *tapset_index_key(const struct session *s)
 	return xstrdup(hex);
 }
 
+/* SystemTap will not run one of the library's own scripts as the main
+ * script (its declarations would clash with the library's). */
+static bool main_is_tapset(const struct session *s, const struct strlist *scripts)
+{
+	const char *file = s->opts->script_text ? NULL : s->opts->script_file;
+	char *main_real = file && strcmp(file, "-") ? realpath(file, NULL) : NULL;
+	bool found = false;
+
+	for (int i = 0; main_real && !found && i < scripts->count; i++) {
+		char *real = realpath(scripts->items[i], NULL);
+
+		found = real && !strcmp(real, main_real);
+		free(real);
+	}
+	free(main_real);
+	if (found)
+		fprintf(stderr, "usage error: tapset file '%s' cannot be run directly as a "
+			"session script.\n", file);
+	return found;
+}
+
 int session_pass1(struct session *s)
 {
 	struct library_files lf = { { 0 }, { 0 } };
@@ -232,7 +294,10 @@ int session_pass1(struct session *s)
 		scan_library_dir(s, &lf, s->opts->include_dirs.items[i], true);
 	load_library_macros(s, &lf.macros);
 
-	parse_user_scripts(s);
+	if (main_is_tapset(s, &lf.scripts))
+		s->diag.errors++;
+	else
+		parse_user_scripts(s);
 	key = tapset_index_key(s);
 	tapindex_load(&lf.scripts, s->user, s->n_user, key, parse_library_file, s,
 		      why, sizeof(why));

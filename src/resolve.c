@@ -32,6 +32,8 @@ struct rctx {
 	 * its condition), or NULL where @entry is not allowed. */
 	struct vec *entry_exprs;
 	bool in_entry;			/* within an @entry operand */
+	const struct expr *assign;	/* the assignment whose target is being
+					 * resolved, if any */
 };
 
 static void res_expr(struct rctx *R, struct expr *e);
@@ -238,18 +240,33 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 }
 
 /* What an assignment, <<< or ++/-- stores into must be a variable, an
- * array element or a target: anything else is SystemTap's "Expecting
- * lvalue expression", at the operand's own token.  A '.' there is most
+ * array element or a target.  Anything else is SystemTap's "Expecting
+ * lvalue for assignment" at an assignment's operator, and "Expecting
+ * lvalue expression" at the operand of ++/--.  A '.' there is most
  * likely a member access written C's way ($p->a.b), which SystemTap
  * points out. */
 static void not_lvalue(struct rctx *R, const struct expr *e)
 {
-	char *what = describe_expr(e);
+	const struct expr *a = R->assign && R->assign->a == e ? R->assign : NULL;
+	const char *hint = e->kind == E_BINARY && e->op == TK_DOT ? ", try -> instead" : "";
+	char *what = describe_expr(a ? a : e);
 
-	if (e->kind == E_BINARY && e->op == TK_DOT)
-		sem_error(R->E, &e->pos, what, "Expecting lvalue expression, try -> instead");
+	if (a)
+		sem_error(R->E, a->op_pos.file ? &a->op_pos : &a->pos, what,
+			  "Expecting lvalue for assignment%s", hint);
 	else
-		sem_error(R->E, &e->pos, what, "Expecting lvalue expression");
+		sem_error(R->E, &e->pos, what, "Expecting lvalue expression%s", hint);
+	free(what);
+}
+
+/* A probe condition is evaluated wherever its globals change, so it
+ * must not change anything itself (SystemTap's wording). */
+static void cond_writes(struct rctx *R, const struct expr *e)
+{
+	char *what = describe_expr(e);
+	const struct srcpos *at = e->op_pos.file ? &e->op_pos : &e->pos;
+
+	sem_error(R->E, at, what, "probe condition must not modify any variables");
 	free(what);
 }
 
@@ -714,25 +731,40 @@ static void res_expr(struct rctx *R, struct expr *e)
 		res_call(R, e);
 		return;
 	case E_ASSIGN:
+		if (!R->locals) {
+			cond_writes(R, e);
+			return;
+		}
 		/* the target first, then the value: SystemTap's order, which
 		 * is the order new locals are declared in (-p2, -L) */
 		if (e->op == TK_AGG) {
 			/* s <<< v, m[k] <<< v: adds, no read; the variable is
 			 * the last write noted (the keys come first) */
 			size_t n0 = R->uses->writes.n;
+			const struct expr *outer = R->assign;
 
+			R->assign = e;
 			res_lvalue(R, e->a, false);
+			R->assign = outer;
 			if (R->uses->writes.n > n0)
 				vec_push(&R->uses->aggs,
 					 R->uses->writes.v[R->uses->writes.n - 1]);
 		} else {
 			/* m[k] <<< v adds to the element: no read */
+			const struct expr *outer = R->assign;
+
+			R->assign = e;
 			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
+			R->assign = outer;
 		}
 		res_expr(R, e->b);
 		check_target_use(R, e->a, e->op);
 		return;
 	case E_PREINC: case E_POSTINC:
+		if (!R->locals) {
+			cond_writes(R, e);
+			return;
+		}
 		res_lvalue(R, e->a, true);
 		check_target_use(R, e->a, e->op);
 		return;

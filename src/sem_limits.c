@@ -15,7 +15,7 @@
  *    below low, and at most TAP_HIST_MAX_BUCKETS - 2 buckets from low
  *    to high, as tap_hist_init_linear() does.
  *
- * SystemTap's own bound on declared sizes, 1..1000000, is the parser's.
+ * SystemTap's own bound on declared sizes, 1..INT_MAX, is the parser's.
  */
 #include "sem_limits.h"
 

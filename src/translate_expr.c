@@ -935,6 +935,19 @@ static void add_fmt_text(struct strbuf *fmt, const char *s, size_t len)
 	}
 }
 
+/* SystemTap's translator caps a print's values (a delimiter or format
+ * not counted) at 32, for every member of the family. */
+#define TR_MAX_PRINT_ARGS 32
+
+static void too_many_print_args(struct tr *T, const struct expr *e)
+{
+	char what[300];
+
+	snprintf(what, sizeof(what), "identifier '%s'", e->name ? e->name : "print");
+	sem_report(T->d, &e->pos, what, "too many arguments to print (%zu)", e->args.n);
+	T->failed = true;
+}
+
 static char *print_call(struct tr *T, const struct expr *e)
 {
 	bool to_string = e->op & PF_STRING;
@@ -967,6 +980,8 @@ static char *print_call(struct tr *T, const struct expr *e)
 		free(keys);
 		return res;
 	}
+	if (e->args.n > TR_MAX_PRINT_ARGS)
+		too_many_print_args(T, e);
 	if (formatted)
 		strbuf_addn(&fmt, e->str ? e->str : "", e->str ? e->len : 0);
 	vals = list_values(T, &e->args, side_mark(T, &e->args));

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "glob.h"
+#include "probes/kblock.h"
 #include "probes/family.h"
 #include "util.h"
 
@@ -146,6 +147,15 @@ static bool addr_taken(const struct dwline *lines, size_t i)
 	return false;
 }
 
+bool dwmatch_blocked(struct dwmatch *m, const char *name, const char *file)
+{
+	const char *why = m->blocked ? kblock_why(name, file, m->returns) : NULL;
+
+	if (why)
+		vec_push(m->blocked, xasprintf(why, name));
+	return why != NULL;
+}
+
 /* The probes of the point on function F. */
 void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
 {
@@ -155,6 +165,8 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 	const char *file = dwindex_decl_file(ix, f, &line);
 
 	if (m->file && m->lines == LINES_NONE && !dwindex_file_matches(m->file, file))
+		return;
+	if (dwmatch_blocked(m, f->name, file))
 		return;
 	m->funcs_seen++;
 	if (m->lines != LINES_NONE && (n = lines_of(m, ix, f, line, &lines)) == 0) {

@@ -62,6 +62,11 @@ struct dwmatch {
 	bool callee_outline;
 	const struct dwcallee *at_callee;	/* the push hook's probe is on
 						 * this callee (else NULL) */
+	/* SystemTap's blocklist (kblock.h), for kernel and module points
+	 * outside guru mode: refused functions are left out, each with a
+	 * warning added here; NULL: no blocklist.  returns: a .return */
+	struct vec *blocked;
+	bool returns;
 	size_t funcs_seen;		/* functions that matched but for lines */
 	size_t pushed;
 	/* lines of the first function without rows at the one line the
@@ -82,6 +87,9 @@ int dwmatch_callee_parse(struct dwmatch *m, const struct pp_comp *c, bool callee
 			 bool outline, struct family_error *err);
 /* Push the probes of m's matches in IX; how many. */
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix);
+/* Whether m's blocklist refuses function NAME of FILE (NULL: unknown),
+ * with its warning added to m->blocked. */
+bool dwmatch_blocked(struct dwmatch *m, const char *name, const char *file);
 /* Push the probes of m on F, one function of IX, whatever its name. */
 void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f);
 /* The error for no probes at all (0 for an optional point): SystemTap's

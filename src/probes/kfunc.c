@@ -272,6 +272,8 @@ static void push_symtab(struct dwmatch *m, const struct dwindex *ix)
 				dwmatch_func(m, ix, syms[i].alias);
 			continue;
 		}
+		if (dwmatch_blocked(m, f.name, NULL))
+			continue;
 		m->pushed++;
 		push_probe(m, ix, &f, xstrdup(f.name), f.entry);
 	}
@@ -392,6 +394,9 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 				"maxactive value out of range [0,%d]", KFUNC_MAXACTIVE_MAX));
 	}
 	m.nearest = pat->variant & DV_NEAREST;
+	if (!err->guru)
+		m.blocked = &err->warnings;
+	m.returns = pat->variant & DV_RETURN;
 	if (pat->variant & DV_LABEL)
 		m.label = family_comp(pp, 2)->arg->str;
 	if ((pat->variant & (DV_CALLEE | DV_CALLEES)) &&
