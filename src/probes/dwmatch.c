@@ -166,8 +166,6 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 
 	if (m->file && m->lines == LINES_NONE && !dwindex_file_matches(m->file, file))
 		return;
-	if (dwmatch_blocked(m, f->name, file))
-		return;
 	m->funcs_seen++;
 	if (m->lines != LINES_NONE && (n = lines_of(m, ix, f, line, &lines)) == 0) {
 		int one = m->lines == LINES_RELATIVE ? line + m->lo : m->lo == m->hi ? m->lo : 0;
@@ -180,6 +178,12 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 			free(lines);
 			return;
 		}
+	}
+	/* only a function the point selects (its lines too) is refused,
+	 * with SystemTap's warning */
+	if (dwmatch_blocked(m, f->name, file)) {
+		free(lines);
+		return;
 	}
 	if (m->callee) {
 		push_callees(m, ix, f, point_text(f->name, file, line));
