@@ -1,6 +1,7 @@
 /* SystemTap's "similar:" suggestions (see suggest.h). */
 #include "suggest.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,57 +35,6 @@ int sem_edit_distance(const char *a, const char *b)
 	d = row[lb];
 	free(row);
 	return d;
-}
-
-struct cand {
-	const char *name;
-	int dist;
-};
-
-static int cand_cmp(const void *x, const void *y)
-{
-	const struct cand *a = x, *b = y;
-
-	if (a->dist != b->dist)
-		return a->dist - b->dist;
-	return strcmp(a->name, b->name);
-}
-
-char *sem_suggest(const char *name, const char *const *cands, int n)
-{
-	struct cand *c = xcalloc((size_t)n + 1, sizeof(*c));
-	struct strbuf sb = STRBUF_INIT;
-	int k = 0, limit = strlen(name) <= 2 ? 1 : 2;
-
-	for (int i = 0; i < n; i++) {
-		bool dup = false;
-		int dist;
-
-		if (!cands[i])
-			continue;
-		if (!strcmp(cands[i], name)) {
-			/* The name is right; something else is wrong. */
-			k = 0;
-			break;
-		}
-		for (int j = 0; j < k && !dup; j++)
-			dup = !strcmp(c[j].name, cands[i]);
-		if (dup)
-			continue;
-		dist = sem_edit_distance(name, cands[i]);
-		if (dist <= limit) {
-			c[k].name = cands[i];
-			c[k].dist = dist;
-			k++;
-		}
-	}
-	qsort(c, (size_t)k, sizeof(*c), cand_cmp);
-	for (int i = 0; i < k && i < 5; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : " (similar: ", c[i].name);
-	if (k)
-		strbuf_addc(&sb, ')');
-	free(c);
-	return strbuf_detach(&sb);
 }
 
 void nearest_init(struct nearest *nr, const char *target)
@@ -131,18 +81,43 @@ void nearest_offer(struct nearest *nr, const char *cand)
 	nr->dist[at] = d;
 }
 
+/* " (similar[ WHAT]: a, b)" of the names kept at most LIMIT edits away,
+ * or "". */
+static void similar_list(struct strbuf *sb, const struct nearest *nr, const char *what,
+			 int limit)
+{
+	int k = 0;
+
+	for (int i = 0; i < nr->n && nr->dist[i] <= limit; i++, k++) {
+		if (k == 0)
+			strbuf_addf(sb, " (similar%s%s: %s", what ? " " : "", what ? what : "",
+				    nr->name[i]);
+		else
+			strbuf_addf(sb, ", %s", nr->name[i]);
+	}
+	if (k)
+		strbuf_addc(sb, ')');
+}
+
 char *nearest_no_match(const struct nearest *nr, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_adds(&sb, "no match");
-	for (int i = 0; i < nr->n; i++) {
-		if (i == 0)
-			strbuf_addf(&sb, " (similar %s: %s", what, nr->name[i]);
-		else
-			strbuf_addf(&sb, ", %s", nr->name[i]);
-	}
-	if (nr->n)
-		strbuf_addc(&sb, ')');
+	similar_list(&sb, nr, what, INT_MAX);
+	return strbuf_detach(&sb);
+}
+
+char *sem_suggest(const char *name, const char *const *cands, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct nearest nr;
+
+	nearest_init(&nr, name);
+	for (int i = 0; i < n; i++)
+		nearest_offer(&nr, cands[i]);
+	/* a name that is right needs none: something else is wrong */
+	if (!(nr.n && nr.dist[0] == 0))
+		similar_list(&sb, &nr, NULL, strlen(name) <= 2 ? 1 : 2);
 	return strbuf_detach(&sb);
 }

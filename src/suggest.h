@@ -10,8 +10,8 @@ int sem_edit_distance(const char *a, const char *b);
 
 /* SystemTap's "(similar: a, b)" suggestion list: up to five of the
  * candidates within a small edit distance of name, nearest first, then by
- * name; duplicates and name itself are skipped. Returns a malloc'ed
- * " (similar: ...)" text, or an empty malloc'ed string. */
+ * name, each once; none when name itself is a candidate. Returns a
+ * malloc'ed " (similar: ...)" text, or an empty malloc'ed string. */
 char *sem_suggest(const char *name, const char *const *cands, int n);
 
 /* The nearest names to a target among candidates offered one at a time
