@@ -45,17 +45,103 @@ static char *point_text(const char *name, const char *file, int line)
 			: xasprintf("%s@%s", name, file ? file : "??");
 }
 
-/* The lines of F the point names. */
-static size_t lines_of(const struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
-		       int decl_line, struct dwline **lines)
+static int by_line(const void *a, const void *b)
 {
-	int lo = m->lo, hi = m->hi;
+	const struct dwline *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The rows of F at the lines of one range of the point. */
+static size_t range_lines(const struct dwmatch *m, const struct dwindex *ix,
+			  const struct dwfunc *f, int decl_line, const struct dwmatch_range *r,
+			  struct dwline **lines)
+{
+	int lo = r->lo, hi = r->hi;
 
 	if (m->lines == LINES_RELATIVE)
-		lo = hi = decl_line + m->lo;
+		lo = hi = decl_line + r->lo;
 	else if (m->every_line && decl_line > lo)
 		lo = decl_line;
 	return dwindex_lines(ix, f, m->file, lo, hi, lines);
+}
+
+/* The rows of F at the lines the point names, by line. */
+static size_t lines_of(const struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		       int decl_line, struct dwline **lines)
+{
+	size_t n = 0;
+
+	*lines = NULL;
+	for (size_t i = 0; i < m->n_ranges; i++) {
+		struct dwline *some;
+		size_t k = range_lines(m, ix, f, decl_line, &m->ranges[i], &some);
+
+		if (k > 0) {
+			*lines = xrealloc(*lines, (n + k) * sizeof(**lines));
+			memcpy(*lines + n, some, k * sizeof(*some));
+			n += k;
+		}
+		free(some);
+	}
+	if (m->n_ranges > 1)
+		qsort(*lines, n, sizeof(**lines), by_line);
+	return n;
+}
+
+/*
+ * Whether F, declared at DECL_LINE, spans a line the point names: one
+ * from its declaration to the last line of its code in the file, as
+ * SystemTap's manual has .function("*@FILE:LINE").
+ */
+static bool spans(const struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		  int decl_line)
+{
+	struct dwline *rows;
+	size_t n = dwindex_lines(ix, f, m->file, decl_line, DWMATCH_LINE_MAX, &rows);
+	int last = decl_line;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].line > last)
+			last = rows[i].line;
+	free(rows);
+	for (size_t i = 0; i < m->n_ranges; i++) {
+		const struct dwmatch_range *r = &m->ranges[i];
+		int lo = m->lines == LINES_RELATIVE ? decl_line + r->lo : r->lo;
+		int hi = m->lines == LINES_RELATIVE ? lo : r->hi;
+
+		if (lo <= last && hi >= decl_line)
+			return true;
+	}
+	return false;
+}
+
+/* The one line the point names (0: a range, a list, or ":*"). */
+static int one_line(const struct dwmatch *m, int decl_line)
+{
+	if (m->n_ranges != 1)
+		return 0;
+	if (m->lines == LINES_RELATIVE)
+		return decl_line + m->ranges[0].lo;
+	return m->ranges[0].lo == m->ranges[0].hi && !m->every_line ? m->ranges[0].lo : 0;
+}
+
+/*
+ * A .function point with lines picks the functions that span them (its
+ * declaration's line counts, though it has no code); SystemTap then
+ * warns, once, that a line wants a .statement point, unless the line is
+ * the function's declaration (the point as -l prints it).
+ */
+static void warn_function_line(struct dwmatch *m, int decl_line)
+{
+	if (m->keep == DWM_STATEMENT || m->warned_line || !m->warnings ||
+	    one_line(m, decl_line) == decl_line)
+		return;
+	m->warned_line = true;
+	vec_push(m->warnings, xstrdup("For probing a particular line, use a .statement() probe, "
+				      "not .function()"));
 }
 
 static void push(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
@@ -131,6 +217,7 @@ static int other_line(struct dwmatch *m, const struct dwindex *ix, const struct 
 		return above && (!below || above - line <= line - below) ? above : below;
 	if (!m->tried) {
 		m->tried = true;
+		m->try_line = line;
 		m->try_below = below;
 		m->try_above = above;
 	}
@@ -156,6 +243,30 @@ bool dwmatch_blocked(struct dwmatch *m, const char *name, const char *file)
 	return why != NULL;
 }
 
+/* F's rows at the point's lines, or at the nearest line with rows
+ * (.nearest); 0 when the point's lines leave F out. */
+static size_t func_lines(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+			 int decl_line, struct dwline **lines)
+{
+	size_t n = lines_of(m, ix, f, decl_line, lines);
+	int one, instead;
+
+	if (n > 0)
+		return n;
+	free(*lines);
+	*lines = NULL;
+	one = one_line(m, decl_line);
+	instead = one > 0 ? other_line(m, ix, f, one) : 0;
+	if (instead == 0)
+		return 0;
+	n = dwindex_lines(ix, f, m->file, instead, instead, lines);
+	if (n == 0) {
+		free(*lines);
+		*lines = NULL;
+	}
+	return n;
+}
+
 /* The probes of the point on function F. */
 void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
 {
@@ -167,17 +278,11 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 	if (m->file && m->lines == LINES_NONE && !dwindex_file_matches(m->file, file))
 		return;
 	m->funcs_seen++;
-	if (m->lines != LINES_NONE && (n = lines_of(m, ix, f, line, &lines)) == 0) {
-		int one = m->lines == LINES_RELATIVE ? line + m->lo : m->lo == m->hi ? m->lo : 0;
-		int instead = one > 0 ? other_line(m, ix, f, one) : 0;
-
-		free(lines);
-		lines = NULL;
-		if (instead == 0 ||
-		    (n = dwindex_lines(ix, f, m->file, instead, instead, &lines)) == 0) {
-			free(lines);
+	if (m->lines != LINES_NONE && m->keep != DWM_STATEMENT) {
+		if (!dwindex_file_matches(m->file, file) || !spans(m, ix, f, line))
 			return;
-		}
+	} else if (m->lines != LINES_NONE && (n = func_lines(m, ix, f, line, &lines)) == 0) {
+		return;
 	}
 	/* only a function the point selects (its lines too) is refused,
 	 * with SystemTap's warning */
@@ -185,6 +290,8 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 		free(lines);
 		return;
 	}
+	if (m->lines != LINES_NONE)
+		warn_function_line(m, line);
 	if (m->callee) {
 		push_callees(m, ix, f, point_text(f->name, file, line));
 	} else if (m->label) {
@@ -238,6 +345,24 @@ static const char *try_text(const struct dwmatch *m, char *buf, size_t size)
 	return buf;
 }
 
+/* SystemTap's error when the functions have no rows at the lines: "no
+ * match" for a list of lines. */
+static char *no_line_records(const struct dwmatch *m, char *try, size_t size)
+{
+	const struct dwmatch_range *r = &m->ranges[0];
+
+	if (m->n_ranges > 1)
+		return xstrdup("no match");
+	if (m->tried)	/* one line (+OFF: counted from the first function) */
+		return xasprintf("no line records for %s:%d [man error::dwarf]%s", m->file,
+				 m->try_line, try_text(m, try, size));
+	if (m->lines == LINES_RELATIVE)
+		return xasprintf("no line records for %s+%d [man error::dwarf]", m->file, r->lo);
+	if (r->lo == r->hi)
+		return xasprintf("no line records for %s:%d [man error::dwarf]", m->file, r->lo);
+	return xasprintf("no line records for %s:%d-%d [man error::dwarf]", m->file, r->lo, r->hi);
+}
+
 int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct family_error *err)
 {
 	const struct pp_comp *fn = m->comp;
@@ -250,14 +375,7 @@ int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct famil
 		return family_fail(err, m->callee_comp->arg ? &m->callee_comp->arg->pos
 							    : &m->callee_comp->pos, xstrdup("no match"));
 	if (m->funcs_seen > 0 && m->lines != LINES_NONE)
-		return family_fail(err, &fn->arg->pos, m->lines == LINES_RELATIVE
-			    ? xasprintf("no line records for %s+%d [man error::dwarf]",
-					m->file, m->lo)
-			    : m->lo == m->hi
-			    ? xasprintf("no line records for %s:%d [man error::dwarf]%s", m->file,
-					m->lo, try_text(m, try, sizeof(try)))
-			    : xasprintf("no line records for %s:%d-%d [man error::dwarf]", m->file,
-					m->lo, m->hi));
+		return family_fail(err, &fn->arg->pos, no_line_records(m, try, sizeof(try)));
 	/* as SystemTap: the nearest names even to a glob */
 	nearest_init(&nr, m->func);
 	if (ix)
@@ -265,21 +383,43 @@ int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct famil
 	return family_fail(err, &fn->arg->pos, nearest_no_match(&nr, "functions"));
 }
 
-/* A decimal line number from *s (advanced past it); false when none. */
+/* A decimal line number from *s (advanced past it), a '+' sign allowed
+ * (":+5" is line 5, as SystemTap reads it); false when none. */
 static bool line_number(const char **s, int *n)
 {
+	const char *digits = *s + (**s == '+');
 	char *end;
-	long v = strtol(*s, &end, 10);
+	long v;
 
-	if (end == *s || v < 0 || v > DWMATCH_LINE_MAX || !(**s >= '0' && **s <= '9'))
+	if (!(*digits >= '0' && *digits <= '9'))
+		return false;
+	v = strtol(digits, &end, 10);
+	if (v > DWMATCH_LINE_MAX)
 		return false;
 	*n = (int)v;
 	*s = end;
 	return true;
 }
 
-/* The lines after the file in FILE ("FILE:N", ":N-M", ":*", "+OFF"), cut
- * off it; false when malformed (or +OFF for a function). */
+/* One "N" or "N-M" of a ":" list, at *s (advanced past it). */
+static bool parse_range(const char **s, struct dwmatch_range *r)
+{
+	if (!line_number(s, &r->lo))
+		return false;
+	r->hi = r->lo;
+	if (**s == '-' && ((*s)++, !line_number(s, &r->hi)))
+		return false;
+	return r->lo <= r->hi;
+}
+
+static struct dwmatch_range *new_range(struct dwmatch *m)
+{
+	m->ranges = xrealloc(m->ranges, (m->n_ranges + 1) * sizeof(*m->ranges));
+	return &m->ranges[m->n_ranges++];
+}
+
+/* The lines after the file in FILE ("FILE:N", ":N-M", ":N,M-K", ":*",
+ * "+OFF"), cut off it; false when malformed. */
 static bool parse_lines(struct dwmatch *m, char *file)
 {
 	char *sep = file + strcspn(file, ":+");
@@ -289,23 +429,25 @@ static bool parse_lines(struct dwmatch *m, char *file)
 		return true;
 	if (*sep == '+') {
 		m->lines = LINES_RELATIVE;
-		if (m->keep != DWM_STATEMENT || !line_number(&s, &m->lo))
+		if (!line_number(&s, &new_range(m)->lo))
 			return false;
 	} else if (!strcmp(s, "*")) {	/* every line, as SystemTap's ":*" */
+		struct dwmatch_range *r = new_range(m);
+
 		m->lines = LINES_RANGE;
-		m->lo = 1;
-		m->hi = DWMATCH_LINE_MAX;
+		r->lo = 1;
+		r->hi = DWMATCH_LINE_MAX;
 		m->every_line = true;
 		s++;
 	} else {
 		m->lines = LINES_RANGE;
-		if (!line_number(&s, &m->lo))
-			return false;
-		m->hi = m->lo;
-		if (*s == '-' && (s++, !line_number(&s, &m->hi)))
-			return false;
-		if (m->hi < m->lo)
-			return false;
+		for (;;) {
+			if (!parse_range(&s, new_range(m)))
+				return false;
+			if (*s != ',')
+				break;
+			s++;
+		}
 	}
 	*sep = '\0';
 	return *s == '\0' && *file;
@@ -353,4 +495,7 @@ void dwmatch_done(struct dwmatch *m)
 {
 	free(m->spec);
 	m->spec = NULL;
+	free(m->ranges);
+	m->ranges = NULL;
+	m->n_ranges = 0;
 }

@@ -25,7 +25,7 @@ enum dwmatch_keep {
 /* The lines a point names after its file. */
 enum dwmatch_lines {
 	LINES_NONE,		/* none */
-	LINES_RANGE,		/* :N, :N-M or :* */
+	LINES_RANGE,		/* :N, :N-M, a comma list of them, or :* */
 	LINES_RELATIVE,		/* +OFF from the declaration's line */
 };
 
@@ -45,7 +45,11 @@ struct dwmatch {
 	const char *func;		/* the function pattern */
 	const char *file;		/* the file pattern, or NULL */
 	enum dwmatch_lines lines;
-	int lo, hi;			/* LINES_RANGE: lo..hi; RELATIVE: lo */
+	struct dwmatch_range {
+		int lo, hi;
+	} *ranges;			/* LINES_RANGE: each lo..hi of the list;
+					 * RELATIVE: ranges[0].lo, the offset */
+	size_t n_ranges;
 	bool every_line;		/* ":*": the function's lines from its
 					 * declaration on (not those of the
 					 * functions inlined in it from above) */
@@ -67,11 +71,15 @@ struct dwmatch {
 	 * warning added here; NULL: no blocklist.  returns: a .return */
 	struct vec *blocked;
 	bool returns;
+	/* SystemTap's warning for a .function point whose line is not the
+	 * declaration's of a function it selects goes here (NULL: none) */
+	struct vec *warnings;
+	bool warned_line;
 	size_t funcs_seen;		/* functions that matched but for lines */
 	size_t pushed;
 	/* lines of the first function without rows at the one line the
 	 * point names that SystemTap would suggest instead (0: none) */
-	int try_below, try_above;
+	int try_line, try_below, try_above;
 	bool tried;
 };
 

@@ -394,6 +394,7 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 				"maxactive value out of range [0,%d]", KFUNC_MAXACTIVE_MAX));
 	}
 	m.nearest = pat->variant & DV_NEAREST;
+	m.warnings = &err->warnings;
 	if (!err->guru)
 		m.blocked = &err->warnings;
 	m.returns = pat->variant & DV_RETURN;

@@ -322,6 +322,7 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 	int n;
 
 	m.nearest = q->variant & UV_NEAREST;
+	m.warnings = &err->warnings;
 	m.label = q->label;
 	if (q->callee && dwmatch_callee_parse(&m, q->callee, q->variant & UV_CALLEES,
 					      q->variant & (UV_CALL | UV_RETURN), err) < 0)
