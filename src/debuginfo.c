@@ -327,6 +327,11 @@ const struct ksyms *debuginfo_ksyms(struct debuginfo *e, const char **err)
 
 /* The headers tree that names tracepoint systems: Debian splits a
  * release's headers into -ARCH and -common trees. */
+const char *debuginfo_build_dir(const struct debuginfo *e)
+{
+	return e->build_dir;
+}
+
 static char *headers_dir(const struct debuginfo *e)
 {
 	const char *dash = strrchr(e->name, '-');

@@ -90,6 +90,8 @@ struct debuginfo *debuginfo_by_build_id(const struct debuginfo_registry *r, cons
 enum debuginfo_kind debuginfo_kind(const struct debuginfo *e);
 /* The kernel's release, a module's name, a user binary's path. */
 const char *debuginfo_name(const struct debuginfo *e);
+/* The kernel's build tree, or NULL (unknown, or not the kernel's entry). */
+const char *debuginfo_build_dir(const struct debuginfo *e);
 /* The file the entry reads (the kernel's image once it is looked for),
  * or NULL when there is none. */
 const char *debuginfo_path(struct debuginfo *e);

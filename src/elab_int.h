@@ -43,6 +43,8 @@ struct elab {
 	 * them, for sem_autocast.c */
 	struct vec autocasts;
 	struct vec autocast_guards;
+	/* errors that wait for elision (sem_defer.c) */
+	struct vec deferred;
 };
 
 /* elaborate.c */

@@ -16,6 +16,7 @@
 #include "suggest.h"
 #include "sem_autocast.h"
 #include "sem_dead.h"
+#include "sem_defer.h"
 #include "sem_elide.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
@@ -396,18 +397,14 @@ static void eliminate(struct elab *E)
 	struct program *P = E->P;
 	struct vec work = { 0 }, globals = { 0 };
 
-	/* Functions reachable from the probes (all user ones with -u). */
+	/* Functions reachable from the probes, with -u too: SystemTap
+	 * neither lists nor emits one nobody calls, nor reports what is
+	 * wrong with its target variables (sem_defer.c). */
 	for (size_t i = 0; i < P->probes.n; i++) {
 		struct derived_probe *dp = P->probes.v[i];
 
 		for (size_t j = 0; j < dp->uses.calls.n; j++)
 			vec_push(&work, dp->uses.calls.v[j]);
-	}
-	for (size_t i = 0; i < E->fns.n; i++) {
-		struct sem_function *f = E->fns.v[i];
-
-		if (!f->library && E->o->unoptimized)
-			vec_push(&work, f);
 	}
 	while (work.n) {
 		struct sem_function *f = work.v[--work.n];
@@ -447,7 +444,8 @@ static void eliminate(struct elab *E)
 		if (v->library)
 			continue;
 		ident_what(what, sizeof(what), v->name);
-		if (refs > 0 || E->o->unoptimized) {
+		/* one nobody uses goes with -u too, as SystemTap's */
+		if (refs > 0) {
 			vec_push(&globals, v);
 		} else {
 			v->elided = true;	/* silently, as SystemTap */
@@ -550,8 +548,10 @@ struct program *elaborate(struct script **user, int n_user,
 		sem_autocast_resolve(&E);
 	if (d->errors == errors) {
 		eliminate(&E);
-		infer_types(&E);
+		sem_report_deferred(&E);
 	}
+	if (d->errors == errors)
+		infer_types(&E);
 	if (d->errors == errors)
 		sem_check_foreach_calls(E.P, d);
 	if (d->errors == errors)
@@ -573,6 +573,7 @@ struct program *elaborate(struct script **user, int n_user,
 	for (size_t i = 0; i < E.autocast_guards.n; i++)
 		free(E.autocast_guards.v[i]);
 	vec_free(&E.autocast_guards);
+	sem_drop_deferred(&E);
 	free(E.zeroed_warned);
 	free(E.lib_used);
 	free(E.lib_done);

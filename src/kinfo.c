@@ -131,3 +131,8 @@ const char *const *kinfo_module_names(void)
 {
 	return registry ? debuginfo_module_names(registry) : NULL;
 }
+
+const char *kinfo_build_dir(void)
+{
+	return kernel ? debuginfo_build_dir(kernel) : NULL;
+}

@@ -38,6 +38,8 @@ const struct dwindex *kinfo_module_dwarf(const char *name, const char **err);
  * (module("/path/to/x.ko")) the module's name in the file; NULL with *err
  * when there is no such module. */
 const char *kinfo_module_name(const char *spec, const char **err);
+/* The kernel's build tree, or NULL when unknown. */
+const char *kinfo_build_dir(void);
 /* The kernel's modules by name, NULL-terminated, or NULL. */
 const char *const *kinfo_module_names(void);
 

@@ -12,6 +12,7 @@
 #include "sem_atvar.h"
 #include "sem_autocast.h"
 #include "sem_cast.h"
+#include "sem_defer.h"
 #include "sem_perf.h"
 #include "sem_target.h"
 #include "suggest.h"
@@ -447,8 +448,15 @@ static void res_call(struct rctx *R, struct expr *e)
 static void res_entry(struct rctx *R, struct expr *e)
 {
 	if (!R->entry_exprs || !R->locals) {
-		sem_error(R->E, &e->pos, "operator '@entry'",
-			  "@entry is allowed only in .return probes");
+		/* an error only if elision keeps it (sem_defer.c); the
+		 * operand is resolved all the same, for elision to judge */
+		sem_defer_error(R->E, e, &e->pos, "operator '@entry'",
+				"@entry is allowed only in .return probes");
+		if (!R->in_entry) {
+			R->in_entry = true;
+			res_expr(R, e->a);
+			R->in_entry = false;
+		}
 		return;
 	}
 	if (R->in_entry) {
@@ -578,8 +586,9 @@ static bool res_target(struct rctx *R, struct expr *e, bool write, bool *resolve
 		if (!R->E->o->listing) {
 			char *w = err.what ? NULL : describe_expr(e);
 
-			sem_error(R->E, err.msg ? &err.pos : &e->pos, err.what ? err.what : w,
-				  "%s", err.msg ? err.msg : "unresolved target-symbol expression");
+			sem_defer_error(R->E, e, err.msg ? &err.pos : &e->pos,
+					err.what ? err.what : w,
+					err.msg ? err.msg : "unresolved target-symbol expression");
 			free(w);
 		}
 	} else {
@@ -787,7 +796,7 @@ static void res_expr(struct rctx *R, struct expr *e)
 		} else {
 			char *w = describe_expr(e);
 
-			sem_error(R->E, &e->pos, w, "unresolved target-symbol expression");
+			sem_defer_error(R->E, e, &e->pos, w, "unresolved target-symbol expression");
 			free(w);
 			return;
 		}

@@ -8,6 +8,7 @@
 #include "astwalk.h"
 #include "sem_atvar.h"
 #include "sem_cast.h"
+#include "sem_defer.h"
 #include "sem_target.h"
 #include "tvar_resolve.h"
 
@@ -339,8 +340,10 @@ static void decide(struct typing *T, const struct noted *n)
 		err.msg = xstrdup("unknown type in dereference");
 		err.what = xstrdup("operator '->'");
 	}
+	/* an error only if elision keeps the expression, as SystemTap's */
 	if (!tv && !n->quiet && ptrindex_get(&ruled_out, n->e) < 0)
-		sem_error(T->E, &err.pos, err.what ? err.what : "operator '->'", "%s", err.msg);
+		sem_defer_error(T->E, n->e, &err.pos, err.what ? err.what : "operator '->'",
+				err.msg);
 	sem_cast_set_autocast(n->e, tv, &err);
 	ptrindex_set(&decided, n->e, 1);
 }

@@ -124,6 +124,24 @@ static bool module_dwarf_types(const char *module, size_t len, struct ctypes *ct
 	return true;
 }
 
+/* "kernel<linux/a.h><linux/b.h>": the types of those headers, built as
+ * a module (uheader.c), for a type the kernel's own lack, as SystemTap
+ * builds it; false with *why when they do not build. */
+static bool kernel_header_types(const char *module, size_t len, struct ctypes *ct,
+				const char **why)
+{
+	const struct dwindex *ix;
+
+	*why = NULL;
+	if (!names_kernel(module, len) || len == 6)
+		return false;
+	ix = kheader_dwarf(module + 6, len - 6, why);
+	if (!ix)
+		return false;
+	*ct = ctypes_dwarf(dwindex_dwarf(ix));
+	return true;
+}
+
 /* The type e names in the first module of its list that has it: from
  * BTF, else (a type BTF does not describe, or a module without BTF) from
  * the DWARF when it is installed, as SystemTap reads it. */
@@ -148,6 +166,13 @@ static bool find_type(const struct expr *e, struct sem_cast *sc, struct ctypes *
 			*type = ctype_find(ct, e->str);
 			if (*type)
 				return true;
+		}
+		if (kernel_header_types(p, len, ct, &w)) {
+			*type = ctype_find(ct, e->str);
+			if (*type)
+				return true;
+		} else if (w && !why) {
+			why = w;
 		}
 		if (!p[len])
 			break;

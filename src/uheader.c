@@ -5,24 +5,33 @@
  * DWARF read like a user binary's.  The host's C compiler and headers are
  * used, as SystemTap does.
  *
+ * "kernel<linux/sched.h>" names kernel headers: for a type the kernel's
+ * own BTF and DWARF lack, they are built as SystemTap does, into a small
+ * module by the kernel's kbuild (its compiler and flags), whose DWARF is
+ * read like a module's.
+ *
  * The header names come from the script: they reach the compiler only as
  * #include lines of a file in a private directory (mkdtemp, 0700), never
  * a shell, and only names made of the characters of file names are taken.
  */
+#define _GNU_SOURCE	/* nftw */
 #include "uheader.h"
 #include "fileutil.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "kinfo.h"
 #include "launch.h"
 #include "util.h"
 
 struct compiled {
 	char *headers;
+	bool kernel;			/* kbuild against the kernel's tree */
 	struct dwindex *ix;		/* NULL: it failed, for why */
 	char why[512];
 };
@@ -43,7 +52,8 @@ static bool header_name_ok(const char *name, size_t len)
 }
 
 /* The C file including every <header> of the list; false with why. */
-static bool write_source(const char *path, const char *headers, char *why, size_t len)
+static bool write_source(const char *path, const char *headers, bool kernel,
+			 char *why, size_t len)
 {
 	FILE *f = fopen(path, "wx");
 	const char *p = headers;
@@ -52,6 +62,8 @@ static bool write_source(const char *path, const char *headers, char *why, size_
 		snprintf(why, len, "cannot create %s: %s", path, strerror(errno));
 		return false;
 	}
+	if (kernel)
+		fputs("#include <linux/module.h>\nMODULE_LICENSE(\"GPL\");\n", f);
 	while (*p == '<') {
 		const char *end = strchr(p, '>');
 
@@ -99,13 +111,76 @@ static void first_error(const char *log, char *buf, size_t len)
 		fclose(f);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* make -C BUILD M=DIR modules, the types kept in the DWARF of every
+ * type the headers declare, used or not.  The exit status, or -1. */
+static int run_kbuild(const char *build, const char *dir, const char *log)
+{
+	char *mk = xasprintf("%s/Makefile", dir);
+	FILE *f = fopen(mk, "wx");
+	char *mdir = xasprintf("M=%s", dir);
+	char *argv[] = { "make", "-s", "-C", (char *)build, mdir, "modules", NULL };
+	int status = -1;
+
+	if (f) {
+		fputs("obj-m := tapc_types.o\n"
+		      "ccflags-y := -g -fno-eliminate-unused-debug-types\n", f);
+		fclose(f);
+		status = run_logged(argv, log);
+	}
+	free(mk);
+	free(mdir);
+	return status;
+}
+
+static void compile_in(struct compiled *c, const char *dir)
+{
+	const char *build = c->kernel ? kinfo_build_dir() : NULL;
+	char *src = xasprintf("%s/%s.c", dir, c->kernel ? "tapc_types" : "types");
+	char *out = xasprintf("%s/%s", dir, c->kernel ? "tapc_types.ko" : "types.so");
+	char *log = xasprintf("%s/cc.log", dir);
+	char err[300];
+	int status;
+
+	if (c->kernel && !build) {
+		snprintf(c->why, sizeof(c->why), "no build tree of the kernel for %s",
+			 c->headers);
+	} else if (write_source(src, c->headers, c->kernel, c->why, sizeof(c->why))) {
+		status = c->kernel ? run_kbuild(build, dir, log) : run_cc(src, out, log);
+		if (status != 0) {
+			first_error(log, err, sizeof(err));
+			snprintf(c->why, sizeof(c->why), "cannot compile %s for its types (%s: %s%d)%s",
+				 c->headers, c->kernel ? "kbuild" : "cc",
+				 status < 0 ? "status " : "exit status ", status, err);
+		} else if (c->kernel) {
+			/* relocated as a module's; the index keeps it open */
+			c->ix = dwindex_open(out, "tapc_types", c->why, sizeof(c->why));
+		} else {
+			/* the index keeps the file open: it may go at once */
+			c->ix = dwindex_open_user(out, c->why, sizeof(c->why));
+		}
+	}
+	unlink(src);
+	unlink(out);
+	unlink(log);
+	free(src);
+	free(out);
+	free(log);
+}
+
 static void compile(struct compiled *c)
 {
 	char *tried;
 	char *dir = make_private_dir("tapc-hdr", &tried);
-	char *src = NULL, *so = NULL, *log = NULL;
-	char err[300];
-	int status;
 
 	if (!dir) {
 		snprintf(c->why, sizeof(c->why), "cannot create a directory %s: %s", tried,
@@ -113,37 +188,21 @@ static void compile(struct compiled *c)
 		free(tried);
 		return;
 	}
-	src = xasprintf("%s/types.c", dir);
-	so = xasprintf("%s/types.so", dir);
-	log = xasprintf("%s/cc.log", dir);
-	if (write_source(src, c->headers, c->why, sizeof(c->why))) {
-		status = run_cc(src, so, log);
-		if (status != 0) {
-			first_error(log, err, sizeof(err));
-			snprintf(c->why, sizeof(c->why), "cannot compile %s for its types (cc: %s%d)%s",
-				 c->headers, status < 0 ? "status " : "exit status ", status, err);
-		} else {
-			/* the index keeps the file open: it may go at once */
-			c->ix = dwindex_open_user(so, c->why, sizeof(c->why));
-		}
-	}
-	unlink(src);
-	unlink(so);
-	unlink(log);
-	rmdir(dir);
-	free(src);
-	free(so);
-	free(log);
+	compile_in(c, dir);
+	if (rmdir(dir) != 0 && c->kernel)	/* what else kbuild left */
+		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(dir);
 }
 
-const struct dwindex *uheader_dwarf(const char *headers, size_t len, const char **why)
+static const struct dwindex *header_dwarf(const char *headers, size_t len, bool kernel,
+					  const char **why)
 {
 	struct compiled *c;
 
 	for (size_t i = 0; i < n_compiled; i++) {
 		c = &compiled[i];
-		if (strlen(c->headers) == len && !memcmp(c->headers, headers, len)) {
+		if (c->kernel == kernel && strlen(c->headers) == len &&
+		    !memcmp(c->headers, headers, len)) {
 			*why = c->why;
 			return c->ix;
 		}
@@ -152,7 +211,18 @@ const struct dwindex *uheader_dwarf(const char *headers, size_t len, const char 
 	c = &compiled[n_compiled++];
 	memset(c, 0, sizeof(*c));
 	c->headers = xstrndup(headers, len);
+	c->kernel = kernel;
 	compile(c);
 	*why = c->why;
 	return c->ix;
+}
+
+const struct dwindex *uheader_dwarf(const char *headers, size_t len, const char **why)
+{
+	return header_dwarf(headers, len, false, why);
+}
+
+const struct dwindex *kheader_dwarf(const char *headers, size_t len, const char **why)
+{
+	return header_dwarf(headers, len, true, why);
 }

@@ -10,4 +10,8 @@
  * "<sys/types.h><stdio.h>"), compiled once per list; NULL with *why. */
 const struct dwindex *uheader_dwarf(const char *headers, size_t len, const char **why);
 
+/* The same for kernel headers ("kernel<linux/sched.h>" without its
+ * "kernel"), built as a module with the kernel's kbuild. */
+const struct dwindex *kheader_dwarf(const char *headers, size_t len, const char **why);
+
 #endif

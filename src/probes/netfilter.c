@@ -4,13 +4,14 @@
  *   netfilter.hook("HOOK").pf("PF")[.priority("PRIORITY")]
  *   netfilter.pf("PF").hook("HOOK")[.priority("PRIORITY")]
  *
- * HOOK is a hook's name (NF_INET_PRE_ROUTING ... NF_INET_POST_ROUTING,
- * the older NF_IP_* and NF_IP6_* names, NF_ARP_IN/OUT/FORWARD,
- * NF_BR_PRE_ROUTING ... NF_BR_BROUTING) or its number; PF a family's
- * (NFPROTO_IPV4, NFPROTO_IPV6, NFPROTO_ARP, NFPROTO_BRIDGE ...) or its
- * number; PRIORITY a NF_IP_PRI_* or NF_IP6_PRI_* name or a number,
- * 0 when left out.  Numbers are written as strings ("0", "-100"), as
- * SystemTap takes them.
+ * Outside guru mode, as stap 4.8: PF is NFPROTO_IPV4, NFPROTO_IPV6,
+ * NFPROTO_ARP or NFPROTO_BRIDGE; HOOK one of that family's hook names
+ * (NF_INET_* or the older NF_IP_* for IPv4, NF_IP6_* for IPv6,
+ * NF_ARP_IN/OUT/FORWARD, NF_BR_PRE_ROUTING ... NF_BR_POST_ROUTING);
+ * PRIORITY a number written as a string ("-100") or, for IPv4 and IPv6,
+ * a NF_IP_PRI_* / NF_IP6_PRI_* name, 0 when left out.  With -g anything
+ * else is handed to the C compiler as written (a number, a kernel
+ * header's name), as SystemTap does.
  *
  * Target variables: $hooknum, $skb, $in, $out (and $indev, $outdev,
  * the same devices), $okfn, typed as the kernel's BTF has them (so
@@ -23,6 +24,8 @@
  * it runs the handler with is the slots of enum tap_nf_slot
  * (tapc_families.h).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -55,20 +58,20 @@ struct nf_name {
 	long long value;
 };
 
-/* The protocol families (include/uapi/linux/netfilter.h). */
-static const struct nf_name nf_pfs[] = {
-	{ "NFPROTO_UNSPEC", 0 }, { "NFPROTO_INET", 1 }, { "NFPROTO_IPV4", 2 },
-	{ "NFPROTO_ARP", 3 }, { "NFPROTO_NETDEV", 5 }, { "NFPROTO_BRIDGE", 7 },
-	{ "NFPROTO_IPV6", 10 }, { "NFPROTO_DECNET", 12 },
-	{ NULL, 0 }
-};
-
-/* The hooks by family: IPv4 and IPv6 share NF_INET_*. */
+/* The names SystemTap takes outside guru mode, by protocol family: the
+ * families with their numbers (include/uapi/linux/netfilter.h), each
+ * family's hooks and named priorities.  IPv6's hooks go by their
+ * NF_IP6_* names only, and ARP and the bridge have numbered priorities
+ * only, as stap 4.8 has them. */
 static const struct nf_name nf_inet_hooks[] = {
 	{ "NF_INET_PRE_ROUTING", 0 }, { "NF_INET_LOCAL_IN", 1 }, { "NF_INET_FORWARD", 2 },
 	{ "NF_INET_LOCAL_OUT", 3 }, { "NF_INET_POST_ROUTING", 4 },
 	{ "NF_IP_PRE_ROUTING", 0 }, { "NF_IP_LOCAL_IN", 1 }, { "NF_IP_FORWARD", 2 },
 	{ "NF_IP_LOCAL_OUT", 3 }, { "NF_IP_POST_ROUTING", 4 },
+	{ NULL, 0 }
+};
+
+static const struct nf_name nf_ip6_hooks[] = {
 	{ "NF_IP6_PRE_ROUTING", 0 }, { "NF_IP6_LOCAL_IN", 1 }, { "NF_IP6_FORWARD", 2 },
 	{ "NF_IP6_LOCAL_OUT", 3 }, { "NF_IP6_POST_ROUTING", 4 },
 	{ NULL, 0 }
@@ -81,36 +84,44 @@ static const struct nf_name nf_arp_hooks[] = {
 
 static const struct nf_name nf_bridge_hooks[] = {
 	{ "NF_BR_PRE_ROUTING", 0 }, { "NF_BR_LOCAL_IN", 1 }, { "NF_BR_FORWARD", 2 },
-	{ "NF_BR_LOCAL_OUT", 3 }, { "NF_BR_POST_ROUTING", 4 }, { "NF_BR_BROUTING", 5 },
-	{ NULL, 0 }
-};
-
-/* Hooks a family has in the kernel (NF_MAX_HOOKS is 8: numbers past a
- * family's last are refused by nf_register_net_hook). */
-static const struct nf_name nf_hook_counts[] = {
-	{ "NFPROTO_INET", 5 }, { "NFPROTO_IPV4", 5 }, { "NFPROTO_IPV6", 5 },
-	{ "NFPROTO_ARP", 3 }, { "NFPROTO_BRIDGE", 6 },
+	{ "NF_BR_LOCAL_OUT", 3 }, { "NF_BR_POST_ROUTING", 4 },
 	{ NULL, 0 }
 };
 
 /* include/uapi/linux/netfilter_ipv4.h and netfilter_ipv6.h */
-static const struct nf_name nf_priorities[] = {
-	{ "NF_IP_PRI_FIRST", INT_MIN }, { "NF_IP_PRI_RAW_BEFORE_DEFRAG", -450 },
-	{ "NF_IP_PRI_CONNTRACK_DEFRAG", -400 }, { "NF_IP_PRI_RAW", -300 },
-	{ "NF_IP_PRI_SELINUX_FIRST", -225 }, { "NF_IP_PRI_CONNTRACK", -200 },
-	{ "NF_IP_PRI_MANGLE", -150 }, { "NF_IP_PRI_NAT_DST", -100 },
-	{ "NF_IP_PRI_FILTER", 0 }, { "NF_IP_PRI_SECURITY", 50 },
-	{ "NF_IP_PRI_NAT_SRC", 100 }, { "NF_IP_PRI_SELINUX_LAST", 225 },
-	{ "NF_IP_PRI_CONNTRACK_HELPER", 300 }, { "NF_IP_PRI_CONNTRACK_CONFIRM", INT_MAX },
+static const struct nf_name nf_ip_priorities[] = {
+	{ "NF_IP_PRI_FIRST", INT_MIN }, { "NF_IP_PRI_CONNTRACK_DEFRAG", -400 },
+	{ "NF_IP_PRI_RAW", -300 }, { "NF_IP_PRI_SELINUX_FIRST", -225 },
+	{ "NF_IP_PRI_CONNTRACK", -200 }, { "NF_IP_PRI_MANGLE", -150 },
+	{ "NF_IP_PRI_NAT_DST", -100 }, { "NF_IP_PRI_FILTER", 0 },
+	{ "NF_IP_PRI_SECURITY", 50 }, { "NF_IP_PRI_NAT_SRC", 100 },
+	{ "NF_IP_PRI_SELINUX_LAST", 225 }, { "NF_IP_PRI_CONNTRACK_CONFIRM", INT_MAX },
 	{ "NF_IP_PRI_LAST", INT_MAX },
-	{ "NF_IP6_PRI_FIRST", INT_MIN }, { "NF_IP6_PRI_RAW_BEFORE_DEFRAG", -450 },
-	{ "NF_IP6_PRI_CONNTRACK_DEFRAG", -400 }, { "NF_IP6_PRI_RAW", -300 },
-	{ "NF_IP6_PRI_SELINUX_FIRST", -225 }, { "NF_IP6_PRI_CONNTRACK", -200 },
-	{ "NF_IP6_PRI_MANGLE", -150 }, { "NF_IP6_PRI_NAT_DST", -100 },
-	{ "NF_IP6_PRI_FILTER", 0 }, { "NF_IP6_PRI_SECURITY", 50 },
-	{ "NF_IP6_PRI_NAT_SRC", 100 }, { "NF_IP6_PRI_SELINUX_LAST", 225 },
-	{ "NF_IP6_PRI_CONNTRACK_HELPER", 300 }, { "NF_IP6_PRI_LAST", INT_MAX },
 	{ NULL, 0 }
+};
+
+static const struct nf_name nf_ip6_priorities[] = {
+	{ "NF_IP6_PRI_FIRST", INT_MIN }, { "NF_IP6_PRI_CONNTRACK_DEFRAG", -400 },
+	{ "NF_IP6_PRI_RAW", -300 }, { "NF_IP6_PRI_SELINUX_FIRST", -225 },
+	{ "NF_IP6_PRI_CONNTRACK", -200 }, { "NF_IP6_PRI_MANGLE", -150 },
+	{ "NF_IP6_PRI_NAT_DST", -100 }, { "NF_IP6_PRI_FILTER", 0 },
+	{ "NF_IP6_PRI_SECURITY", 50 }, { "NF_IP6_PRI_NAT_SRC", 100 },
+	{ "NF_IP6_PRI_SELINUX_LAST", 225 }, { "NF_IP6_PRI_LAST", INT_MAX },
+	{ NULL, 0 }
+};
+
+static const struct nf_name nf_no_priorities[] = { { NULL, 0 } };
+
+static const struct nf_family {
+	const char *name;
+	int value;
+	const struct nf_name *hooks, *priorities;
+} nf_families[] = {
+	{ "NFPROTO_IPV4", 2, nf_inet_hooks, nf_ip_priorities },
+	{ "NFPROTO_IPV6", 10, nf_ip6_hooks, nf_ip6_priorities },
+	{ "NFPROTO_ARP", 3, nf_arp_hooks, nf_no_priorities },
+	{ "NFPROTO_BRIDGE", 7, nf_bridge_hooks, nf_no_priorities },
+	{ NULL, 0, NULL, NULL }
 };
 
 static bool nf_lookup(const struct nf_name *t, const char *name, long long *value)
@@ -123,16 +134,29 @@ static bool nf_lookup(const struct nf_name *t, const char *name, long long *valu
 	return false;
 }
 
-/* A decimal number written as a string ("2", "-100"), within int. */
+static const struct nf_family *nf_family_named(const char *name)
+{
+	for (const struct nf_family *f = nf_families; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+/* A priority written as a number: an int after optional white space and
+ * sign, nothing after it (how SystemTap reads it, " 3" and "+3" too). */
 static bool nf_number(const char *s, long long *value)
 {
 	char *end;
 	long long v;
 
-	if (!*s)
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s) &&
+	    !((*s == '-' || *s == '+') && isdigit((unsigned char)s[1])))
 		return false;
+	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (*end || v < INT_MIN || v > INT_MAX)
+	if (*end || errno || v < INT_MIN || v > INT_MAX)
 		return false;
 	*value = v;
 	return true;
@@ -143,31 +167,26 @@ static int nf_fail(struct family_error *err, const struct pp_comp *c, char *msg)
 	return family_fail(err, c->arg ? &c->arg->pos : &c->pos, msg);
 }
 
-/* The number of hook (a name or a number) within family pf. */
-static bool nf_hook_number(long long pf, const char *hook, long long *value)
+/* Guru mode: a name not known here goes to the C compiler as written,
+ * as SystemTap does ("NF_INET_INGRESS", "12"); what is known is a
+ * number.  NULL members: known, in the family_point's numbers. */
+struct nf_text {
+	char *pf, *hook, *priority;
+};
+
+static void nf_free_text(void *data)
 {
-	if (nf_number(hook, value))
-		return true;
-	if (pf == 2 || pf == 10 || pf == 1)
-		return nf_lookup(nf_inet_hooks, hook, value);
-	if (pf == 3)
-		return nf_lookup(nf_arp_hooks, hook, value);
-	if (pf == 7)
-		return nf_lookup(nf_bridge_hooks, hook, value);
-	return false;
+	struct nf_text *t = data;
+
+	free(t->pf);
+	free(t->hook);
+	free(t->priority);
+	free(t);
 }
 
-/* How many hooks family pf has: 0 for one netfilter hooks cannot be
- * registered on here (NFPROTO_NETDEV needs a device). */
-static long long nf_nhooks(long long pf)
+static bool nf_guru(const struct probe_point *pp)
 {
-	for (const struct nf_name *t = nf_pfs; t->name; t++)
-		if (t->value == pf) {
-			long long n;
-
-			return nf_lookup(nf_hook_counts, t->name, &n) ? n : 0;
-		}
-	return 0;
+	return pp->pos.file && pp->pos.file->privileged;
 }
 
 static int nf_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -175,29 +194,42 @@ static int nf_expand(const struct point_pattern *pat, const struct probe_point *
 {
 	const struct pp_comp *hook = family_comp_named(pp, "hook"), *pf = family_comp_named(pp, "pf");
 	const struct pp_comp *prio = family_comp_named(pp, "priority");
-	long long pfnum, hooknum, priority = 0;
+	const struct nf_family *fam = nf_family_named(pf->arg->str);
+	long long hooknum = 0, priority = 0;
+	struct nf_text *text = NULL;
 	struct family_point *fp;
+	bool guru = nf_guru(pp);
 
 	(void)pat;
-	if (!nf_lookup(nf_pfs, pf->arg->str, &pfnum) && !nf_number(pf->arg->str, &pfnum))
-		return nf_fail(err, pf, xasprintf("unknown netfilter protocol family \"%s\"",
-						  pf->arg->str));
-	if (nf_nhooks(pfnum) == 0)
-		return nf_fail(err, pf, xasprintf("netfilter protocol family \"%s\" has no "
-						  "hooks to probe", pf->arg->str));
-	if (!nf_hook_number(pfnum, hook->arg->str, &hooknum) || hooknum < 0 ||
-	    hooknum >= nf_nhooks(pfnum))
-		return nf_fail(err, hook, xasprintf("unknown netfilter hook \"%s\" for "
-						    "protocol family \"%s\"",
-						    hook->arg->str, pf->arg->str));
-	if (prio && !nf_lookup(nf_priorities, prio->arg->str, &priority) &&
-	    !nf_number(prio->arg->str, &priority))
-		return nf_fail(err, prio, xasprintf("unknown netfilter priority \"%s\"",
-						    prio->arg->str));
+	if (!fam && !guru)
+		return nf_fail(err, pf, xasprintf("unsupported netfilter protocol family "
+						  "\"%s\"; need stap -g", pf->arg->str));
+	if (!fam)
+		(text = xcalloc(1, sizeof(*text)))->pf = xstrdup(pf->arg->str);
+	if (!fam || !nf_lookup(fam->hooks, hook->arg->str, &hooknum)) {
+		if (!guru)
+			return nf_fail(err, hook, xasprintf("unsupported netfilter hook \"%s\" "
+							    "for protocol family \"%d\"; need stap -g",
+							    hook->arg->str, fam->value));
+		if (!text)
+			text = xcalloc(1, sizeof(*text));
+		text->hook = xstrdup(hook->arg->str);
+	}
+	if (prio && !nf_number(prio->arg->str, &priority) &&
+	    (!fam || !nf_lookup(fam->priorities, prio->arg->str, &priority))) {
+		if (!guru)
+			return nf_fail(err, prio, xasprintf("unsupported netfilter priority \"%s\" "
+							    "for protocol family \"%d\"; need stap -g",
+							    prio->arg->str, fam->value));
+		if (!text)
+			text = xcalloc(1, sizeof(*text));
+		text->priority = xstrdup(prio->arg->str);
+	}
 	fp = xcalloc(1, sizeof(*fp));
 	fp->target_comp = -1;
-	fp->num[0] = pfnum * 16 + hooknum;
+	fp->num[0] = (fam ? fam->value : 0) * 16 + hooknum;
 	fp->num[1] = priority;
+	fp->data = text;
 	vec_push(out, fp);
 	return 1;
 }
@@ -334,12 +366,35 @@ static void nf_list_targets(const struct derived_probe *dp, struct vec *out)
 
 /* ---- pass 3 ------------------------------------------------------------- */
 
-static void nf_emit(FILE *out, const struct derived_probe *dp, size_t index)
+/* Guru mode's names the C compiler resolves: the kernel's netfilter
+ * headers, wherever a probe uses one. */
+static void nf_emit_support(FILE *out, const struct derived_probe *dp, size_t index)
 {
 	(void)index;
-	fprintf(out, ".kind = TAP_PROBE_NETFILTER, .arg = { %" PRId64 "LL, %" PRId64 "LL }, "
-		".u.netfilter = { .priority = %" PRId64 " }, ",
-		dp->fp.num[0] / 16, dp->fp.num[0] % 16, dp->fp.num[1]);
+	if (dp->fp.data)
+		fputs("#include <linux/netfilter.h>\n#include <linux/netfilter_ipv4.h>\n"
+		      "#include <linux/netfilter_ipv6.h>\n#include <linux/netfilter_arp.h>\n"
+		      "#include <linux/netfilter_bridge.h>\n", out);
+}
+
+static void nf_emit(FILE *out, const struct derived_probe *dp, size_t index)
+{
+	const struct nf_text *t = dp->fp.data;
+
+	(void)index;
+	fputs(".kind = TAP_PROBE_NETFILTER, .arg = { ", out);
+	if (t && t->pf)
+		fprintf(out, "(%s), ", t->pf);
+	else
+		fprintf(out, "%" PRId64 "LL, ", dp->fp.num[0] / 16);
+	if (t && t->hook)
+		fprintf(out, "(%s) }, ", t->hook);
+	else
+		fprintf(out, "%" PRId64 "LL }, ", dp->fp.num[0] % 16);
+	if (t && t->priority)
+		fprintf(out, ".u.netfilter = { .priority = (%s) }, ", t->priority);
+	else
+		fprintf(out, ".u.netfilter = { .priority = %" PRId64 " }, ", dp->fp.num[1]);
 }
 
 /* $indev_name, $outdev_name: the device's name, "" without one. */
@@ -359,6 +414,8 @@ const struct probe_family probe_family_netfilter = {
 	.expand = nf_expand,
 	.target_type = nf_target_type,
 	.list_targets = nf_list_targets,
+	.free_data = nf_free_text,
 	.emit_entry = nf_emit,
+	.emit_support = nf_emit_support,
 	.target_c = nf_target_c,
 };
