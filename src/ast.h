@@ -246,6 +246,10 @@ struct script {
 	struct vec embeds;	/* struct embedded * */
 	struct vec decls;	/* struct decl *: all of the above in source
 				 * order (the printer uses it) */
+	/* The file held a token before preprocessing: one that declares
+	 * nothing (decls empty) is "empty after preprocessing", not just
+	 * "empty". */
+	bool had_tokens;
 };
 
 /*

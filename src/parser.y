@@ -2349,6 +2349,7 @@ struct script *parse_script(struct srcfile *f, const struct pass1_env *env,
 	}
 	vec_free(&ps.arena);
 	namemap_free(&ps.global_names);
+	ps.script->had_tokens = preproc_saw_token(ps.pp);
 	preproc_free(ps.pp);
 	return ps.script;
 }
