@@ -107,16 +107,17 @@ static void parse_into(struct session *s, struct srcfile *f, bool user)
 		add_script(&s->library, &s->n_library, sc);
 }
 
-/* SystemTap refuses a main script that declares nothing at all: only
- * blanks and comments, or conditionals that left nothing. */
+/* SystemTap refuses a main script that the parser gets no token of: only
+ * blanks and comments, or conditionals that left nothing.  (One with a
+ * syntax error only has that error.) */
 static void refuse_empty(struct session *s, const struct srcfile *f, int n_user)
 {
 	const struct script *sc = s->n_user > n_user ? s->user[n_user] : NULL;
 
-	if (!sc || sc->decls.n)
+	if (!sc || sc->decls.n || sc->parsed_tokens)
 		return;
 	fprintf(stderr, "Input file '%s' is empty%s.\n", f->name,
-		sc->had_tokens ? " after preprocessing" : "");
+		sc->lexed_tokens ? " after preprocessing" : "");
 	s->diag.errors++;
 }
 
