@@ -199,11 +199,16 @@ struct family_point {
 struct derived_probe;
 struct tvar;
 
+/* What a family's error says: that the point found nothing (which a
+ * wildcard may forgive, see derive.c), or anything else. */
+enum family_err_kind { FAMILY_ERR_OTHER, FAMILY_ERR_NO_MATCH };
+
 /* An error of a family hook: where, and the message after
  * "semantic error: ". */
 struct family_error {
 	struct srcpos pos;
 	char *msg;			/* owned */
+	enum family_err_kind kind;	/* set with msg (family_no_match) */
 	char *what;			/* owned: the token the message is near,
 					 * e.g. "operator '->'", or NULL for
 					 * the expression itself */
