@@ -246,6 +246,12 @@ struct script {
 	struct vec embeds;	/* struct embedded * */
 	struct vec decls;	/* struct decl *: all of the above in source
 				 * order (the printer uses it) */
+	/* Whether the lexer found a token in the file (before
+	 * preprocessing), and whether the parser got one (after): a file
+	 * the parser got nothing of is "empty", or "empty after
+	 * preprocessing" when the lexer found something. */
+	bool lexed_tokens;
+	bool parsed_tokens;
 };
 
 /*

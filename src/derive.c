@@ -369,12 +369,6 @@ static void rename_callee(struct elab *E, struct derived_probe *dp, bool alias)
 	replace_point(dp, named, true);
 }
 
-/* Whether a family's error says only that it found nothing. */
-static bool is_no_match(const char *msg)
-{
-	return !msg || !strncmp(msg, "no match", 8);
-}
-
 /* A point matched pattern p of family fam: one derived probe
  * for each concrete point the family finds.  wild: a wildcard among
  * pp's components matched the pattern; as in SystemTap, finding nothing
@@ -394,7 +388,8 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 	}
 	vec_free(&err.warnings);
 	free(err.what);
-	if (n < 0 && wild && is_no_match(err.msg)) {
+	/* no message: the family had nothing more to say than "no match" */
+	if (n < 0 && wild && (!err.msg || err.kind == FAMILY_ERR_NO_MATCH)) {
 		free(err.msg);
 		for (size_t i = 0; i < points.n; i++)
 			family_point_free(fam, points.v[i]);

@@ -199,11 +199,16 @@ struct family_point {
 struct derived_probe;
 struct tvar;
 
+/* What a family's error says: that the point found nothing (which a
+ * wildcard may forgive, see derive.c), or anything else. */
+enum family_err_kind { FAMILY_ERR_OTHER, FAMILY_ERR_NO_MATCH };
+
 /* An error of a family hook: where, and the message after
  * "semantic error: ". */
 struct family_error {
 	struct srcpos pos;
 	char *msg;			/* owned */
+	enum family_err_kind kind;	/* set with msg (family_no_match) */
 	char *what;			/* owned: the token the message is near,
 					 * e.g. "operator '->'", or NULL for
 					 * the expression itself */
@@ -325,13 +330,17 @@ void program_print(FILE *out, const struct program *p);
  * the struct stmt), or NULL. */
 const struct sem_ref *program_ref(const struct program *p, const void *node);
 
-/* Whether evaluating e has no effect besides its value: literals, reads,
- * operators, sprintf, and calls of %{ /\* pure *\/ %} functions with such
- * arguments.  An assignment of such a value to a local nobody reads is
- * dropped, as SystemTap drops it (an alias's argstr in a script that only
- * counts system calls costs nothing), and so are the reads in it
- * (sem_dead.c). */
+/* Whether evaluating e has no effect besides its value (purity.c): reads,
+ * operators, sprintf, calls of %{ /\* pure *\/ %} functions and of script
+ * functions that do nothing their caller sees, with such arguments.  An
+ * assignment of such a value to a local nobody reads is dropped, as
+ * SystemTap drops it (an alias's argstr in a script that only counts
+ * system calls costs nothing), and so are the reads in it (sem_dead.c). */
 bool program_pure_expr(const struct program *p, const struct expr *e);
+/* Whether e is pure and writes no variable at all, not even a local of a
+ * function it calls: what SystemTap's constant folding asks of an operand
+ * that it leaves out (0 * f() keeps f() when f sets a local). */
+bool program_writes_nothing(const struct program *p, const struct expr *e);
 /* Whether the statement e is such an assignment: its types are checked,
  * then it is dropped (no reads, no code, no action), as SystemTap drops
  * it. */

@@ -56,6 +56,9 @@ void lexer_free(struct lexer *lx);
 struct preproc *preproc_new(struct srcfile *f, const struct pass1_env *env,
 			    struct diag *d);
 void preproc_next(struct preproc *pp, struct token *out);
+/* Whether the file held any token before preprocessing (a lexical error
+ * included): more than blanks and comments. */
+bool preproc_saw_token(const struct preproc *pp);
 void preproc_free(struct preproc *pp);
 
 /* Make the library macros visible to this file (call before the first

@@ -1927,6 +1927,8 @@ static void raw_next(struct pstate *ps, struct token *t)
 
 	memset(t, 0, sizeof(*t));
 	preproc_next(ps->pp, t);
+	if (t->kind != TK_EOF)
+		ps->script->parsed_tokens = true;
 	if (ps->d->errors != errors)
 		ps->pp_error_pending = true;
 	else if (is_sync(t->kind))
@@ -2349,6 +2351,7 @@ struct script *parse_script(struct srcfile *f, const struct pass1_env *env,
 	}
 	vec_free(&ps.arena);
 	namemap_free(&ps.global_names);
+	ps.script->lexed_tokens = preproc_saw_token(ps.pp);
 	preproc_free(ps.pp);
 	return ps.script;
 }

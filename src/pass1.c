@@ -107,41 +107,17 @@ static void parse_into(struct session *s, struct srcfile *f, bool user)
 		add_script(&s->library, &s->n_library, sc);
 }
 
-/* Whether TEXT holds anything but blanks and comments (#, //, slash-star). */
-static bool has_tokens(const char *t, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		if (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
-		    t[i] == '\f' || t[i] == '\v') {
-			i++;
-		} else if (t[i] == '#' || (t[i] == '/' && i + 1 < n && t[i + 1] == '/')) {
-			while (i < n && t[i] != '\n')
-				i++;
-		} else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
-			for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
-				;
-			if (i + 1 >= n)
-				return true;	/* unterminated: the lexer says so */
-			i += 2;
-		} else {
-			return true;
-		}
-	}
-	return false;
-}
-
-/* SystemTap refuses a main script that declares nothing at all: only
- * blanks and comments, or conditionals that left nothing. */
+/* SystemTap refuses a main script that the parser gets no token of: only
+ * blanks and comments, or conditionals that left nothing.  (One with a
+ * syntax error only has that error.) */
 static void refuse_empty(struct session *s, const struct srcfile *f, int n_user)
 {
 	const struct script *sc = s->n_user > n_user ? s->user[n_user] : NULL;
 
-	if (!sc || sc->decls.n)
+	if (!sc || sc->decls.n || sc->parsed_tokens)
 		return;
 	fprintf(stderr, "Input file '%s' is empty%s.\n", f->name,
-		has_tokens(f->text, f->len) ? " after preprocessing" : "");
+		sc->lexed_tokens ? " after preprocessing" : "");
 	s->diag.errors++;
 }
 

@@ -123,6 +123,7 @@ struct preproc {
 	size_t nconds, capconds;
 
 	int quiet;			/* > 0 while skipping a branch */
+	bool saw_token;			/* the lexer returned one */
 	bool collect_library;		/* loading a .stpm file */
 	bool lib_stray_reported;
 };
@@ -395,6 +396,8 @@ static void src_next(struct preproc *pp, struct token *t)
 		lexer_next(pp->lx, t);
 		if (t->kind == TK_EOF)
 			pp->eof_pos = t->pos;
+		else
+			pp->saw_token = true;
 		if (t->kind != TK_PP_ARG)
 			return;
 		expand_arg(pp, t);
@@ -1386,6 +1389,11 @@ void preproc_next(struct preproc *pp, struct token *out)
 	if (scan_pp(pp, out))
 		return;
 	make_token(out, TK_EOF, "", &pp->eof_pos);
+}
+
+bool preproc_saw_token(const struct preproc *pp)
+{
+	return pp->saw_token;
 }
 
 void preproc_free(struct preproc *pp)

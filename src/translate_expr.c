@@ -556,8 +556,8 @@ static char *logical(struct tr *T, const struct expr *e)
 
 /* SystemTap's constant folding of a literal that settles the result
  * whatever the other operand is (0 * x, x & 0, -1 | x, x % 1 ...): when
- * the other operand is pure it is not evaluated at all, so embedded C
- * there is not even compiled. */
+ * the other operand is pure and writes nothing it is not evaluated at
+ * all, so embedded C there is not even compiled. */
 static bool settled_by_literal(struct tr *T, const struct expr *e, long long *v)
 {
 	const struct expr *l = e->a->kind == E_NUM ? e->a : NULL;
@@ -570,13 +570,13 @@ static bool settled_by_literal(struct tr *T, const struct expr *e, long long *v)
 				   op == TK_SHL)) ||
 		  (l->num == -1 && (op == TK_PIPE || op == TK_SHR)))) {
 		*v = l->num;
-		return program_pure_expr(T->p, e->b);
+		return program_writes_nothing(T->p, e->b);
 	}
 	if (r && ((r->num == 0 && (op == TK_STAR || op == TK_AMP)) ||
 		  (r->num == 1 && op == TK_PERCENT) ||
 		  (r->num == -1 && (op == TK_PERCENT || op == TK_PIPE)))) {
 		*v = op == TK_PERCENT ? 0 : r->num;
-		return program_pure_expr(T->p, e->a);
+		return program_writes_nothing(T->p, e->a);
 	}
 	return false;
 }

@@ -372,15 +372,15 @@ int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct famil
 	if (m->pp->optional)
 		return 0;
 	if (m->callee && m->funcs_seen > 0)
-		return family_fail(err, m->callee_comp->arg ? &m->callee_comp->arg->pos
-							    : &m->callee_comp->pos, xstrdup("no match"));
+		return family_no_match(err, m->callee_comp->arg ? &m->callee_comp->arg->pos
+								: &m->callee_comp->pos, xstrdup("no match"));
 	if (m->funcs_seen > 0 && m->lines != LINES_NONE)
 		return family_fail(err, &fn->arg->pos, no_line_records(m, try, sizeof(try)));
 	/* as SystemTap: the nearest names even to a glob */
 	nearest_init(&nr, m->func);
 	if (ix)
 		dwindex_offer_names(ix, &nr);
-	return family_fail(err, &fn->arg->pos, nearest_no_match(&nr, "functions"));
+	return family_no_match(err, &fn->arg->pos, nearest_no_match(&nr, "functions"));
 }
 
 /* A decimal line number from *s (advanced past it), a '+' sign allowed

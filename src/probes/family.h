@@ -168,6 +168,16 @@ static inline int family_fail(struct family_error *err, const struct srcpos *pos
 {
 	err->pos = *pos;
 	err->msg = msg;
+	err->kind = FAMILY_ERR_OTHER;
+	return -1;
+}
+
+/* The same when the point found nothing: SystemTap's "no match ...". */
+static inline int family_no_match(struct family_error *err, const struct srcpos *pos,
+				  char *msg)
+{
+	family_fail(err, pos, msg);
+	err->kind = FAMILY_ERR_NO_MATCH;
 	return -1;
 }
 

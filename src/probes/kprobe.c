@@ -132,7 +132,7 @@ static int expand_function(const struct probe_point *pp, int variant, int64_t ma
 	const struct ksyms *ks = kinfo_ksyms(&why);
 
 	if (!ks)
-		return family_fail(err, &fn->arg->pos,
+		return family_no_match(err, &fn->arg->pos,
 			    xasprintf("no match (the kernel's symbols are unavailable: %s)",
 				      why ? why : "unknown reason"));
 	if (match_functions(ks, fn->arg->str, variant, maxactive, out) > 0)
@@ -141,7 +141,7 @@ static int expand_function(const struct probe_point *pp, int variant, int64_t ma
 	if (pp->optional)
 		return 0;
 	/* SystemTap suggests no names here (kernel.function does) */
-	return family_fail(err, &fn->arg->pos, xstrdup("no match"));
+	return family_no_match(err, &fn->arg->pos, xstrdup("no match"));
 }
 
 static int kprobe_expand(const struct point_pattern *pat, const struct probe_point *pp,

@@ -248,7 +248,7 @@ static int sdt_expand(const struct point_pattern *pat, const struct probe_point 
 	upath_list_free(programs);
 	if (out->n > 0 || pp->optional)
 		return (int)out->n;
-	return family_fail(err, &mark->arg->pos, xstrdup("no match"));
+	return family_no_match(err, &mark->arg->pos, xstrdup("no match"));
 }
 
 /* pp() and -p2 name the probe by the marker's provider too when the

@@ -117,7 +117,7 @@ static int trace_expand(const struct point_pattern *pat, const struct probe_poin
 		err->msg = xasprintf("tracepoint '%s' has an argument passed by value "
 				     "that tapc cannot receive", x.unattachable->name);
 	else
-		err->msg = no_match_message(tps, pattern);
+		family_no_match(err, &comp->pos, no_match_message(tps, pattern));
 	return -1;
 }
 

@@ -133,8 +133,8 @@ static int no_match(const struct ufunc_query *q, const struct uelf *u, const cha
 	nearest_init(&nr, name);
 	if (u)
 		uelf_offer_names(u, &nr);
-	return family_fail(err, c->arg ? &c->arg->pos : &c->pos,
-			   nearest_no_match(&nr, "functions"));
+	return family_no_match(err, c->arg ? &c->arg->pos : &c->pos,
+			       nearest_no_match(&nr, "functions"));
 }
 
 /* .plt("NAME"): the PLT entries NAME matches (all without NAME). */

@@ -28,6 +28,7 @@ struct run {
 	char *last;			/* text of the last token */
 	int errors, warnings;
 	char *msgs;		/* everything diag printed */
+	bool saw_token;		/* preproc_saw_token at the end */
 };
 
 static const char *cfg_lookup(void *ctx, const char *name)
@@ -122,6 +123,7 @@ static struct run *run(const char *src, bool raw)
 		}
 	}
 	lexer_free(lx);
+	r->saw_token = pp && preproc_saw_token(pp);
 	preproc_free(pp);
 	fclose(d.stream);
 	r->errors = d.errors;
@@ -786,6 +788,34 @@ static void test_library(void)
 	free(m4);
 }
 
+/* Whether a file held a token before preprocessing: pass 1's "is empty"
+ * against "is empty after preprocessing". */
+static void test_saw_token(void)
+{
+	static const struct {
+		const char *src;
+		bool saw;
+	} cases[] = {
+		{ "", false },
+		{ " \t\n\n", false },
+		{ "# hash\n// slashes\n/* block\n */\n", false },
+		{ "#! /usr/bin/env stap\n", false },
+		{ "%( 1 == 0 %? probe begin {} %)", true },
+		{ "@define m %( 1 %)", true },
+		{ "/* never closed", true },	/* the lexer's error is a token */
+		{ "$1", true },
+		{ "probe", true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run *r = run(cases[i].src, false);
+
+		CHECK(r->saw_token == cases[i].saw, "saw_token of \"%s\": %d", cases[i].src,
+		      r->saw_token);
+		run_free(r);
+	}
+}
+
 int main(void)
 {
 	test_kinds();
@@ -801,5 +831,6 @@ int main(void)
 	test_runaway_macros();
 	test_args();
 	test_library();
+	test_saw_token();
 	return check_summary(NULL);
 }
