@@ -281,6 +281,8 @@ static void sum_uses(struct sem_body *b)
 		((struct vardecl *)b->reads.v[i])->reads++;
 	for (size_t i = 0; i < b->writes.n; i++)
 		((struct vardecl *)b->writes.v[i])->writes++;
+	for (size_t i = 0; i < b->updates.n; i++)
+		((struct vardecl *)b->updates.v[i])->updates++;
 }
 
 bool elab_user_file(struct elab *E, const struct srcfile *f)
@@ -451,7 +453,8 @@ static void eliminate(struct elab *E)
 			v->elided = true;	/* silently, as SystemTap */
 			continue;
 		}
-		if (v->reads == 0 && v->writes > (init ? 1 : 0))
+		/* as SystemTap's, x++ and x += 1 are no reads here */
+		if (v->reads == v->updates && v->writes > (init ? 1 : 0))
 			v->auto_print = true;
 		if (v->reads > 0 && v->writes == 0 && !v->sorted) {
 			char *sugg = similar_vars(E, v, NULL, NULL);

@@ -64,6 +64,9 @@ struct vardecl {
 	int64_t maxsize;		/* global a[N] */
 	const struct global *decl;	/* globals: the declaration */
 	int reads, writes;		/* uses seen in kept code */
+	int updates;			/* of the reads, those of x++, x += ...:
+					 * SystemTap still prints a global at
+					 * exit that only these read */
 	bool sorted;			/* iterated by a sorted foreach: not
 					 * "never-assigned", as in SystemTap */
 	bool elided;			/* dropped as unused (not printed) */
@@ -71,6 +74,9 @@ struct vardecl {
 					 * (sem_dead.c): still typed, as they are */
 	bool auto_print;		/* global written but never read: pass 3
 					 * prints it at the end of the run */
+	bool holds_pointer;		/* a global its typed assignments make
+					 * a C pointer (sem_autocast.c): its
+					 * display is hex, as SystemTap's */
 	bool listed;			/* globals: pulled into the program */
 	/* Statistics: the histogram their @hist_* uses ask for, which must
 	 * all agree (sem_limits.c): 0 for none, HIST_LINEAR or HIST_LOG. */
@@ -83,6 +89,9 @@ struct vardecl {
 struct sem_body {
 	struct vec reads;		/* struct vardecl *, one per read */
 	struct vec writes;		/* struct vardecl *, one per write */
+	struct vec updates;		/* struct vardecl *, one per read that
+					 * only updates it (x++, x += 1; each
+					 * also among the reads) */
 	struct vec aggs;		/* struct vardecl *, one per "<<<" (each
 					 * also among the writes) */
 	struct vec calls;		/* struct sem_function * */

@@ -132,6 +132,7 @@ const struct vardecl *program_global(const struct program *p, const char *name)
 static void body_free(struct sem_body *b)
 {
 	vec_free(&b->reads);
+	vec_free(&b->updates);
 	vec_free(&b->writes);
 	vec_free(&b->aggs);
 	vec_free(&b->calls);

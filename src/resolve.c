@@ -35,6 +35,11 @@ struct rctx {
 	bool in_entry;			/* within an @entry operand */
 	const struct expr *assign;	/* the assignment whose target is being
 					 * resolved, if any */
+	const struct expr *updating;	/* the ++, -- or x op= v whose target
+					 * is being resolved, if any */
+	const struct expr *discarded;	/* an expression statement's (or a for
+					 * loop's init or step) whose value
+					 * nobody uses */
 };
 
 static void res_expr(struct rctx *R, struct expr *e);
@@ -271,8 +276,19 @@ static void cond_writes(struct rctx *R, const struct expr *e)
 	free(what);
 }
 
+/*
+ * x++ or x += v whose value nobody uses reads x only to update it:
+ * SystemTap still prints at the end a global read no other way.
+ */
+static void note_update(struct rctx *R, const struct expr *op, struct vardecl *v)
+{
+	if (v && op == R->discarded)
+		vec_push(&R->uses->updates, v);
+}
+
 static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 {
+	const struct expr *op = R->updating;
 	struct vardecl *v;
 
 	switch (e->kind) {
@@ -280,11 +296,15 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		v = res_sym(R, e, read, true, false);
 		if (v)
 			check_iterating(R, v, &e->pos);
+		if (read)
+			note_update(R, op, v);
 		break;
 	case E_INDEX:
 		res_indexed(R, e, read, true);
 		if (e->a->kind != E_SYM)	/* a histogram's bucket */
 			not_lvalue(R, e);
+		else if (read && program_ref(R->E->P, e))
+			note_update(R, op, program_ref(R->E->P, e)->var);
 		break;
 	case E_TARGET: {
 		bool resolved = false;
@@ -760,23 +780,30 @@ static void res_expr(struct rctx *R, struct expr *e)
 					 R->uses->writes.v[R->uses->writes.n - 1]);
 		} else {
 			/* m[k] <<< v adds to the element: no read */
-			const struct expr *outer = R->assign;
+			const struct expr *outer = R->assign, *outer_op = R->updating;
 
 			R->assign = e;
+			R->updating = e;
 			res_lvalue(R, e->a, e->op != TK_ASSIGN && e->op != TK_AGG);
 			R->assign = outer;
+			R->updating = outer_op;
 		}
 		res_expr(R, e->b);
 		check_target_use(R, e->a, e->op);
 		return;
-	case E_PREINC: case E_POSTINC:
+	case E_PREINC: case E_POSTINC: {
+		const struct expr *outer = R->updating;
+
 		if (!R->locals) {
 			cond_writes(R, e);
 			return;
 		}
+		R->updating = e;
 		res_lvalue(R, e->a, true);
+		R->updating = outer;
 		check_target_use(R, e->a, e->op);
 		return;
+	}
 	case E_STAT:
 	case E_HIST:
 		if (e->a->kind == E_SYM)
@@ -1063,9 +1090,14 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 		return;
 	}
 	default:
+		if (s->kind == S_EXPR || s->kind == S_FOR)
+			R->discarded = s->e1;
 		res_expr(R, s->e1);
 		res_expr(R, s->e2);
+		if (s->kind == S_FOR)
+			R->discarded = s->e3;
 		res_expr(R, s->e3);
+		R->discarded = NULL;
 		res_stmt(R, s->body);
 		res_stmt(R, s->els);
 		return;

@@ -348,11 +348,34 @@ static void decide(struct typing *T, const struct noted *n)
 	ptrindex_set(&decided, n->e, 1);
 }
 
+static bool any_user_global(const struct elab *E)
+{
+	for (size_t i = 0; i < E->globals.n; i++)
+		if (!((const struct vardecl *)E->globals.v[i])->library)
+			return true;
+	return false;
+}
+
+/* The script's globals that the typing left C pointers. */
+static void mark_pointers(struct typing *T)
+{
+	for (size_t i = 0; i < T->E->globals.n; i++) {
+		struct vardecl *v = T->E->globals.v[i];
+		const struct slot *s = v->library ? NULL : slot_of(T, v, false);
+		const struct ctypes *ct;
+
+		if (!s || s->state != AC_TYPED || s->val.tc.object)
+			continue;
+		ct = &s->val.tc.ct;
+		v->holds_pointer = ctype_kind(ct, ctype_resolve(ct, s->val.tc.type)) == CTYPE_PTR;
+	}
+}
+
 void sem_autocast_resolve(struct elab *E)
 {
 	struct typing T = { .E = E };
 
-	if (!E->autocasts.n)
+	if (!E->autocasts.n && !any_user_global(E))
 		return;		/* nothing asks: no typing */
 	collect(&T);
 	do {
@@ -364,6 +387,7 @@ void sem_autocast_resolve(struct elab *E)
 			merge(&T, s->owner, &v);
 		}
 	} while (T.changed);
+	mark_pointers(&T);
 	/* @defined's operands first: they decide the guards */
 	for (size_t i = 0; i < E->autocasts.n; i++)
 		if (((struct noted *)E->autocasts.v[i])->quiet)

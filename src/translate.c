@@ -788,7 +788,7 @@ static void display_array(struct tr *T, const struct tr_global *g)
 		strbuf_addf(&args, ", TAP_PSTR(tap_entry_str(%s, e))", g->cname);
 		nargs++;
 	} else {
-		strbuf_adds(&fmt, "=%#x\\n");
+		strbuf_adds(&fmt, v->holds_pointer ? "=%#x\\n" : "=%d\\n");
 		strbuf_addf(&args, ", TAP_PNUM(tap_entry_long(%s, e))", g->cname);
 		nargs++;
 	}
@@ -859,7 +859,9 @@ static struct body_out gen_display(struct tr *T)
 		} else {
 			tr_line(T, "{");
 			tr_line(T, "\tconst struct tap_parg pa[] = { TAP_PNUM(%s) };", g->cname);
-			tr_line(T, "\tif (tap_printf(c, \"%s=%%#x\\n\", 1, pa) < 0)", v->name);
+			/* as SystemTap's: decimal, a C pointer in hex */
+			tr_line(T, "\tif (tap_printf(c, \"%s=%s\\n\", 1, pa) < 0)", v->name,
+				v->holds_pointer ? "%#x" : "%d");
 			tr_line(T, "\t\tgoto out;");
 			tr_line(T, "}");
 		}
