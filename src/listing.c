@@ -16,6 +16,20 @@ struct listed {
 	size_t index;
 };
 
+/* The name -l prints for dp: a point listed by itself carries its
+ * location's mark (kernel.function("F@FILE:N").call! from an alias's
+ * "kernel.function("F") !, ..."), as stap prints it. */
+static char *listed_name(const struct derived_probe *dp)
+{
+	char *name = derived_list_name(dp), *marked;
+
+	if (!dp->list_by_point || !(dp->loc->sufficient || dp->loc->optional))
+		return name;
+	marked = xasprintf("%s%c", name, dp->loc->sufficient ? '!' : '?');
+	free(name);
+	return marked;
+}
+
 /* By name, then in the program's order (qsort is not stable): the
  * first probe of a point gives the order of its variables. */
 static int listed_cmp(const void *a, const void *b)
@@ -107,7 +121,7 @@ void listing_print(FILE *out, const struct program *p, bool with_vars)
 
 	for (size_t i = 0; i < n; i++) {
 		dps[i].dp = p->probes.v[i];
-		dps[i].name = derived_list_name(dps[i].dp);
+		dps[i].name = listed_name(dps[i].dp);
 		dps[i].index = i;
 	}
 	if (n > 1)

@@ -12,7 +12,8 @@
  * the alias's local variables ("name:type", those starting with "__"
  * left out) and the target variables ("$name:type"), each in the order
  * the probe gives them; a point several probes share lists those that
- * all of them have, as SystemTap does. */
+ * all of them have, as SystemTap does.  A point listed by its own name
+ * carries its location's '!' or '?'. */
 void listing_print(FILE *out, const struct program *p, bool with_vars);
 
 #endif
