@@ -185,6 +185,11 @@ struct derive {
 	 * the alias's name and the user's suffix, while that alias is
 	 * being expanded; else NULL and the concrete point names itself. */
 	char *list_name;
+	/* -l/-L: the user's suffix to an alias has a wildcard component
+	 * ("scheduler.tick.*"): as SystemTap, each point it resolved to
+	 * names itself (kernel.function("F@FILE:N").call, also for pn()),
+	 * not the alias. */
+	bool list_concrete;
 };
 
 static int derive_point(struct elab *E, struct derive *D,
@@ -406,6 +411,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 	for (size_t i = 0; i < points.n; i++) {
 		struct family_point *fp = points.v[i];
 		struct derived_probe *dp = xcalloc(1, sizeof(*dp));
+		bool concrete;
 
 		dp->family = fam;
 		dp->runs = !fam->never_runs;
@@ -414,10 +420,19 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 		free(fp);
 		dp->loc = family_loc(p, pp, &dp->fp);
 		add_probe(E, D, dp, pp, body, chain);
+		/* named as if the user had written the point itself (an
+		 * internal family's, __syscall(N), and never keep the
+		 * alias's name) */
+		concrete = D->list_concrete && !fam->internal_points && !fam->never_runs;
+		if (concrete) {
+			free(dp->list_name);
+			dp->list_name = NULL;
+		}
 		if (fam->derived_point)
 			rename_point(dp, fam->derived_point(dp));
 		if (dp->fp.callee)
-			rename_callee(E, dp, D->list_name != NULL);
+			rename_callee(E, dp, D->list_name != NULL && !concrete);
+		dp->list_by_point = !D->list_name || concrete;
 	}
 	n = (int)points.n;
 	vec_free(&points);
@@ -543,6 +558,17 @@ static void refuse_point(struct elab *E, struct derive *D, const struct probe_po
 static bool has_wildcard(const struct probe_point *pp, int k)
 {
 	for (int i = 0; i < k; i++)
+		if (strchr(((struct pp_comp *)pp->comps.v[i])->name, '*'))
+			return true;
+	return false;
+}
+
+/* Whether a component of pp from the k'th on has a wildcard in its name
+ * (not in its argument: "ALIAS.callee("f*")" is still listed by the
+ * alias's name, as by stap). */
+static bool suffix_has_wildcard(const struct probe_point *pp, int k)
+{
+	for (size_t i = (size_t)k; i < pp->comps.n; i++)
 		if (strchr(((struct pp_comp *)pp->comps.v[i])->name, '*'))
 			return true;
 	return false;
@@ -714,6 +740,7 @@ static int derive_point_q(struct elab *E, struct derive *D,
 				pp_comps_text(&sb, pp, (size_t)k, pp->comps.n);
 				free(D->list_name);
 				D->list_name = strbuf_detach(&sb);
+				D->list_concrete = suffix_has_wildcard(pp, k);
 			}
 			if (has_wildcard(pp, k)) {
 				/* As SystemTap does, a wildcard skips the
@@ -733,6 +760,7 @@ static int derive_point_q(struct elab *E, struct derive *D,
 			if (D->depth == 0) {
 				free(D->list_name);
 				D->list_name = NULL;
+				D->list_concrete = false;
 			}
 			if (n > 0)
 				total += n;

@@ -260,6 +260,9 @@ struct derived_probe {
 	/* owned: what -l prints for it, or NULL for the text of loc (most
 	 * often the same: kept only when different) */
 	char *list_name;
+	/* -l lists it by its own point, not an alias's name: with the '!'
+	 * or '?' of its location, as stap */
+	bool list_by_point;
 	struct vec locals;		/* struct vardecl * */
 	const struct probe *origin;	/* the user's (or tapset's) probe */
 	/* Derived through an alias: the user's point that named the alias
