@@ -168,7 +168,7 @@ static struct program *run_pass2(struct session *s,
 		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
 		return NULL;
 	}
-	if (opts->verbose) {
+	if (opts->vp[1]) {
 		char figures[160];
 		size_t np = prog->probes.n, nf = prog->functions.n;
 		size_t ne = prog->embeds.n, ng = prog->globals.n;
@@ -261,7 +261,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		fputs("Pass 3: translation failed.  [man error::pass3]\n", stderr);
 		return false;
 	}
-	if (o->verbose) {
+	if (o->vp[2]) {
 		char figures[160];
 
 		pass_clock_format(&clock, figures, sizeof(figures));
@@ -338,7 +338,7 @@ static bool run_pass4(struct session *s, const struct program *prog, struct buil
 		.kernel_tree = s->target.build_dir,
 		.defines = &o->defines,
 		.opt_level = script_opt_level(o, prog),
-		.verbose = o->verbose,
+		.verbose = o->vp[3],
 	};
 	struct child_clock clock;
 	char *rt, why[160];
@@ -358,7 +358,7 @@ static bool run_pass4(struct session *s, const struct program *prog, struct buil
 	}
 	rt = runtime_dir(o);
 	bc.runtime_dir = rt;
-	if (o->verbose)
+	if (o->vp[3])
 		fprintf(stderr, "tapc: compiling the script's C at -O%c (%s)\n",
 			bc.opt_level, opt_level_reason(o, bc.opt_level));
 	child_clock_read(&clock);
@@ -368,7 +368,7 @@ static bool run_pass4(struct session *s, const struct program *prog, struct buil
 		fputs("Pass 4: compilation failed.  [man error::pass4]\n", stderr);
 		return false;
 	}
-	if (o->verbose) {
+	if (o->vp[3]) {
 		char figures[96];
 
 		child_clock_format(&clock, figures, sizeof(figures));
@@ -426,12 +426,12 @@ static int run_pass5(struct session *s, const struct build *b, bool input)
 	struct child_clock clock;
 	int st;
 
-	if (o->verbose)
+	if (o->vp[4])
 		fputs("Pass 5: starting run.\n", stderr);
 	fflush(stderr);
 	child_clock_read(&clock);
 	st = run_module(o, b->ko_path, b->shared_name, input);
-	if (o->verbose) {
+	if (o->vp[4]) {
 		char figures[96];
 
 		child_clock_format(&clock, figures, sizeof(figures));
@@ -499,11 +499,11 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 			fprintf(stderr, "tapc: not using the module cache: %s\n", refused);
 		return false;
 	}
-	if (o->verbose)
+	if (o->vp[2])
 		fprintf(stderr, "Pass 3: using cached %s\n", e.c_path);
 	if (o->last_pass == 3) {
 		*ok = print_file(e.c_path, stdout);
-	} else if (o->verbose) {
+	} else if (o->vp[3]) {
 		fprintf(stderr, "Pass 4: using cached %s\n", e.ko_path);
 	}
 	free(b->ko_path);
@@ -726,7 +726,7 @@ int main(int argc, char **argv)
 		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;
 	}
-	if (opts.verbose) {
+	if (opts.vp[0]) {
 		char figures[160];
 
 		pass_clock_format(&clock, figures, sizeof(figures));

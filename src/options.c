@@ -24,7 +24,10 @@ static const char usage_text[] =
 "Options:\n"
 "  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 translate\n"
 "                 (prints the C), 4 build (prints the module's path), 5 run\n"
-"  -v             more verbose; once prints one timing line per pass\n"
+"  -v             more verbose in every pass; once prints one timing line\n"
+"                 per pass\n"
+"  --vp ABCDE     add verbosity per pass: digit k to pass k (--vp 0002: pass\n"
+"                 4 only, as -vv would)\n"
 "  -e SCRIPT      run SCRIPT given on the command line\n"
 "  -E SCRIPT      run SCRIPT in addition to the main script\n"
 "  -I DIR         look in DIR for additional tapset scripts\n"
@@ -82,8 +85,8 @@ static const char usage_text[] =
 "                 with a warning, instead of an error (as SystemTap's)\n"
 "  --compatible=VERSION  SystemTap language version for systemtap_v\n"
 "                 (default " TAPC_COMPAT_VERSION ")\n"
-"  --help         show this help and exit\n"
-"  --version      show the version and exit\n"
+"  -h, --help     show this help and exit\n"
+"  -V, --version  show the version and exit\n"
 "\n"
 "Environment: TAPC_TAPSET (main tapset directory), TAPC_RUNTIME (runtime\n"
 "directory), TMPDIR (where the build directory goes), XDG_CACHE_HOME (the\n"
@@ -295,7 +298,7 @@ enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
        OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
        OPT_LDD, OPT_TARGET_NAMESPACES, OPT_SKIP_BADVARS,
-       OPT_SUPPRESS_HANDLER_ERRORS };
+       OPT_SUPPRESS_HANDLER_ERRORS, OPT_VP };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -313,6 +316,7 @@ static const struct option long_options[] = {
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "vp", required_argument, NULL, OPT_VP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -333,6 +337,20 @@ static bool valid_size_option(const char *arg)
 	return n > 0 && n <= 7 && arg[n] == '\0';
 }
 
+/* --vp ABCDE: digit k adds to pass k's verbosity (stap's wording). */
+static bool take_vp(struct tapc_options *o, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (n < 1 || n > TAPC_LAST_PASS || strspn(arg, "0123456789") != n) {
+		fputs("Invalid --vp argument: it takes 1 to 5 digits.\n", stderr);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		o->vp[i] += arg[i] - '0';
+	return true;
+}
+
 /* Handle one option letter; false after reporting an error. */
 static bool take_option(struct tapc_options *o, int c, const char *arg,
 			int bad_letter)
@@ -346,7 +364,11 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		}
 		o->last_pass_given = true;
 		return true;
-	case 'v': o->verbose++; return true;
+	case 'v':
+		for (int i = 0; i < TAPC_LAST_PASS; i++)
+			o->vp[i]++;
+		return true;
+	case OPT_VP: return take_vp(o, arg);
 	case 'e':
 		if (o->script_text) {
 			bad_usage("%s", "only one -e SCRIPT may be given (use -E for more)");
@@ -485,13 +507,13 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 	o->last_pass = 5;
 	o->privilege = PRIV_STAPDEV;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:S:c:x:r:tT:wWuO:l:L:d:",
+	while ((c = getopt_long(argc, argv, ":hVp:ve:E:I:R:D:G:gkm:o:S:c:x:r:tT:wWuO:l:L:d:",
 				long_options, NULL)) != -1) {
-		if (c == OPT_HELP) {
+		if (c == OPT_HELP || c == 'h') {
 			fputs(usage_text, stdout);
 			return OPTIONS_EXIT_OK;
 		}
-		if (c == OPT_VERSION) {
+		if (c == OPT_VERSION || c == 'V') {
 			printf("tapc %s (SystemTap language %s)\n", TAPC_VERSION,
 			       TAPC_COMPAT_VERSION);
 			return OPTIONS_EXIT_OK;
@@ -505,6 +527,10 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 			return OPTIONS_EXIT_ERROR;
 	}
 
+	/* what is not tied to one pass speaks up if any pass is verbose */
+	for (int i = 0; i < TAPC_LAST_PASS; i++)
+		if (o->vp[i] > o->verbose)
+			o->verbose = o->vp[i];
 	first_arg = optind;
 	if (o->list_probes || o->list_probes_vars) {
 		/* -l/-L take the place of the script. */

@@ -25,7 +25,9 @@ void strlist_free(struct strlist *l);
 struct tapc_options {
 	int last_pass;		/* -p N; 5 when not given */
 	bool last_pass_given;
-	int verbose;		/* number of -v */
+	int verbose;		/* the highest of vp[] */
+	int vp[TAPC_LAST_PASS];	/* each pass's verbosity: -v adds 1 to
+				 * all, --vp ABCDE digit k to pass k */
 	const char *script_text;	/* -e SCRIPT */
 	const char *script_file;	/* FILE or "-" */
 	struct strlist extra_scripts;	/* -E SCRIPT, each */
