@@ -10,6 +10,7 @@
 
 #include "build.h"
 #include "callee.h"
+#include "dumps.h"
 #include "fileutil.h"
 #include "hash128.h"
 #include "elaborate.h"
@@ -689,6 +690,25 @@ out:
 	return status;
 }
 
+/* --dump-*: the whole library parsed, one listing. */
+static int run_dump(struct session *s)
+{
+	if (s->opts->dump != DUMP_PROBE_TYPES && session_load_library_rest(s) > 0)
+		return 1;
+	switch (s->opts->dump) {
+	case DUMP_FUNCTIONS:
+		dump_functions(stdout, s->library, s->n_library);
+		break;
+	case DUMP_PROBE_ALIASES:
+		dump_probe_aliases(stdout, s->library, s->n_library);
+		break;
+	default:
+		dump_probe_types(stdout);
+		break;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tapc_options opts;
@@ -734,7 +754,9 @@ int main(int argc, char **argv)
 			"script%s %s\n", s.n_library,
 			s.n_library == 1 ? "" : "s", figures);
 	}
-	if (opts.last_pass == 1) {
+	if (opts.dump) {
+		status = run_dump(&s);
+	} else if (opts.last_pass == 1) {
 		session_print_pass1(&s, stdout);
 		status = 0;
 	} else if ((prog = run_pass2(&s, &opts)) != NULL) {

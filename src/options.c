@@ -55,6 +55,9 @@ static const char usage_text[] =
 "                 for a script with top-level embedded C)\n"
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
+"  --dump-functions  list the tapset library's functions, then quit\n"
+"  --dump-probe-types  list the probe point patterns tapc knows, then quit\n"
+"  --dump-probe-aliases  list the tapset library's probe aliases, then quit\n"
 "  -d PATH        add the symbols and unwind data of user binary PATH (an\n"
 "                 executable or shared library) to the module, for user\n"
 "                 backtraces and symbols (ubacktrace(), usymname(), ...)\n"
@@ -298,7 +301,8 @@ enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
        OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
        OPT_LDD, OPT_TARGET_NAMESPACES, OPT_SKIP_BADVARS,
-       OPT_SUPPRESS_HANDLER_ERRORS, OPT_VP };
+       OPT_SUPPRESS_HANDLER_ERRORS, OPT_VP,
+       OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_PROBE_ALIASES };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -317,6 +321,9 @@ static const struct option long_options[] = {
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ "vp", required_argument, NULL, OPT_VP },
+	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES },
+	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -369,6 +376,9 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 			o->vp[i]++;
 		return true;
 	case OPT_VP: return take_vp(o, arg);
+	case OPT_DUMP_FUNCTIONS: o->dump = DUMP_FUNCTIONS; return true;
+	case OPT_DUMP_PROBE_TYPES: o->dump = DUMP_PROBE_TYPES; return true;
+	case OPT_DUMP_PROBE_ALIASES: o->dump = DUMP_PROBE_ALIASES; return true;
 	case 'e':
 		if (o->script_text) {
 			bad_usage("%s", "only one -e SCRIPT may be given (use -E for more)");
@@ -532,7 +542,12 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		if (o->vp[i] > o->verbose)
 			o->verbose = o->vp[i];
 	first_arg = optind;
-	if (o->list_probes || o->list_probes_vars) {
+	if (o->dump) {
+		/* the whole tapset library is the script (main.c) */
+		o->script_text = "probe never {}";
+		o->script_file = NULL;
+		o->last_pass = 1;
+	} else if (o->list_probes || o->list_probes_vars) {
 		/* -l/-L take the place of the script. */
 	} else if (o->clean_cache) {
 		return OPTIONS_RUN;	/* it quits: no script needed */

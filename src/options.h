@@ -22,6 +22,8 @@ struct strlist {
 void strlist_add(struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
 
+enum dump_mode { DUMP_NONE, DUMP_FUNCTIONS, DUMP_PROBE_TYPES, DUMP_PROBE_ALIASES };
+
 struct tapc_options {
 	int last_pass;		/* -p N; 5 when not given */
 	bool last_pass_given;
@@ -75,6 +77,7 @@ struct tapc_options {
 	enum privilege privilege;	/* --privilege=LEVEL; PRIV_STAPDEV
 					 * when not given */
 	bool privilege_given;
+	enum dump_mode dump;	/* --dump-functions ... : list, then quit */
 	int argc;		/* script arguments: $1..$N */
 	char **argv;
 };
