@@ -42,6 +42,10 @@ static const char usage_text[] =
 "  -o FILE        send the script's output to FILE\n"
 "  -S SIZE[,N]    with -o: FILE.0, FILE.1, ...: the next file past SIZE MiB,\n"
 "                 only the last N kept\n"
+"  -s NUM         the output buffer is NUM MiB (1-1024; default 256 KiB),\n"
+"                 each CPU's with -b\n"
+"  -b             bulk mode: an output buffer per CPU, written with -o FILE\n"
+"                 to FILE_0, FILE_1, ... (one per CPU), without -o to stdout\n"
 "  -c CMD         run CMD and stop when it exits; target() is its pid\n"
 "  -x PID         set target() to PID\n"
 "  -r RELEASE|DIR build for kernel RELEASE, or the kernel build tree DIR\n"
@@ -358,6 +362,50 @@ static bool take_vp(struct tapc_options *o, const char *arg)
 	return true;
 }
 
+/*
+ * -s NUM: stap takes 1 to 4095 MiB (its message); tapc's output channel
+ * is allocated whole when the module loads (each CPU's in bulk mode),
+ * so TAP_BUFFER_SIZE's limit, 1 GiB, bounds it.
+ */
+#define TAPC_BUFFER_MB_MAX 1024
+
+static bool take_buffer_size(struct tapc_options *o, const char *arg)
+{
+	long mb = parse_number(arg, 1, 4095);
+
+	if (mb < 0) {
+		fputs("Invalid buffer size (should be 1-4095).\n", stderr);
+		return false;
+	}
+	if (mb > TAPC_BUFFER_MB_MAX) {
+		fprintf(stderr, "tapc: -s %ld: tapc's output buffer is at most %d MiB "
+			"(TAP_BUFFER_SIZE, see LIMITS in tapc(1))\n", mb,
+			TAPC_BUFFER_MB_MAX);
+		return false;
+	}
+	o->buffer_mb = mb;
+	return true;
+}
+
+/* -s and -b are -D settings of the runtime's; put first, so that an
+ * explicit -D TAP_BUFFER_SIZE or TAP_BULK still wins (the last wins). */
+static void add_transport_defines(struct tapc_options *o)
+{
+	struct strlist l = { 0 };
+	char def[64];
+
+	if (o->buffer_mb) {
+		snprintf(def, sizeof(def), "TAP_BUFFER_SIZE=%ld", o->buffer_mb << 20);
+		strlist_add(&l, def);
+	}
+	if (o->bulk)
+		strlist_add(&l, "TAP_BULK=1");
+	for (int i = 0; i < o->defines.count; i++)
+		strlist_add(&l, o->defines.items[i]);
+	strlist_free(&o->defines);
+	o->defines = l;
+}
+
 /* Handle one option letter; false after reporting an error. */
 static bool take_option(struct tapc_options *o, int c, const char *arg,
 			int bad_letter)
@@ -418,6 +466,8 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		}
 		o->size_option = arg;
 		return true;
+	case 's': return take_buffer_size(o, arg);
+	case 'b': o->bulk = true; return true;
 	case 'c': o->command = arg; return true;
 	case 'x':
 		o->target_pid = parse_number(arg, 1, 0x7fffffffL);
@@ -517,7 +567,7 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 	o->last_pass = 5;
 	o->privilege = PRIV_STAPDEV;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hVp:ve:E:I:R:D:G:gkm:o:S:c:x:r:tT:wWuO:l:L:d:",
+	while ((c = getopt_long(argc, argv, ":hVp:vbs:e:E:I:R:D:G:gkm:o:S:c:x:r:tT:wWuO:l:L:d:",
 				long_options, NULL)) != -1) {
 		if (c == OPT_HELP || c == 'h') {
 			fputs(usage_text, stdout);
@@ -566,12 +616,14 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		bad_usage("%s", "You can't specify -c and -x options together.");
 		return OPTIONS_EXIT_ERROR;
 	}
-	if (!limits_check(&o->defines))
-		return OPTIONS_EXIT_ERROR;
 	if (!privilege_allows(o)) {
 		fputs("Try 'tapc --help' for more information.\n", stderr);
 		return OPTIONS_EXIT_ERROR;
 	}
+	/* after the privilege check: -s and -b are open to every level */
+	add_transport_defines(o);
+	if (!limits_check(&o->defines))
+		return OPTIONS_EXIT_ERROR;
 	/* Quick to build for one-liners, quick to run for script files. */
 	if (!o->opt_level_given)
 		o->opt_level = o->script_text ? '0' : '1';

@@ -42,6 +42,8 @@ struct tapc_options {
 	char *module_name;	/* -m NAME, checked and trimmed as stap does */
 	const char *output_file;	/* -o FILE */
 	const char *size_option;	/* -S SIZE[,N], for tapc-run */
+	long buffer_mb;		/* -s NUM: the output buffer in MiB; 0: not given */
+	bool bulk;		/* -b: an output channel per CPU */
 	const char *command;	/* -c CMD */
 	long target_pid;	/* -x PID; 0 when not given */
 	long target_ns_pid;	/* --target-namespaces=PID; 0 when not given */
