@@ -10,7 +10,9 @@
 
 #include "build.h"
 #include "callee.h"
+#include "color.h"
 #include "dumps.h"
+#include "dwindex.h"
 #include "fileutil.h"
 #include "hash128.h"
 #include "elaborate.h"
@@ -225,6 +227,18 @@ static void child_clock_format(const struct child_clock *start, char *buf,
 		 now.usr_ms - start->usr_ms, now.sys_ms - start->sys_ms, real);
 }
 
+/* --modinfo NAME=VALUE: a MODULE_INFO line each, in the file of the
+ * module parameters (which includes <linux/module.h>).  options.c let
+ * through only an identifier NAME and a VALUE without '"' or '\'. */
+static void emit_modinfo(FILE *out, const struct strlist *modinfo)
+{
+	for (int i = 0; i < modinfo->count; i++) {
+		const char *nv = modinfo->items[i], *val = strchr(nv, '=') + 1;
+
+		fprintf(out, "MODULE_INFO(%.*s, \"%s\");\n", (int)(val - 1 - nv), nv, val);
+	}
+}
+
 /* Pass 3: the script's C into the build directory; -p3 prints it. */
 static bool run_pass3(struct session *s, const struct program *prog,
 		      const struct build *b, const struct umod_set *umods)
@@ -253,6 +267,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		ok = false;
 	} else {
 		ok = translate(prog, &to, main_c, params_c, &s->diag);
+		emit_modinfo(params_c, &o->modinfo);
 	}
 	if (main_c && fclose(main_c) != 0)
 		ok = false;
@@ -340,6 +355,7 @@ static bool run_pass4(struct session *s, const struct program *prog, struct buil
 		.defines = &o->defines,
 		.opt_level = script_opt_level(o, prog),
 		.verbose = o->vp[3],
+		.make_vars = &o->kbuild_vars,
 	};
 	struct child_clock clock;
 	char *rt, why[160];
@@ -459,7 +475,9 @@ static char *module_cache_key(struct session *s, const struct program *prog,
 	};
 	char runtime_key[33], *key;
 
-	if (o->disable_cache || o->module_name || o->keep_tmpdir || !bc.kernel_tree)
+	/* what --modinfo, -B and -P change, the cache key does not hold */
+	if (o->disable_cache || o->module_name || o->keep_tmpdir || !bc.kernel_tree ||
+	    o->modinfo.count || o->kbuild_vars.count || o->prologue != PROLOGUE_AUTO)
 		return NULL;
 	bc.runtime_dir = runtime_dir(o);
 	build_runtime_key(&bc, runtime_key);
@@ -738,8 +756,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	run_catch_signals();
+	dwindex_set_prologue_searching(opts.prologue);
 	if (!session_init(&s, &opts))
 		goto out_opts;
+	s.diag.colors = diag_colors_choose(opts.color);
 
 	pass_clock_start(&clock);
 	if (session_pass1(&s) > 0) {

@@ -22,6 +22,10 @@ struct strlist {
 void strlist_add(struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
 
+/* stap's WHEN of --prologue-searching and --color: auto when not given. */
+enum prologue_mode { PROLOGUE_AUTO, PROLOGUE_NEVER, PROLOGUE_ALWAYS };
+enum color_mode { COLOR_AUTO, COLOR_NEVER, COLOR_ALWAYS };
+
 enum dump_mode { DUMP_NONE, DUMP_FUNCTIONS, DUMP_PROBE_TYPES, DUMP_PROBE_ALIASES };
 
 struct tapc_options {
@@ -80,6 +84,12 @@ struct tapc_options {
 					 * when not given */
 	bool privilege_given;
 	enum dump_mode dump;	/* --dump-functions ... : list, then quit */
+	struct strlist modinfo;	/* --modinfo NAME=VALUE: MODULE_INFO lines */
+	struct strlist kbuild_vars;	/* -B NAME=VALUE: make's command line */
+	bool suppress_time_limits;	/* --suppress-time-limits (needs -g) */
+	bool check_version;	/* --check-version */
+	enum prologue_mode prologue;	/* -P, --prologue-searching[=WHEN] */
+	enum color_mode color;	/* --color[=WHEN] */
 	int argc;		/* script arguments: $1..$N */
 	char **argv;
 };
