@@ -68,6 +68,7 @@ static int open_chan(struct bulk_chan *ch, const char *dir, const char *pattern,
 {
 	char path[400];
 	char *file = NULL;
+	int n;
 
 	snprintf(path, sizeof(path), "%s/out_%u", dir, ch->cpu);
 	ch->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -76,8 +77,14 @@ static int open_chan(struct bulk_chan *ch, const char *dir, const char *pattern,
 			strerror(errno));
 		return -1;
 	}
-	/* staprun's name: FILE_N; without -o, stdout */
-	if (pattern && asprintf(&file, "%s_%u", pattern, ch->cpu) < 0) {
+	/* staprun's names: FILE_N, /dev/null for all, stpd_cpuN without -o */
+	if (!pattern)
+		n = asprintf(&file, "stpd_cpu%u", ch->cpu);
+	else if (strcmp(pattern, "/dev/null") == 0)
+		n = (file = strdup(pattern)) ? 0 : -1;
+	else
+		n = asprintf(&file, "%s_%u", pattern, ch->cpu);
+	if (n < 0) {
 		fputs("ERROR: tapc-run: out of memory\n", stderr);
 		return -1;
 	}

@@ -1,7 +1,8 @@
 /* Bulk mode (-b): the module's output in one channel per CPU, out_0,
- * out_1 ..., each relayed to its own file as SystemTap's staprun does:
- * with -o FILE, FILE_0, FILE_1 ...; without, all of them to stdout (a
- * probe hit's output always in one piece). */
+ * out_1 ..., each relayed to its own file as SystemTap's staprun names
+ * them: with -o FILE, FILE_0, FILE_1 ... (all of them /dev/null with -o
+ * /dev/null); without -o, stpd_cpu0, stpd_cpu1 ... in the current
+ * directory. */
 #ifndef TAPC_RUN_BULK_H
 #define TAPC_RUN_BULK_H
 
