@@ -760,13 +760,13 @@ static int run_session(struct session *s, double timeout)
 {
 	double deadline = timeout > 0 ? now() + timeout : 0;
 	bool ctl_ok = true;
-
-	if (ctl_write(s, "start") < 0)
-		return -1;
+	/* room for the per-CPU channels and the six others */
 	struct pollfd *pfd = calloc((size_t)s->bulk.n + 6, sizeof(*pfd));
 	int *chan_of = calloc((size_t)s->bulk.n + 1, sizeof(*chan_of));
 	int ret = -1;
 
+	if (ctl_write(s, "start") < 0)
+		goto out;
 	if (!pfd || !chan_of) {
 		fprintf(stderr, "ERROR: %s: out of memory\n", prog);
 		goto out;
