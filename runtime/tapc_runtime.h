@@ -70,6 +70,9 @@
 #ifndef TAP_BUFFER_SIZE
 #define TAP_BUFFER_SIZE (256 * 1024)	/* output channel read by tapc-run */
 #endif
+#ifndef TAP_BULK
+#define TAP_BULK 0		/* -b: one output channel per CPU */
+#endif
 #ifndef TAP_ERRBUF_SIZE
 #define TAP_ERRBUF_SIZE (16 * 1024)	/* ERROR/WARNING channel */
 #endif
@@ -101,7 +104,8 @@ struct tap_limits {
 	unsigned int maxmapentries;
 	unsigned int maxtrylock;
 	unsigned long trylockdelay;	/* microseconds */
-	unsigned long buffer_size;	/* bytes */
+	unsigned long buffer_size;	/* bytes (of each CPU's in bulk mode) */
+	int bulk;			/* TAP_BULK */
 	/*
 	 * --suppress-handler-errors: a hit's error is counted but neither
 	 * printed nor held against MAXERRORS, and MAXSKIPPED stops nothing.
@@ -117,6 +121,7 @@ extern const struct tap_limits tap_limits;
 		.maxmapentries = MAXMAPENTRIES,				\
 		.maxtrylock = MAXTRYLOCK, .trylockdelay = TRYLOCKDELAY,	\
 		.buffer_size = TAP_BUFFER_SIZE,				\
+		.bulk = TAP_BULK,					\
 		.suppress_handler_errors = (suppress_errors),		\
 	}
 

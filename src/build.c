@@ -261,10 +261,11 @@ static int make_jobs(void)
 
 /* make -C TREE M=DIR TARGETS... with its output in log; the exit status,
  * or -1 when make could not be run. */
-static int run_make(const char *tree, const char *dir,
+static int run_make(const char *tree, const char *dir, const struct strlist *vars,
 		    const struct strlist *targets, const char *log)
 {
-	int nargs = 5 + targets->count + 1, n = 0, status;
+	int nvars = vars ? vars->count : 0;
+	int nargs = 5 + nvars + targets->count + 1, n = 0, status;
 	char **argv = xcalloc((size_t)nargs, sizeof(char *));
 	char *cdir = xasprintf("-C%s", tree), *mdir = xasprintf("M=%s", dir);
 	char *jobs = xasprintf("-j%d", make_jobs());
@@ -273,6 +274,8 @@ static int run_make(const char *tree, const char *dir,
 	argv[n++] = cdir;
 	argv[n++] = mdir;
 	argv[n++] = jobs;
+	for (int i = 0; i < nvars; i++)
+		argv[n++] = vars->items[i];
 	for (int i = 0; i < targets->count; i++)
 		argv[n++] = targets->items[i];
 	argv[n] = NULL;
@@ -420,7 +423,7 @@ static bool compile_runtime_in(const char *dir, const char *final,
 		free(obj);
 	}
 	if (ok) {
-		int st = run_make(c->kernel_tree, dir, &targets, log);
+		int st = run_make(c->kernel_tree, dir, c->make_vars, &targets, log);
 
 		ok = st == 0;
 		if (!ok || c->verbose > 1)
@@ -680,8 +683,12 @@ bool build_module(struct build *b, const struct build_config *c)
 		rt_sources_free(&rs);
 		return false;
 	}
-	if (runtime_cache_wanted())
+	/* a -B setting may change how anything compiles: no cached runtime,
+	 * and (no recipe) no replayed commands either */
+	if (runtime_cache_wanted() && !(c->make_vars && c->make_vars->count))
 		cache_dir = runtime_cache(c, &rs, why, sizeof(why), &failed);
+	else if (c->make_vars && c->make_vars->count)
+		snprintf(why, sizeof(why), "-B settings are given");
 	if (failed) {
 		rt_sources_free(&rs);
 		return false;
@@ -723,7 +730,7 @@ bool build_module(struct build *b, const struct build_config *c)
 
 	log = xasprintf("%s/build.log", b->dir);
 	strlist_add(&targets, "modules");
-	st = run_make(c->kernel_tree, b->dir, &targets, log);
+	st = run_make(c->kernel_tree, b->dir, c->make_vars, &targets, log);
 	strlist_free(&targets);
 	ok = st == 0 && access(b->ko_path, F_OK) == 0;
 	if (st < 0)

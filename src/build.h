@@ -31,6 +31,9 @@ struct build_config {
 	const char *runtime_dir;	/* runtime/ with linux/ and core/ */
 	const struct strlist *defines;	/* -D NAME[=VALUE] */
 	char opt_level;			/* '0' '1' '2' '3' 's', 'g' (-Og) */
+	/* -B NAME=VALUE: each one argument of make's command line; with
+	 * any, the build is kbuild's own, the runtime compiled with it */
+	const struct strlist *make_vars;
 	int verbose;
 };
 

@@ -1,6 +1,7 @@
 /* Diagnostics: source files and located error reports. */
 #include "diag.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,30 @@ struct srcpos srcfile_pos(const struct srcfile *f, size_t off)
 	return p;
 }
 
+/* SystemTap's colouring: the SGR sequence, then erase-to-end-of-line (so
+ * that the colour does not spill when the terminal scrolls), as grep's. */
+static void color_on(struct strbuf *sb, const char *sgr)
+{
+	strbuf_adds(sb, "\033[");
+	strbuf_adds(sb, sgr);
+	strbuf_adds(sb, "m\033[K");
+}
+
+static void color_off(struct strbuf *sb)
+{
+	strbuf_adds(sb, "\033[m\033[K");
+}
+
+/* The length of the token at c (up to to): a word, or one character. */
+static size_t token_len(const char *c, const char *to)
+{
+	const char *e = c;
+
+	while (e < to && (isalnum((unsigned char)*e) || *e == '_' || *e == '$' || *e == '@'))
+		e++;
+	return e > c ? (size_t)(e - c) : c < to;
+}
+
 /* Source lines longer than this are shown as a window around the column. */
 #define LINE_WINDOW 160
 
@@ -171,14 +196,28 @@ void diag_show_line(struct diag *d, const struct srcpos *pos)
 	 * line written byte by byte costs a system call per byte. Tabs are
 	 * kept so that the caret line lines up with them. */
 	strbuf_adds(&sb, from > p ? "    ..." : "    ");
-	for (const char *c = from; c < to; c++)
+	for (const char *c = from, *tok = p + pos->col - 1, *tok_end = NULL; c < to; c++) {
+		if (d->colors && c == tok) {
+			tok_end = c + token_len(c, to);
+			color_on(&sb, d->colors->token);
+		}
 		strbuf_addc(&sb, *c == '\r' ? ' ' : *c);
+		if (tok_end && c + 1 == tok_end) {
+			color_off(&sb);
+			tok_end = NULL;
+		}
+	}
 	strbuf_adds(&sb, to < eol ? "...\n    " : "\n    ");
 	if (from > p)
 		strbuf_adds(&sb, "   ");
 	for (const char *c = from; c < p + pos->col - 1 && c < to; c++)
 		strbuf_addc(&sb, *c == '\t' ? '\t' : ' ');
-	strbuf_adds(&sb, "^\n");
+	if (d->colors)
+		color_on(&sb, d->colors->caret);
+	strbuf_adds(&sb, "^");
+	if (d->colors)
+		color_off(&sb);
+	strbuf_adds(&sb, "\n");
 	fwrite(sb.buf, 1, sb.len, d->stream);
 	strbuf_free(&sb);
 }
@@ -187,10 +226,20 @@ static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 		   const char *fmt, va_list ap)
 {
 	FILE *out = d->stream;
+	const struct diag_colors *c = d->colors;
+	const char *kind_color = !c ? NULL : strcmp(kind, "warning") == 0 ? c->warning : c->error;
 
-	if (pos && pos->file)
-		fprintf(out, "%s:%d:%d: ", pos->file->name, pos->line, pos->col);
-	fprintf(out, "%s: ", kind);
+	if (pos && pos->file) {
+		if (c)
+			fprintf(out, "\033[%sm\033[K%s:%d:%d:\033[m\033[K ", c->source,
+				pos->file->name, pos->line, pos->col);
+		else
+			fprintf(out, "%s:%d:%d: ", pos->file->name, pos->line, pos->col);
+	}
+	if (c)
+		fprintf(out, "\033[%sm\033[K%s:\033[m\033[K ", kind_color, kind);
+	else
+		fprintf(out, "%s: ", kind);
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);
 	diag_show_line(d, pos);

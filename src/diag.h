@@ -41,6 +41,12 @@ struct srcpos {
 /* How many distinct errors are remembered so that one is shown once. */
 #define DIAG_SEEN 512
 
+/* --color: the SGR parameters ("01;31") of each part of a message, as
+ * SystemTap's SYSTEMTAP_COLORS names them (src/color.c). */
+struct diag_colors {
+	char error[32], warning[32], source[32], caret[32], token[32];
+};
+
 struct diag {
 	int errors;
 	int warnings;
@@ -58,6 +64,7 @@ struct diag {
 	 * (show_similar); diag_summary tells how many were held back. */
 	bool show_similar;
 	int similar_suppressed;
+	const struct diag_colors *colors;	/* NULL: plain text */
 	unsigned long long warned[DIAG_SEEN];
 	int nwarned;
 };

@@ -530,6 +530,13 @@ static bool cu_optimized(Dwarf_Die *cu)
 	return last && *last != '0' && *last != ' ' && *last != '\0';
 }
 
+static int prologue_searching;	/* 0 auto, 1 never, 2 always */
+
+void dwindex_set_prologue_searching(int when)
+{
+	prologue_searching = when;
+}
+
 Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f)
 {
 	Dwarf_Die die, cu;
@@ -538,7 +545,9 @@ Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f
 	Dwarf_Addr best = 0;
 	int entry_line = -1;
 
-	if (f->inline_instance || !dwindex_die(ix, f->die, &die, &cu) || cu_optimized(&cu) ||
+	if (prologue_searching == 1 || f->inline_instance ||
+	    !dwindex_die(ix, f->die, &die, &cu) ||
+	    (prologue_searching != 2 && cu_optimized(&cu)) ||
 	    dwarf_getsrclines(&cu, &table, &n) != 0)
 		return f->entry;
 	for (size_t i = 0; i < n; i++) {

@@ -50,6 +50,9 @@ Elf *dwindex_elf(const struct dwindex *ix);
  * are in their stack slots there); else, and for an inline instance,
  * F's entry. */
 Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f);
+/* -P / --prologue-searching=WHEN (enum prologue_mode of options.h: 0
+ * auto, the default: only in unoptimised code; 1 never; 2 always). */
+void dwindex_set_prologue_searching(int when);
 
 /* The functions named NAME, or matching it when it is a glob, in the
  * index's order (by name, then address); returns how many, the array

@@ -239,7 +239,7 @@ static void loader_args(struct argv_builder *a, const struct tapc_options *o, bo
 	char num[32];
 
 	arg(a, loader);
-	if (o->verbose > 2)
+	if (o->vp[4] > 2)
 		arg(a, "-v");
 	if (rename)
 		arg(a, "-R");
@@ -307,13 +307,13 @@ int run_module(const struct tapc_options *o, const char *ko, bool rename_if_load
 	pid_t pid;
 	int status;
 
-	if (o->remote && !remote_prefix(&a, o->verbose, input)) {
+	if (o->remote && !remote_prefix(&a, o->vp[4], input)) {
 		free(loader);
 		argv_free(&a);
 		return 1;
 	}
 	loader_args(&a, o, rename_if_loaded, loader, ko);
-	if (o->verbose > 1) {
+	if (o->vp[4] > 1) {
 		fputs("Running", stderr);
 		for (int i = 0; i < a.count; i++)
 			fprintf(stderr, " %s", a.items[i]);

@@ -10,6 +10,9 @@
 
 #include "build.h"
 #include "callee.h"
+#include "color.h"
+#include "dumps.h"
+#include "dwindex.h"
 #include "fileutil.h"
 #include "hash128.h"
 #include "elaborate.h"
@@ -168,7 +171,7 @@ static struct program *run_pass2(struct session *s,
 		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
 		return NULL;
 	}
-	if (opts->verbose) {
+	if (opts->vp[1]) {
 		char figures[160];
 		size_t np = prog->probes.n, nf = prog->functions.n;
 		size_t ne = prog->embeds.n, ng = prog->globals.n;
@@ -224,6 +227,18 @@ static void child_clock_format(const struct child_clock *start, char *buf,
 		 now.usr_ms - start->usr_ms, now.sys_ms - start->sys_ms, real);
 }
 
+/* --modinfo NAME=VALUE: a MODULE_INFO line each, in the file of the
+ * module parameters (which includes <linux/module.h>).  options.c let
+ * through only an identifier NAME and a VALUE without '"' or '\'. */
+static void emit_modinfo(FILE *out, const struct strlist *modinfo)
+{
+	for (int i = 0; i < modinfo->count; i++) {
+		const char *nv = modinfo->items[i], *val = strchr(nv, '=') + 1;
+
+		fprintf(out, "MODULE_INFO(%.*s, \"%s\");\n", (int)(val - 1 - nv), nv, val);
+	}
+}
+
 /* Pass 3: the script's C into the build directory; -p3 prints it. */
 static bool run_pass3(struct session *s, const struct program *prog,
 		      const struct build *b, const struct umod_set *umods)
@@ -252,6 +267,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		ok = false;
 	} else {
 		ok = translate(prog, &to, main_c, params_c, &s->diag);
+		emit_modinfo(params_c, &o->modinfo);
 	}
 	if (main_c && fclose(main_c) != 0)
 		ok = false;
@@ -261,7 +277,7 @@ static bool run_pass3(struct session *s, const struct program *prog,
 		fputs("Pass 3: translation failed.  [man error::pass3]\n", stderr);
 		return false;
 	}
-	if (o->verbose) {
+	if (o->vp[2]) {
 		char figures[160];
 
 		pass_clock_format(&clock, figures, sizeof(figures));
@@ -338,7 +354,8 @@ static bool run_pass4(struct session *s, const struct program *prog, struct buil
 		.kernel_tree = s->target.build_dir,
 		.defines = &o->defines,
 		.opt_level = script_opt_level(o, prog),
-		.verbose = o->verbose,
+		.verbose = o->vp[3],
+		.make_vars = &o->kbuild_vars,
 	};
 	struct child_clock clock;
 	char *rt, why[160];
@@ -358,7 +375,7 @@ static bool run_pass4(struct session *s, const struct program *prog, struct buil
 	}
 	rt = runtime_dir(o);
 	bc.runtime_dir = rt;
-	if (o->verbose)
+	if (o->vp[3])
 		fprintf(stderr, "tapc: compiling the script's C at -O%c (%s)\n",
 			bc.opt_level, opt_level_reason(o, bc.opt_level));
 	child_clock_read(&clock);
@@ -368,7 +385,7 @@ static bool run_pass4(struct session *s, const struct program *prog, struct buil
 		fputs("Pass 4: compilation failed.  [man error::pass4]\n", stderr);
 		return false;
 	}
-	if (o->verbose) {
+	if (o->vp[3]) {
 		char figures[96];
 
 		child_clock_format(&clock, figures, sizeof(figures));
@@ -426,12 +443,12 @@ static int run_pass5(struct session *s, const struct build *b, bool input)
 	struct child_clock clock;
 	int st;
 
-	if (o->verbose)
+	if (o->vp[4])
 		fputs("Pass 5: starting run.\n", stderr);
 	fflush(stderr);
 	child_clock_read(&clock);
 	st = run_module(o, b->ko_path, b->shared_name, input);
-	if (o->verbose) {
+	if (o->vp[4]) {
 		char figures[96];
 
 		child_clock_format(&clock, figures, sizeof(figures));
@@ -458,7 +475,9 @@ static char *module_cache_key(struct session *s, const struct program *prog,
 	};
 	char runtime_key[33], *key;
 
-	if (o->disable_cache || o->module_name || o->keep_tmpdir || !bc.kernel_tree)
+	/* what --modinfo, -B and -P change, the cache key does not hold */
+	if (o->disable_cache || o->module_name || o->keep_tmpdir || !bc.kernel_tree ||
+	    o->modinfo.count || o->kbuild_vars.count || o->prologue != PROLOGUE_AUTO)
 		return NULL;
 	bc.runtime_dir = runtime_dir(o);
 	build_runtime_key(&bc, runtime_key);
@@ -499,11 +518,11 @@ static bool use_cached_module(const struct session *s, const char *key, struct b
 			fprintf(stderr, "tapc: not using the module cache: %s\n", refused);
 		return false;
 	}
-	if (o->verbose)
+	if (o->vp[2])
 		fprintf(stderr, "Pass 3: using cached %s\n", e.c_path);
 	if (o->last_pass == 3) {
 		*ok = print_file(e.c_path, stdout);
-	} else if (o->verbose) {
+	} else if (o->vp[3]) {
 		fprintf(stderr, "Pass 4: using cached %s\n", e.ko_path);
 	}
 	free(b->ko_path);
@@ -689,6 +708,25 @@ out:
 	return status;
 }
 
+/* --dump-*: the whole library parsed, one listing. */
+static int run_dump(struct session *s)
+{
+	if (s->opts->dump != DUMP_PROBE_TYPES && session_load_library_rest(s) > 0)
+		return 1;
+	switch (s->opts->dump) {
+	case DUMP_FUNCTIONS:
+		dump_functions(stdout, s->library, s->n_library);
+		break;
+	case DUMP_PROBE_ALIASES:
+		dump_probe_aliases(stdout, s->library, s->n_library);
+		break;
+	default:
+		dump_probe_types(stdout);
+		break;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tapc_options opts;
@@ -718,15 +756,17 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	run_catch_signals();
+	dwindex_set_prologue_searching(opts.prologue);
 	if (!session_init(&s, &opts))
 		goto out_opts;
+	s.diag.colors = diag_colors_choose(opts.color);
 
 	pass_clock_start(&clock);
 	if (session_pass1(&s) > 0) {
 		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;
 	}
-	if (opts.verbose) {
+	if (opts.vp[0]) {
 		char figures[160];
 
 		pass_clock_format(&clock, figures, sizeof(figures));
@@ -734,7 +774,9 @@ int main(int argc, char **argv)
 			"script%s %s\n", s.n_library,
 			s.n_library == 1 ? "" : "s", figures);
 	}
-	if (opts.last_pass == 1) {
+	if (opts.dump) {
+		status = run_dump(&s);
+	} else if (opts.last_pass == 1) {
 		session_print_pass1(&s, stdout);
 		status = 0;
 	} else if ((prog = run_pass2(&s, &opts)) != NULL) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "rtlimits.h"
 #include "util.h"
@@ -24,7 +25,10 @@ static const char usage_text[] =
 "Options:\n"
 "  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 translate\n"
 "                 (prints the C), 4 build (prints the module's path), 5 run\n"
-"  -v             more verbose; once prints one timing line per pass\n"
+"  -v             more verbose in every pass; once prints one timing line\n"
+"                 per pass\n"
+"  --vp ABCDE     add verbosity per pass: digit k to pass k (--vp 0002: pass\n"
+"                 4 only, as -vv would)\n"
 "  -e SCRIPT      run SCRIPT given on the command line\n"
 "  -E SCRIPT      run SCRIPT in addition to the main script\n"
 "  -I DIR         look in DIR for additional tapset scripts\n"
@@ -39,6 +43,11 @@ static const char usage_text[] =
 "  -o FILE        send the script's output to FILE\n"
 "  -S SIZE[,N]    with -o: FILE.0, FILE.1, ...: the next file past SIZE MiB,\n"
 "                 only the last N kept\n"
+"  -s NUM         the output buffer is NUM MiB (1-1024; default 256 KiB),\n"
+"                 each CPU's with -b\n"
+"  -b             bulk mode: an output buffer per CPU, written with -o FILE\n"
+"                 to FILE_0, FILE_1, ... (one per CPU), without -o to\n"
+"                 stpd_cpu0, stpd_cpu1, ... in the current directory\n"
 "  -c CMD         run CMD and stop when it exits; target() is its pid\n"
 "  -x PID         set target() to PID\n"
 "  -r RELEASE|DIR build for kernel RELEASE, or the kernel build tree DIR\n"
@@ -52,6 +61,9 @@ static const char usage_text[] =
 "                 for a script with top-level embedded C)\n"
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
+"  --dump-functions  list the tapset library's functions, then quit\n"
+"  --dump-probe-types  list the probe point patterns tapc knows, then quit\n"
+"  --dump-probe-aliases  list the tapset library's probe aliases, then quit\n"
 "  -d PATH        add the symbols and unwind data of user binary PATH (an\n"
 "                 executable or shared library) to the module, for user\n"
 "                 backtraces and symbols (ubacktrace(), usymname(), ...)\n"
@@ -71,7 +83,8 @@ static const char usage_text[] =
 "  --remote=vm    build for the test VM's kernel and run there (see\n"
 "                 tapc-vm(1)): in its persistent guest if one runs, else in\n"
 "                 a one-shot guest\n"
-"  --target-namespaces=PID  the ns_*() and task_ns_*() functions answer in\n"
+"  --target-namespaces=PID, --target-namespace=PID  the ns_*() and\n"
+"                 task_ns_*() functions answer in\n"
 "                 process PID's pid and user namespaces (default: those of\n"
 "                 tapc-run, which loads the module)\n"
 "  --privilege=stapusr|stapsys|stapdev  check that the script only uses\n"
@@ -82,8 +95,24 @@ static const char usage_text[] =
 "                 with a warning, instead of an error (as SystemTap's)\n"
 "  --compatible=VERSION  SystemTap language version for systemtap_v\n"
 "                 (default " TAPC_COMPAT_VERSION ")\n"
-"  --help         show this help and exit\n"
-"  --version      show the version and exit\n"
+"  -a ARCH        the architecture to build for: only this machine's (x86_64)\n"
+"  -B NAME=VALUE  pass NAME=VALUE to kbuild's make (forces a kbuild build;\n"
+"                 VALUE of letters, digits and _.,:/+=@- only)\n"
+"  --modinfo NAME=VALUE  add MODULE_INFO(NAME, \"VALUE\") to the module\n"
+"  --tmpdir=DIR   make the build directory in DIR (as TMPDIR=DIR)\n"
+"  --suppress-time-limits  with -g: no MAXACTION budget, MAXTRYLOCK at its\n"
+"                 largest (SystemTap's)\n"
+"  --check-version  accepted for SystemTap's command lines; tapc does not\n"
+"                 yet warn of version-dependent tapset constructs\n"
+"  --color[=WHEN], --colour[=WHEN]  colour diagnostics: never, always (no\n"
+"                 WHEN) or auto (the default: when stderr is a terminal);\n"
+"                 SYSTEMTAP_COLORS chooses the colours\n"
+"  -P, --prologue-searching[=WHEN]  place user-space function probes past\n"
+"                 the prologue: always (-P), never, or auto (the default:\n"
+"                 in unoptimised code)\n"
+"  --runtime=kernel  the only runtime tapc has\n"
+"  -h, --help     show this help and exit\n"
+"  -V, --version  show the version and exit\n"
 "\n"
 "Environment: TAPC_TAPSET (main tapset directory), TAPC_RUNTIME (runtime\n"
 "directory), TMPDIR (where the build directory goes), XDG_CACHE_HOME (the\n"
@@ -91,7 +120,12 @@ static const char usage_text[] =
 "~/.cache/tapc, used only when nobody else can write there: see tapc(1)),\n"
 "TAPC_RUNTIME_CACHE=0 (compile the runtime into every module\n"
 "instead), TAPC_CACHE_MB (the module cache's size limit, default 256),\n"
-"TAPC_KBUILD=1 (always build with kbuild, not by replaying its commands).\n";
+"TAPC_KBUILD=1 (always build with kbuild, not by replaying its commands),\n"
+"SYSTEMTAP_COLORS (--color's colours, as SystemTap's).\n"
+"\n"
+"SystemTap's -F, -i, -q, --bpf, --runtime=bpf|dyninst, --use-server and the\n"
+"other compile-server options, --monitor, --sysroot, --sysenv, --save-uprobes,\n"
+"--download-debuginfo, --remote-prefix and --rlimit-* are refused by name.\n";
 
 void strlist_add(struct strlist *l, const char *s)
 {
@@ -262,7 +296,7 @@ static bool privilege_allows(const struct tapc_options *o)
 {
 	const char *level = privilege_name(o->privilege);
 	const char *vars[] = { "TAPC_TAPSET", "TAPC_RUNTIME" };
-	char refused[16] = "";
+	char refused[40] = "";
 
 	if (o->privilege == PRIV_STAPDEV)
 		return true;
@@ -276,6 +310,10 @@ static bool privilege_allows(const struct tapc_options *o)
 		strcat(refused, *refused ? ", -I" : "-I");
 	if (o->runtime_dir)
 		strcat(refused, *refused ? ", -R" : "-R");
+	if (o->kbuild_vars.count)
+		strcat(refused, *refused ? ", -B" : "-B");
+	if (o->modinfo.count)
+		strcat(refused, *refused ? ", --modinfo" : "--modinfo");
 	if (*refused) {
 		fprintf(stderr, "You can't specify %s when --privilege=%s is specified.\n",
 			refused, level);
@@ -295,7 +333,10 @@ enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_NO_GLOBAL_VAR_DISPLAY, OPT_DISABLE_CACHE, OPT_CLEAN_CACHE,
        OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
        OPT_LDD, OPT_TARGET_NAMESPACES, OPT_SKIP_BADVARS,
-       OPT_SUPPRESS_HANDLER_ERRORS };
+       OPT_SUPPRESS_HANDLER_ERRORS, OPT_VP,
+       OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_PROBE_ALIASES,
+       OPT_MODINFO, OPT_TMPDIR, OPT_SUPPRESS_TIME_LIMITS, OPT_CHECK_VERSION,
+       OPT_COLOR, OPT_PROLOGUE, OPT_RUNTIME, OPT_UNSUPPORTED };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -313,6 +354,37 @@ static const struct option long_options[] = {
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "vp", required_argument, NULL, OPT_VP },
+	{ "target-namespace", required_argument, NULL, OPT_TARGET_NAMESPACES },
+	{ "modinfo", required_argument, NULL, OPT_MODINFO },
+	{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
+	{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "colour", optional_argument, NULL, OPT_COLOR },
+	{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	/* stap's, which tapc refuses by name (unsupported_reason) */
+	{ "bpf", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "use-server", optional_argument, NULL, OPT_UNSUPPORTED },
+	{ "use-server-on-error", optional_argument, NULL, OPT_UNSUPPORTED },
+	{ "list-servers", optional_argument, NULL, OPT_UNSUPPORTED },
+	{ "trust-servers", optional_argument, NULL, OPT_UNSUPPORTED },
+	{ "remote-prefix", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "monitor", optional_argument, NULL, OPT_UNSUPPORTED },
+	{ "interactive", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "sysroot", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "sysenv", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "save-uprobes", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "download-debuginfo", optional_argument, NULL, OPT_UNSUPPORTED },
+	{ "rlimit-as", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "rlimit-cpu", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "rlimit-nproc", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "rlimit-stack", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "rlimit-fsize", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES },
+	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -333,6 +405,263 @@ static bool valid_size_option(const char *arg)
 	return n > 0 && n <= 7 && arg[n] == '\0';
 }
 
+/* --vp ABCDE: digit k adds to pass k's verbosity (stap's wording). */
+static bool take_vp(struct tapc_options *o, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (n < 1 || n > TAPC_LAST_PASS || strspn(arg, "0123456789") != n) {
+		fputs("Invalid --vp argument: it takes 1 to 5 digits.\n", stderr);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		o->vp[i] += arg[i] - '0';
+	return true;
+}
+
+/*
+ * Options of stap's that tapc has no counterpart for: named in a clear
+ * error, not taken for typing mistakes ("invalid option").  name is the
+ * option as given ("--bpf", "-F").
+ */
+static const struct {
+	const char *name;
+	const char *why;
+} unsupported[] = {
+	{ "--bpf", "SystemTap's BPF runtime; tapc builds kernel modules" },
+	{ "--runtime=bpf", "SystemTap's BPF runtime; tapc builds kernel modules" },
+	{ "--runtime=dyninst", "SystemTap's Dyninst runtime; tapc builds kernel modules" },
+	{ "--use-server", "compile servers; tapc builds on this machine" },
+	{ "--use-server-on-error", "compile servers; tapc builds on this machine" },
+	{ "--list-servers", "compile servers; tapc builds on this machine" },
+	{ "--trust-servers", "compile servers; tapc builds on this machine" },
+	{ "--remote-prefix", "remote hosts; tapc's one remote is --remote=vm" },
+	{ "--monitor", "the monitor mode's status window" },
+	{ "--interactive", "the interactive mode" },
+	{ "-i", "the interactive mode" },
+	{ "-F", "the flight recorder mode" },
+	{ "--sysroot", "building for another system root" },
+	{ "--sysenv", "building for another system root" },
+	{ "--save-uprobes", "tapc's user probes use the kernel's uprobes, no uprobes.ko" },
+	{ "--download-debuginfo", "downloading debuginfo; see scripts/install-debuginfo" },
+	{ "--rlimit-as", "resource limits on the translator" },
+	{ "--rlimit-cpu", "resource limits on the translator" },
+	{ "--rlimit-nproc", "resource limits on the translator" },
+	{ "--rlimit-stack", "resource limits on the translator" },
+	{ "--rlimit-fsize", "resource limits on the translator" },
+	{ "-q", "the tapset coverage report" },
+};
+
+static bool refuse_unsupported(const char *name)
+{
+	const char *why = "SystemTap's";
+
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		if (strcmp(unsupported[i].name, name) == 0)
+			why = unsupported[i].why;
+	fprintf(stderr, "tapc: option '%s' is not supported by tapc (%s)\n"
+		"Try 'tapc --help' for more information.\n", name, why);
+	return false;
+}
+
+/* --runtime=MODE: the kernel's is tapc's only one. */
+static bool take_runtime(const char *arg)
+{
+	char name[64];
+
+	if (strcmp(arg, "kernel") == 0)
+		return true;
+	if (strcmp(arg, "bpf") == 0 || strcmp(arg, "dyninst") == 0) {
+		snprintf(name, sizeof(name), "--runtime=%s", arg);
+		return refuse_unsupported(name);
+	}
+	/* stap's message */
+	fprintf(stderr, "Invalid argument '%s' for --runtime.\n", arg);
+	return false;
+}
+
+/* -a ARCH: tapc builds for the machine it runs on, as stap does without
+ * -a; naming that architecture is fine, another one is cross-compiling. */
+static bool take_arch(const char *arg)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0 && strcmp(arg, u.machine) == 0)
+		return true;
+	fprintf(stderr, "tapc: -a %s: tapc builds only for this machine's "
+		"architecture, %s (no cross-compiling)\nTry 'tapc --help' for more "
+		"information.\n", arg, uname(&u) == 0 ? u.machine : "?");
+	return false;
+}
+
+/* NAME of NAME=VALUE matching [first][rest]* up to the '='; the VALUE,
+ * or NULL. */
+static const char *name_value(const char *arg, const char *first, const char *rest)
+{
+	size_t n = strspn(arg, rest);
+
+	if (!arg[0] || !strchr(first, arg[0]) || arg[n] != '=')
+		return NULL;
+	return arg + n + 1;
+}
+
+#define LOWER "abcdefghijklmnopqrstuvwxyz"
+#define UPPER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#define DIGITS "0123456789"
+
+/*
+ * --modinfo NAME=VALUE: stap's pattern, ^[a-z_][a-z0-9_]*=.+$.  VALUE
+ * goes into the generated C as a string, so tapc also keeps it to
+ * printable characters besides '"' and '\'; and NAME may not be one
+ * tapc-run reads from the module (name, parmtype).
+ */
+static bool take_modinfo(struct tapc_options *o, const char *arg)
+{
+	const char *val = name_value(arg, LOWER "_", LOWER DIGITS "_");
+	int name_len = val ? (int)(val - 1 - arg) : 0;
+
+	if (!val || !*val) {
+		fprintf(stderr, "ERROR: Safety pattern mismatch for --modinfo parameter "
+			"('%s' vs. '^[a-z_][a-z0-9_]*=.+$')\n", arg);
+		return false;
+	}
+	for (const char *p = val; *p; p++) {
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e ||
+		    *p == '"' || *p == '\\') {
+			fprintf(stderr, "tapc: invalid --modinfo value of %.*s: only "
+				"printable characters other than '\"' and '\\' (it "
+				"becomes a C string)\n", name_len, arg);
+			return false;
+		}
+	}
+	if ((name_len == 4 && !strncmp(arg, "name", 4)) ||
+	    (name_len == 8 && !strncmp(arg, "parmtype", 8))) {
+		fprintf(stderr, "tapc: --modinfo %.*s=...: tapc-run reads that entry "
+			"of the module; it cannot be set\n", name_len, arg);
+		return false;
+	}
+	strlist_add(&o->modinfo, arg);
+	return true;
+}
+
+/*
+ * -B NAME=VALUE: one argument of make's command line (never through a
+ * shell), where make takes it as a variable assignment.  VALUE may not
+ * hold what make would expand or split: letters, digits and _ . , : / + =
+ * @ - only (CROSS_COMPILE=x86_64-linux-gnu-, CONFIG_DEBUG_INFO=y).
+ */
+static bool take_kbuild_var(struct tapc_options *o, const char *arg)
+{
+	const char *val = name_value(arg, UPPER LOWER "_", UPPER LOWER DIGITS "_");
+
+	if (!val || val[strspn(val, UPPER LOWER DIGITS "_.,:/+=@-")] != '\0') {
+		bad_usage("invalid -B '%s' (expected NAME=VALUE, NAME an identifier, "
+			  "VALUE of letters, digits and _.,:/+=@- only)", arg);
+		return false;
+	}
+	strlist_add(&o->kbuild_vars, arg);
+	return true;
+}
+
+/* stap's WHEN: never, always or auto; no WHEN is always. */
+static int take_when(const char *arg, const char *option)
+{
+	if (!arg || strcmp(arg, "always") == 0)
+		return 2;
+	if (strcmp(arg, "never") == 0)
+		return 1;
+	if (strcmp(arg, "auto") == 0)
+		return 0;
+	fprintf(stderr, "Invalid argument '%s' for --%s.\n", arg, option);
+	return -1;
+}
+
+static bool take_prologue(struct tapc_options *o, const char *arg)
+{
+	static const enum prologue_mode mode[] = { PROLOGUE_AUTO, PROLOGUE_NEVER,
+						    PROLOGUE_ALWAYS };
+	int w = take_when(arg, "prologue-searching");
+
+	if (w < 0)
+		return false;
+	o->prologue = mode[w];
+	return true;
+}
+
+static bool take_color(struct tapc_options *o, const char *arg)
+{
+	static const enum color_mode mode[] = { COLOR_AUTO, COLOR_NEVER, COLOR_ALWAYS };
+	int w = take_when(arg, "color");
+
+	if (w < 0)
+		return false;
+	o->color = mode[w];
+	return true;
+}
+
+/* --tmpdir=DIR: the build directory goes there, as with TMPDIR=DIR (and
+ * so through the same checks: made with mkdtemp, a path kbuild takes). */
+static bool take_tmpdir(const char *arg)
+{
+	if (!*arg) {
+		bad_usage("%s", "--tmpdir needs a directory");
+		return false;
+	}
+	setenv("TMPDIR", arg, 1);
+	return true;
+}
+
+/*
+ * -s NUM: stap takes 1 to 4095 MiB (its message); tapc's output channel
+ * is allocated whole when the module loads (each CPU's in bulk mode),
+ * so TAP_BUFFER_SIZE's limit, 1 GiB, bounds it.
+ */
+#define TAPC_BUFFER_MB_MAX 1024
+
+static bool take_buffer_size(struct tapc_options *o, const char *arg)
+{
+	long mb = parse_number(arg, 1, 4095);
+
+	if (mb < 0) {
+		fputs("Invalid buffer size (should be 1-4095).\n", stderr);
+		return false;
+	}
+	if (mb > TAPC_BUFFER_MB_MAX) {
+		fprintf(stderr, "tapc: -s %ld: tapc's output buffer is at most %d MiB "
+			"(TAP_BUFFER_SIZE, see LIMITS in tapc(1))\n", mb,
+			TAPC_BUFFER_MB_MAX);
+		return false;
+	}
+	o->buffer_mb = mb;
+	return true;
+}
+
+/* -s, -b and --suppress-time-limits are -D settings of the runtime's; put first, so that an
+ * explicit -D TAP_BUFFER_SIZE or TAP_BULK still wins (the last wins). */
+static void add_transport_defines(struct tapc_options *o)
+{
+	struct strlist l = { 0 };
+	char def[64];
+
+	if (o->buffer_mb) {
+		snprintf(def, sizeof(def), "TAP_BUFFER_SIZE=%ld", o->buffer_mb << 20);
+		strlist_add(&l, def);
+	}
+	if (o->bulk)
+		strlist_add(&l, "TAP_BULK=1");
+	/* --suppress-time-limits: stap's turns off its action and overload
+	 * limits and MAXTRYLOCK; tapc's are these, set to their largest */
+	if (o->suppress_time_limits) {
+		strlist_add(&l, "MAXACTION=9223372036854775807");
+		strlist_add(&l, "MAXACTION_INTERRUPTIBLE=9223372036854775807");
+		strlist_add(&l, "MAXTRYLOCK=4294967294");
+	}
+	for (int i = 0; i < o->defines.count; i++)
+		strlist_add(&l, o->defines.items[i]);
+	strlist_free(&o->defines);
+	o->defines = l;
+}
+
 /* Handle one option letter; false after reporting an error. */
 static bool take_option(struct tapc_options *o, int c, const char *arg,
 			int bad_letter)
@@ -346,7 +675,14 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		}
 		o->last_pass_given = true;
 		return true;
-	case 'v': o->verbose++; return true;
+	case 'v':
+		for (int i = 0; i < TAPC_LAST_PASS; i++)
+			o->vp[i]++;
+		return true;
+	case OPT_VP: return take_vp(o, arg);
+	case OPT_DUMP_FUNCTIONS: o->dump = DUMP_FUNCTIONS; return true;
+	case OPT_DUMP_PROBE_TYPES: o->dump = DUMP_PROBE_TYPES; return true;
+	case OPT_DUMP_PROBE_ALIASES: o->dump = DUMP_PROBE_ALIASES; return true;
 	case 'e':
 		if (o->script_text) {
 			bad_usage("%s", "only one -e SCRIPT may be given (use -E for more)");
@@ -386,6 +722,21 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		}
 		o->size_option = arg;
 		return true;
+	case 's': return take_buffer_size(o, arg);
+	case 'a': return take_arch(arg);
+	case 'B': return take_kbuild_var(o, arg);
+	case 'P': o->prologue = PROLOGUE_ALWAYS; return true;
+	case 'q': return refuse_unsupported("-q");
+	case 'i': return refuse_unsupported("-i");
+	case 'F': return refuse_unsupported("-F");
+	case OPT_MODINFO: return take_modinfo(o, arg);
+	case OPT_TMPDIR: return take_tmpdir(arg);
+	case OPT_SUPPRESS_TIME_LIMITS: o->suppress_time_limits = true; return true;
+	case OPT_CHECK_VERSION: o->check_version = true; return true;
+	case OPT_COLOR: return take_color(o, arg);
+	case OPT_PROLOGUE: return take_prologue(o, arg);
+	case OPT_RUNTIME: return take_runtime(arg);
+	case 'b': o->bulk = true; return true;
 	case 'c': o->command = arg; return true;
 	case 'x':
 		o->target_pid = parse_number(arg, 1, 0x7fffffffL);
@@ -479,22 +830,29 @@ static void setup_listing(struct tapc_options *o)
 
 enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 {
-	int c, first_arg;
+	int c, first_arg, longindex;
 
 	memset(o, 0, sizeof(*o));
 	o->last_pass = 5;
 	o->privilege = PRIV_STAPDEV;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:ve:E:I:R:D:G:gkm:o:S:c:x:r:tT:wWuO:l:L:d:",
-				long_options, NULL)) != -1) {
-		if (c == OPT_HELP) {
+	while ((c = getopt_long(argc, argv, ":hVp:vbs:a:B:PqiFe:E:I:R:D:G:gkm:o:S:c:x:r:tT:wWuO:l:L:d:",
+				long_options, &longindex)) != -1) {
+		if (c == OPT_HELP || c == 'h') {
 			fputs(usage_text, stdout);
 			return OPTIONS_EXIT_OK;
 		}
-		if (c == OPT_VERSION) {
+		if (c == OPT_VERSION || c == 'V') {
 			printf("tapc %s (SystemTap language %s)\n", TAPC_VERSION,
 			       TAPC_COMPAT_VERSION);
 			return OPTIONS_EXIT_OK;
+		}
+		if (c == OPT_UNSUPPORTED) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "--%s", long_options[longindex].name);
+			refuse_unsupported(name);
+			return OPTIONS_EXIT_ERROR;
 		}
 		if (c == '?' && optopt == 0) {
 			/* an unknown long option: getopt_long has stepped past it */
@@ -505,8 +863,17 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 			return OPTIONS_EXIT_ERROR;
 	}
 
+	/* what is not tied to one pass speaks up if any pass is verbose */
+	for (int i = 0; i < TAPC_LAST_PASS; i++)
+		if (o->vp[i] > o->verbose)
+			o->verbose = o->vp[i];
 	first_arg = optind;
-	if (o->list_probes || o->list_probes_vars) {
+	if (o->dump) {
+		/* the whole tapset library is the script (main.c) */
+		o->script_text = "probe never {}";
+		o->script_file = NULL;
+		o->last_pass = 1;
+	} else if (o->list_probes || o->list_probes_vars) {
 		/* -l/-L take the place of the script. */
 	} else if (o->clean_cache) {
 		return OPTIONS_RUN;	/* it quits: no script needed */
@@ -525,12 +892,19 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		bad_usage("%s", "You can't specify -c and -x options together.");
 		return OPTIONS_EXIT_ERROR;
 	}
-	if (!limits_check(&o->defines))
+	if (o->suppress_time_limits && !o->guru) {
+		/* stap's words */
+		fputs("ERROR --suppress-time-limits requires guru mode (-g)\n", stderr);
 		return OPTIONS_EXIT_ERROR;
+	}
 	if (!privilege_allows(o)) {
 		fputs("Try 'tapc --help' for more information.\n", stderr);
 		return OPTIONS_EXIT_ERROR;
 	}
+	/* after the privilege check: -s and -b are open to every level */
+	add_transport_defines(o);
+	if (!limits_check(&o->defines))
+		return OPTIONS_EXIT_ERROR;
 	/* Quick to build for one-liners, quick to run for script files. */
 	if (!o->opt_level_given)
 		o->opt_level = o->script_text ? '0' : '1';
@@ -548,6 +922,8 @@ void options_free(struct tapc_options *o)
 	strlist_free(&o->defines);
 	strlist_free(&o->globals);
 	strlist_free(&o->user_modules);
+	strlist_free(&o->modinfo);
+	strlist_free(&o->kbuild_vars);
 	free(o->module_name);
 	o->module_name = NULL;
 	free(o->list_script);

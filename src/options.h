@@ -22,10 +22,18 @@ struct strlist {
 void strlist_add(struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
 
+/* stap's WHEN of --prologue-searching and --color: auto when not given. */
+enum prologue_mode { PROLOGUE_AUTO, PROLOGUE_NEVER, PROLOGUE_ALWAYS };
+enum color_mode { COLOR_AUTO, COLOR_NEVER, COLOR_ALWAYS };
+
+enum dump_mode { DUMP_NONE, DUMP_FUNCTIONS, DUMP_PROBE_TYPES, DUMP_PROBE_ALIASES };
+
 struct tapc_options {
 	int last_pass;		/* -p N; 5 when not given */
 	bool last_pass_given;
-	int verbose;		/* number of -v */
+	int verbose;		/* the highest of vp[] */
+	int vp[TAPC_LAST_PASS];	/* each pass's verbosity: -v adds 1 to
+				 * all, --vp ABCDE digit k to pass k */
 	const char *script_text;	/* -e SCRIPT */
 	const char *script_file;	/* FILE or "-" */
 	struct strlist extra_scripts;	/* -E SCRIPT, each */
@@ -38,6 +46,8 @@ struct tapc_options {
 	char *module_name;	/* -m NAME, checked and trimmed as stap does */
 	const char *output_file;	/* -o FILE */
 	const char *size_option;	/* -S SIZE[,N], for tapc-run */
+	long buffer_mb;		/* -s NUM: the output buffer in MiB; 0: not given */
+	bool bulk;		/* -b: an output channel per CPU */
 	const char *command;	/* -c CMD */
 	long target_pid;	/* -x PID; 0 when not given */
 	long target_ns_pid;	/* --target-namespaces=PID; 0 when not given */
@@ -73,6 +83,13 @@ struct tapc_options {
 	enum privilege privilege;	/* --privilege=LEVEL; PRIV_STAPDEV
 					 * when not given */
 	bool privilege_given;
+	enum dump_mode dump;	/* --dump-functions ... : list, then quit */
+	struct strlist modinfo;	/* --modinfo NAME=VALUE: MODULE_INFO lines */
+	struct strlist kbuild_vars;	/* -B NAME=VALUE: make's command line */
+	bool suppress_time_limits;	/* --suppress-time-limits (needs -g) */
+	bool check_version;	/* --check-version */
+	enum prologue_mode prologue;	/* -P, --prologue-searching[=WHEN] */
+	enum color_mode color;	/* --color[=WHEN] */
 	int argc;		/* script arguments: $1..$N */
 	char **argv;
 };

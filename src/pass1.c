@@ -277,7 +277,7 @@ int session_pass1(struct session *s)
 	key = tapset_index_key(s);
 	tapindex_load(&lf.scripts, s->user, s->n_user, key, parse_library_file, s,
 		      why, sizeof(why));
-	if (why[0] && s->opts->verbose)
+	if (why[0] && s->opts->vp[0])
 		fprintf(stderr, "tapc: not using the tapset index: %s\n", why);
 	free(key);
 	s->library_paths = lf.scripts;

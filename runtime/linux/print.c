@@ -15,7 +15,7 @@
 
 void tap_flush(struct tap_cpu *pc)
 {
-	tap_ring_write(&tap_out_ring, pc->out, pc->len);
+	tap_out_write(pc->out, pc->len);
 	pc->len = 0;
 }
 

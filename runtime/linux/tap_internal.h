@@ -95,6 +95,8 @@ int tap_transport_init(const char *modname);
 void tap_transport_exit(void);
 /* false when the piece was dropped (no room, or NMI and a busy lock) */
 bool tap_ring_write(struct tap_ring *r, const char *s, size_t len);
+/* The script's output: the out ring, or this CPU's in bulk mode. */
+bool tap_out_write(const char *s, size_t len);
 void tap_count_cut(u64 len);
 void tap_notify(void);		/* wake readers; safe in any context */
 __printf(1, 2) void tap_errmsg(const char *fmt, ...);

@@ -9,6 +9,11 @@
  *   cmd  the commands of system(), each ended by a NUL, for tapc-run to
  *        run as the session's user (tapset_system.c)
  *
+ * In bulk mode (-b, TAP_BULK) the script's output goes instead to one
+ * ring per possible CPU, out_0, out_1 ..., each as large as out would be:
+ * a hit writes to the ring of the CPU it runs on, and tapc-run writes
+ * each to its own file, as SystemTap's per-CPU files.
+ *
  * out and err are bounded rings.  Probe hits never wait for the reader:
  * a hit's output that does not fit is dropped whole and counted, and
  * tapc-run reports the count.  Readers block until there are bytes or the
@@ -27,6 +32,7 @@
 #include "tap_internal.h"
 
 struct tap_ring tap_out_ring, tap_err_ring, tap_cmd_ring;
+static struct tap_ring *tap_cpu_rings;	/* bulk mode: nr_cpu_ids rings */
 static DECLARE_WAIT_QUEUE_HEAD(tap_ctl_wq);
 static DEFINE_MUTEX(tap_read_mutex);
 static struct proc_dir_entry *tap_dir;
@@ -34,6 +40,11 @@ static char tap_dir_name[64];
 
 static void tap_wake(struct irq_work *w)
 {
+	unsigned int cpu;
+
+	if (tap_cpu_rings)
+		for_each_possible_cpu(cpu)
+			wake_up_interruptible_all(&tap_cpu_rings[cpu].wq);
 	wake_up_interruptible_all(&tap_out_ring.wq);
 	wake_up_interruptible_all(&tap_err_ring.wq);
 	wake_up_interruptible_all(&tap_cmd_ring.wq);
@@ -100,6 +111,18 @@ bool tap_ring_write(struct tap_ring *r, const char *s, size_t len)
 }
 
 /*
+ * The script's output: the shared ring, or in bulk mode this CPU's (a
+ * hit runs with preemption off; elsewhere, any CPU's ring will do, as
+ * the ring's lock keeps the writes whole).
+ */
+bool tap_out_write(const char *s, size_t len)
+{
+	if (tap_cpu_rings)
+		return tap_ring_write(&tap_cpu_rings[raw_smp_processor_id()], s, len);
+	return tap_ring_write(&tap_out_ring, s, len);
+}
+
+/*
  * A single print longer than a hit's whole buffer is cut to fit; what was
  * cut is counted apart from what the full ring dropped, so that tapc-run
  * can say which limit to raise.
@@ -159,7 +182,7 @@ void tap_outmsg(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vscnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	tap_ring_write(&tap_out_ring, line, n);
+	tap_out_write(line, n);
 }
 
 #define TAP_BOUNCE 4096
@@ -234,6 +257,28 @@ static __poll_t tap_err_poll(struct file *f, poll_table *w)
 	return tap_ring_poll(&tap_err_ring, f, w);
 }
 
+#ifndef TAPCONF_PDE_DATA	/* tapconf/pde_data.c */
+#define pde_data(inode) PDE_DATA(inode)
+#endif
+
+/* out_N: the file's data is CPU N's ring. */
+static ssize_t tap_cpu_out_read(struct file *f, char __user *b, size_t n,
+				loff_t *pos)
+{
+	return tap_ring_read(pde_data(file_inode(f)), f, b, n);
+}
+
+static __poll_t tap_cpu_out_poll(struct file *f, poll_table *w)
+{
+	return tap_ring_poll(pde_data(file_inode(f)), f, w);
+}
+
+static const struct proc_ops tap_cpu_out_ops = {
+	.proc_read = tap_cpu_out_read,
+	.proc_poll = tap_cpu_out_poll,
+	.proc_lseek = noop_llseek,
+};
+
 static const struct proc_ops tap_out_ops = {
 	.proc_read = tap_out_read,
 	.proc_poll = tap_out_poll,
@@ -272,6 +317,17 @@ static const char *const tap_state_names[] = {
 	[TAP_DONE] = "done",
 };
 
+/* What a ring dropped, in NMI context or not. */
+static u64 tap_ring_dropped(struct tap_ring *r)
+{
+	u64 n;
+
+	spin_lock_irq(&r->lock);
+	n = r->dropped;
+	spin_unlock_irq(&r->lock);
+	return n + atomic64_read(&r->nmi_dropped);
+}
+
 /* The ctl file remembers, per open file, the state generation last read. */
 static int tap_ctl_open(struct inode *inode, struct file *file)
 {
@@ -289,14 +345,13 @@ static ssize_t tap_ctl_read(struct file *file, char __user *ubuf,
 	gen = atomic_read(&tap_state_gen);
 	smp_rmb();
 	st = atomic_read(&tap_state);
-	spin_lock_irq(&tap_out_ring.lock);
-	dropped = tap_out_ring.dropped;
-	spin_unlock_irq(&tap_out_ring.lock);
-	spin_lock_irq(&tap_err_ring.lock);
-	dropped += tap_err_ring.dropped;
-	spin_unlock_irq(&tap_err_ring.lock);
-	dropped += atomic64_read(&tap_out_ring.nmi_dropped) +
-		   atomic64_read(&tap_err_ring.nmi_dropped);
+	dropped = tap_ring_dropped(&tap_out_ring) + tap_ring_dropped(&tap_err_ring);
+	if (tap_cpu_rings) {
+		unsigned int cpu;
+
+		for_each_possible_cpu(cpu)
+			dropped += tap_ring_dropped(&tap_cpu_rings[cpu]);
+	}
 	cut = atomic64_read(&tap_out_ring.cut);
 	n = scnprintf(line, sizeof(line), "%s %d %d %llu %llu %d\n",
 		      tap_state_names[st], atomic_read(&tap_error_count),
@@ -354,11 +409,58 @@ static struct proc_dir_entry *tap_channel(const char *name, umode_t mode,
 	return pde;
 }
 
+static void tap_cpu_rings_free(struct tap_ring *rings)
+{
+	unsigned int cpu;
+
+	if (!rings)
+		return;
+	for_each_possible_cpu(cpu)
+		vfree(rings[cpu].buf);
+	kfree(rings);
+}
+
+/*
+ * Bulk mode: a ring per possible CPU, which out_N of tap_dir reads.  The
+ * rings are all made before any file that reads them, and published in
+ * tap_cpu_rings; should a file fail, the caller removes tap_dir (waiting
+ * for its readers) before it frees them.
+ */
+static int tap_cpu_rings_init(void)
+{
+	struct tap_ring *rings;
+	unsigned int cpu;
+	char name[24];
+
+	rings = kcalloc(nr_cpu_ids, sizeof(*rings), GFP_KERNEL);
+	if (!rings)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		if (tap_ring_init(&rings[cpu], tap_limits.buffer_size)) {
+			tap_cpu_rings_free(rings);
+			return -ENOMEM;
+		}
+	}
+	tap_cpu_rings = rings;
+	for_each_possible_cpu(cpu) {
+		struct proc_dir_entry *pde;
+
+		snprintf(name, sizeof(name), "out_%u", cpu);
+		pde = proc_create_data(name, 0400, tap_dir, &tap_cpu_out_ops,
+				       &rings[cpu]);
+		if (!pde)
+			return -ENOMEM;
+		proc_set_user(pde, tap_uid, tap_gid);
+	}
+	return 0;
+}
+
 int tap_transport_init(const char *modname)
 {
 	int ret;
 
-	ret = tap_ring_init(&tap_out_ring, tap_limits.buffer_size);
+	/* in bulk mode the per-CPU rings take the output: out stays small */
+	ret = tap_ring_init(&tap_out_ring, tap_limits.bulk ? PAGE_SIZE : tap_limits.buffer_size);
 	if (ret)
 		return ret;
 	ret = tap_ring_init(&tap_err_ring, TAP_ERRBUF_SIZE);
@@ -380,10 +482,17 @@ int tap_transport_init(const char *modname)
 		ret = -ENOMEM;
 		goto err_dir;
 	}
+	if (tap_limits.bulk) {
+		ret = tap_cpu_rings_init();
+		if (ret)
+			goto err_dir;
+	}
 	proc_set_user(tap_dir, tap_uid, tap_gid);
 	return 0;
 err_dir:
 	proc_remove(tap_dir);
+	tap_cpu_rings_free(tap_cpu_rings);
+	tap_cpu_rings = NULL;
 err_cmd:
 	vfree(tap_cmd_ring.buf);
 err_err:
@@ -399,6 +508,8 @@ void tap_transport_exit(void)
 	tap_wake(NULL);
 	proc_remove(tap_dir);
 	irq_work_sync(&tap_wake_work);
+	tap_cpu_rings_free(tap_cpu_rings);
+	tap_cpu_rings = NULL;
 	vfree(tap_cmd_ring.buf);
 	vfree(tap_err_ring.buf);
 	vfree(tap_out_ring.buf);

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "approve.h"
+#include "bulk.h"
 #include "input.h"
 #include "modimage.h"
 #include "outfile.h"
@@ -58,6 +59,7 @@ struct session {
 	char dir[300];		/* /proc/tapc-NAME */
 	int out_fd, err_fd, cmd_fd, ctl_fd;	/* the module's files */
 	struct outfile dest;	/* stdout or -o FILE */
+	struct bulk bulk;	/* -b: the per-CPU channels, if the module has them */
 	struct syscmd_reader cmds;	/* system() commands from cmd */
 	struct input input;	/* stdin to the script's input probes */
 	int sigfd;		/* the signals we take (non-blocking) */
@@ -735,7 +737,7 @@ static void take_signals(struct session *s)
 			child_ended(s);
 		} else if (si.ssi_signo == SIGUSR2) {
 			vmsg("SIGUSR2: the next output file");
-			if (outfile_switch(&s->dest) < 0)
+			if (outfile_switch(&s->dest) < 0 || bulk_switch(&s->bulk) < 0)
 				request_stop(s, "no output file");
 		} else {
 			request_stop(s, strsignal(si.ssi_signo));
@@ -758,13 +760,23 @@ static int run_session(struct session *s, double timeout)
 {
 	double deadline = timeout > 0 ? now() + timeout : 0;
 	bool ctl_ok = true;
+	/* room for the per-CPU channels and the six others */
+	struct pollfd *pfd = calloc((size_t)s->bulk.n + 6, sizeof(*pfd));
+	int *chan_of = calloc((size_t)s->bulk.n + 1, sizeof(*chan_of));
+	int ret = -1;
 
 	if (ctl_write(s, "start") < 0)
-		return -1;
-	while (!(s->out_eof && s->err_eof && s->cmd_eof)) {
-		struct pollfd pfd[6];
-		int n = 0, ms = -1, i_out = -1, i_err = -1, i_cmd = -1;
-		int i_ctl = -1, i_in = -1;
+		goto out;
+	if (!pfd || !chan_of) {
+		fprintf(stderr, "ERROR: %s: out of memory\n", prog);
+		goto out;
+	}
+	while (!(s->out_eof && s->err_eof && s->cmd_eof && bulk_done(&s->bulk))) {
+		int n, ms = -1, i_out = -1, i_err = -1, i_cmd = -1;
+		int i_ctl = -1, i_in = -1, n_bulk;
+
+		/* the per-CPU channels first, at pfd[0 .. n_bulk - 1] */
+		n = n_bulk = bulk_poll_fds(&s->bulk, pfd, chan_of);
 
 		if (!s->out_eof) {
 			pfd[n] = (struct pollfd){ .fd = s->out_fd, .events = POLLIN };
@@ -794,12 +806,12 @@ static int run_session(struct session *s, double timeout)
 
 			ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
 		}
-		if (poll(pfd, n, ms) < 0) {
+		if (poll(pfd, (nfds_t)n, ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			fprintf(stderr, "ERROR: %s: poll: %s\n", prog,
 				strerror(errno));
-			return -1;
+			goto out;
 		}
 		if (deadline && !s->stop_sent && now() >= deadline)
 			request_stop(s, "-T time is up");
@@ -822,14 +834,21 @@ static int run_session(struct session *s, double timeout)
 		if (i_in >= 0 && pfd[i_in].revents)
 			input_forward(&s->input);
 		if (i_out >= 0 && pfd[i_out].revents && !relay_out(s))
-			return -1;
+			goto out;
+		for (int i = 0; i < n_bulk; i++)
+			if (pfd[i].revents && !bulk_relay(&s->bulk, chan_of[i]))
+				goto out;
 		if (i_err >= 0 && pfd[i_err].revents && !relay_err(s))
-			return -1;
+			goto out;
 		if (i_cmd >= 0 && pfd[i_cmd].revents && !relay_cmd(s))
-			return -1;
+			goto out;
 	}
 	input_close(&s->input);
-	return ctl_read(s);	/* the final counts */
+	ret = ctl_read(s);	/* the final counts */
+out:
+	free(pfd);
+	free(chan_of);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -993,7 +1012,9 @@ int main(int argc, char **argv)
 	close(fd);
 	s.loaded = true;
 
-	if (outfile_open(&s.dest, outfile, size_max, num_max) < 0) {
+	/* a bulk-mode module's output goes to its per-CPU files alone */
+	if (bulk_open(&s.bulk, s.dir, outfile, size_max, num_max) < 0 ||
+	    outfile_open(&s.dest, s.bulk.n ? NULL : outfile, size_max, num_max) < 0) {
 		status = 1;
 	} else {
 		s.ctl_fd = open_channel(&s, "ctl", O_RDWR);
@@ -1004,6 +1025,8 @@ int main(int argc, char **argv)
 		    s.cmd_fd < 0 || run_session(&s, timeout) < 0)
 			status = 1;
 	}
+	if (bulk_close(&s.bulk) < 0)
+		status = 1;
 	if (s.cmd_fd >= 0)
 		close(s.cmd_fd);
 	if (s.ctl_fd >= 0)
@@ -1022,7 +1045,7 @@ int main(int argc, char **argv)
 			s.errors + s.suppressed, s.skipped);
 	if (s.dropped)
 		fprintf(stderr,
-			"WARNING: %llu bytes of output were dropped: the module's output buffer was full (enlarge it with -D TAP_BUFFER_SIZE=BYTES)\n",
+			"WARNING: %llu bytes of output were dropped: the module's output buffer was full (enlarge it with -s MiB or -D TAP_BUFFER_SIZE=BYTES)\n",
 			s.dropped);
 	if (s.cut)
 		fprintf(stderr,
