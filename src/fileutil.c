@@ -1,8 +1,10 @@
 /* Whole-file helpers (see fileutil.h). */
+#define _XOPEN_SOURCE 700	/* nftw */
 #include "fileutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,4 +63,18 @@ char *make_private_dir(const char *prefix, char **tried)
 		return templ;
 	free(templ);
 	return abs;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void remove_tree(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -15,4 +15,8 @@ bool print_file(const char *path, FILE *out);
  * set and *tried (malloc'd, the caller frees it) naming the template. */
 char *make_private_dir(const char *prefix, char **tried);
 
+/* Remove DIR and everything under it, never following a symbolic link
+ * (a private build directory: what kbuild or a compiler left there). */
+void remove_tree(const char *dir);
+
 #endif

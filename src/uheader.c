@@ -14,12 +14,10 @@
  * #include lines of a file in a private directory (mkdtemp, 0700), never
  * a shell, and only names made of the characters of file names are taken.
  */
-#define _GNU_SOURCE	/* nftw */
 #include "uheader.h"
 #include "fileutil.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,15 +109,6 @@ static void first_error(const char *log, char *buf, size_t len)
 		fclose(f);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
 
 /* make -C BUILD M=DIR modules, the types kept in the DWARF of every
  * type the headers declare, used or not.  The exit status, or -1. */
@@ -190,7 +179,7 @@ static void compile(struct compiled *c)
 	}
 	compile_in(c, dir);
 	if (rmdir(dir) != 0 && c->kernel)	/* what else kbuild left */
-		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		remove_tree(dir);
 	free(dir);
 }
 
