@@ -86,7 +86,7 @@ static size_t lines_of(const struct dwmatch *m, const struct dwindex *ix, const 
 		}
 		free(some);
 	}
-	if (m->n_ranges > 1)
+	if (m->n_ranges > 1 && n > 1)
 		qsort(*lines, n, sizeof(**lines), by_line);
 	return n;
 }
