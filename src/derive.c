@@ -181,6 +181,7 @@ struct derive {
 	bool deferred;
 	struct srcpos deferred_pos;
 	char *deferred_msg;
+	const char *deferred_kind;	/* its kind, for similar-error suppression */
 	/* -l/-L: the name the user's point resolved to at the top level:
 	 * the alias's name and the user's suffix, while that alias is
 	 * being expanded; else NULL and the concrete point names itself. */
@@ -196,7 +197,8 @@ static int derive_point(struct elab *E, struct derive *D,
 			const struct probe_point *pp, const struct stmt *body,
 			const struct chain_link *chain, bool parent_optional);
 
-static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
+static void defer_error(struct derive *D, const struct srcpos *pos, const char *kind,
+			char *msg)
 {
 	D->failed = true;
 	if (D->deferred) {
@@ -206,6 +208,7 @@ static void defer_error(struct derive *D, const struct srcpos *pos, char *msg)
 	D->deferred = true;
 	D->deferred_pos = *pos;
 	D->deferred_msg = msg;
+	D->deferred_kind = kind;
 }
 
 /* Give dp (its family and loc set) the user's body and condition, and add it
@@ -402,7 +405,11 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 		return 0;
 	}
 	if (n < 0) {
-		defer_error(D, &err.pos, err.msg ? err.msg : xstrdup("no match"));
+		/* "no match (similar functions: ...)" is one kind whatever
+		 * its suggestions; another family error is its own kind */
+		defer_error(D, &err.pos,
+			    !err.msg || err.kind == FAMILY_ERR_NO_MATCH ? "no match" : NULL,
+			    err.msg ? err.msg : xstrdup("no match"));
 		for (size_t i = 0; i < points.n; i++)
 			family_point_free(fam, points.v[i]);
 		vec_free(&points);
@@ -455,7 +462,7 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 			const struct pp_comp *c = pp->comps.v[0];
 			char *t = pp_full_text(pp);
 
-			defer_error(D, &c->pos, xasprintf(
+			defer_error(D, &c->pos, "recursive loop", xasprintf(
 				"recursive loop in alias expansion of %s at %s:%d:%d",
 				t, c->pos.file->name, c->pos.line, c->pos.col));
 			free(t);
@@ -534,7 +541,7 @@ static void point_mismatch(struct elab *E, struct derive *D,
 	if (star && star != bad->name)
 		functor[star - bad->name] = '\0';
 	sugg = sem_suggest(functor, (const char *const *)names.v, (int)names.n);
-	defer_error(D, &bad->pos, xasprintf(
+	defer_error(D, &bad->pos, "probe point mismatch", xasprintf(
 		"probe point mismatch%s%s: identifier '%s' at %s:%d:%d",
 		star ? ": didn't find any wildcard matches" : "", sugg, bad->name,
 		bad->pos.file->name, bad->pos.line, bad->pos.col));
@@ -549,7 +556,7 @@ static void refuse_point(struct elab *E, struct derive *D, const struct probe_po
 {
 	const struct pp_comp *last = pp->comps.v[pp->comps.n - 1];
 
-	defer_error(D, &last->pos, xasprintf(
+	defer_error(D, &last->pos, "not allowed", xasprintf(
 		"probe point is not allowed for --privilege=%s: identifier '%s' at %s:%d:%d",
 		privilege_name(privilege_level(E)), last->name,
 		last->pos.file->name, last->pos.line, last->pos.col));
@@ -826,9 +833,11 @@ void derive_probe(struct elab *E, const struct probe *p)
 			char what[300];
 
 			ident_what(what, sizeof(what), first->name);
+			diag_chain_begin(E->d);
 			sem_error(E, &first->pos, what, "while resolving probe point");
-			diag_error(E->d, &D.deferred_pos, "semantic error", "%s",
-				   D.deferred_msg);
+			diag_error_keyed(E->d, &D.deferred_pos, "semantic error",
+					 D.deferred_kind, "%s", D.deferred_msg);
+			diag_chain_end(E->d);
 			free(D.deferred_msg);
 		}
 		if (D.failed)

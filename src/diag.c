@@ -84,6 +84,10 @@ void diag_restart(struct diag *d)
 	memset(d->warned, 0, sizeof(d->warned));
 	d->nwarned = 0;
 	d->similar_suppressed = 0;
+	d->shown_errors = 0;
+	memset(d->erred, 0, sizeof(d->erred));
+	d->nerred = 0;
+	d->similar_errors_suppressed = 0;
 }
 
 /* The line table of f, built on first use: each message and each
@@ -252,6 +256,23 @@ static unsigned long long text_hash(unsigned long long h, const char *s)
 	return h;
 }
 
+/* Whether h is in the set (an open-addressed table of DIAG_SEEN hashes,
+ * 0 = empty); if not, it is added (while there is room). */
+static bool remembered(unsigned long long *set, int *n, unsigned long long h)
+{
+	size_t i;
+
+	h += !h;
+	for (i = h % DIAG_SEEN; set[i]; i = (i + 1) % DIAG_SEEN)
+		if (set[i] == h)
+			return true;
+	if (*n < DIAG_SEEN / 2) {
+		set[i] = h;
+		(*n)++;
+	}
+	return false;
+}
+
 /* Whether the same error (place, kind, text) was shown before; if not,
  * it is remembered (while there is room). */
 static bool seen_before(struct diag *d, const struct srcpos *pos, const char *kind,
@@ -259,22 +280,13 @@ static bool seen_before(struct diag *d, const struct srcpos *pos, const char *ki
 {
 	char where[64] = "";
 	unsigned long long h = 0xcbf29ce484222325ULL;
-	size_t i;
 
 	if (pos && pos->file) {
 		h = text_hash(h, pos->file->name);
 		snprintf(where, sizeof(where), ":%d:%d:", pos->line, pos->col);
 	}
 	h = text_hash(text_hash(text_hash(h, where), kind), text);
-	h += !h;
-	for (i = h % DIAG_SEEN; d->seen[i]; i = (i + 1) % DIAG_SEEN)
-		if (d->seen[i] == h)
-			return true;
-	if (d->nseen < DIAG_SEEN / 2) {
-		d->seen[i] = h;
-		d->nseen++;
-	}
-	return false;
+	return remembered(d->seen, &d->nseen, h);
 }
 
 static char *format_text(const char *fmt, va_list ap)
@@ -303,8 +315,33 @@ static void show_error(struct diag *d, const struct srcpos *pos, const char *kin
 	va_end(ap);
 }
 
-void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
-		 const char *fmt, va_list ap)
+/* Whether an error of kind key is to be held back as a similar one.
+ * Inside a chain the key only adds to the chain's kind: the chain is
+ * judged as a whole when it ends. */
+static bool similar_error(struct diag *d, const char *key)
+{
+	unsigned long long h;
+
+	if (d->chain_stream) {
+		/* a part without a kind makes the whole chain one of a kind */
+		if (!key)
+			d->chain_keyed = false;
+		else
+			d->chain_kind = text_hash(d->chain_kind * 31 +
+						  text_hash(0xcbf29ce484222325ULL, key), "|");
+		return false;
+	}
+	if (!key)
+		return false;
+	h = text_hash(0xcbf29ce484222325ULL, key);
+	if (d->show_similar || !remembered(d->erred, &d->nerred, h))
+		return false;
+	d->similar_errors_suppressed++;
+	return true;
+}
+
+void diag_verror_keyed(struct diag *d, const struct srcpos *pos, const char *kind,
+		       const char *key, const char *fmt, va_list ap)
 {
 	char *text = format_text(fmt, ap);
 
@@ -313,8 +350,13 @@ void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
 		return;
 	}
 	d->errors++;
-	if (d->max_errors && d->errors > d->max_errors) {
-		if (d->errors == d->max_errors + 1)
+	if (similar_error(d, key)) {
+		free(text);
+		return;
+	}
+	d->shown_errors++;
+	if (d->max_errors && d->shown_errors > d->max_errors) {
+		if (d->shown_errors == d->max_errors + 1)
 			fprintf(d->stream, "tapc: too many errors (more than "
 				"%d); the rest are not shown\n", d->max_errors);
 		free(text);
@@ -322,6 +364,58 @@ void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
 	}
 	show_error(d, pos, kind, "%s", text);
 	free(text);
+}
+
+void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
+		 const char *fmt, va_list ap)
+{
+	diag_verror_keyed(d, pos, kind, NULL, fmt, ap);
+}
+
+void diag_error_keyed(struct diag *d, const struct srcpos *pos, const char *kind,
+		      const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_verror_keyed(d, pos, kind, key, fmt, ap);
+	va_end(ap);
+}
+
+void diag_chain_begin(struct diag *d)
+{
+	FILE *mem;
+
+	if (d->chain_stream)
+		return;
+	mem = open_memstream(&d->chain_buf, &d->chain_len);
+	if (!mem)
+		return;	/* then the parts are judged one by one */
+	d->chain_saved_stream = d->stream;
+	d->chain_stream = mem;
+	d->stream = mem;
+	d->chain_kind = 0xcbf29ce484222325ULL;
+	d->chain_keyed = true;
+}
+
+void diag_chain_end(struct diag *d)
+{
+	bool hold;
+
+	if (!d->chain_stream)
+		return;
+	fclose(d->chain_stream);
+	d->chain_stream = NULL;
+	d->stream = d->chain_saved_stream;
+	hold = d->chain_len && d->chain_keyed && !d->show_similar &&
+	       remembered(d->erred, &d->nerred, d->chain_kind);
+	if (hold)
+		d->similar_errors_suppressed++;
+	else
+		fwrite(d->chain_buf, 1, d->chain_len, d->stream);
+	free(d->chain_buf);
+	d->chain_buf = NULL;
+	d->chain_len = 0;
 }
 
 void diag_error(struct diag *d, const struct srcpos *pos, const char *kind,
@@ -338,18 +432,8 @@ void diag_error(struct diag *d, const struct srcpos *pos, const char *kind,
  * remembered (while there is room). */
 static bool warned_before(struct diag *d, const char *key)
 {
-	unsigned long long h = text_hash(0xcbf29ce484222325ULL, key);
-	size_t i;
-
-	h += !h;
-	for (i = h % DIAG_SEEN; d->warned[i]; i = (i + 1) % DIAG_SEEN)
-		if (d->warned[i] == h)
-			return true;
-	if (d->nwarned < DIAG_SEEN / 2) {
-		d->warned[i] = h;
-		d->nwarned++;
-	}
-	return false;
+	return remembered(d->warned, &d->nwarned,
+			  text_hash(0xcbf29ce484222325ULL, key));
 }
 
 __attribute__((format(printf, 4, 0)))
@@ -394,8 +478,12 @@ void diag_warning(struct diag *d, const struct srcpos *pos, const char *fmt, ...
 
 void diag_summary(struct diag *d)
 {
-	if (!d->similar_suppressed)
-		return;
-	fprintf(d->stream, "Number of similar warning messages suppressed: %d.\n"
-		"Rerun with -v to see them.\n", d->similar_suppressed);
+	if (d->similar_errors_suppressed)
+		fprintf(d->stream, "Number of similar error messages suppressed: %d.\n",
+			d->similar_errors_suppressed);
+	if (d->similar_suppressed)
+		fprintf(d->stream, "Number of similar warning messages suppressed: %d.\n",
+			d->similar_suppressed);
+	if (d->similar_errors_suppressed || d->similar_suppressed)
+		fprintf(d->stream, "Rerun with -v to see them.\n");
 }

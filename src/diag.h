@@ -49,6 +49,7 @@ struct diag_colors {
 
 struct diag {
 	int errors;
+	int shown_errors;	/* those not held back as similar ones */
 	int warnings;
 	bool suppress_warnings;	/* -w */
 	bool warnings_are_errors;	/* -W */
@@ -67,6 +68,21 @@ struct diag {
 	const struct diag_colors *colors;	/* NULL: plain text */
 	unsigned long long warned[DIAG_SEEN];
 	int nwarned;
+	/* The same for errors: SystemTap shows the first error of each kind
+	 * (the place in its own code that raised it) and counts the rest
+	 * unless -v.  An error's kind here is its message template. */
+	unsigned long long erred[DIAG_SEEN];
+	int nerred;
+	int similar_errors_suppressed;
+	/* Inside diag_chain_begin/end: the chain's messages wait in
+	 * chain_buf (a memory stream standing in for `stream`) until its
+	 * kind, made of all its parts' kinds, is known. */
+	void *chain_stream;
+	void *chain_saved_stream;
+	char *chain_buf;
+	size_t chain_len;
+	unsigned long long chain_kind;
+	bool chain_keyed;	/* every part so far had a kind */
 };
 
 /* The most srcfile_read() reads of a script or tapset file: far above any
@@ -96,6 +112,20 @@ void diag_error(struct diag *d, const struct srcpos *pos, const char *kind,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void diag_verror(struct diag *d, const struct srcpos *pos, const char *kind,
 		 const char *fmt, va_list ap);
+/* diag_error for an error of kind key (its message template, such as
+ * "unresolved function %s"): as SystemTap, a second error of a kind shown
+ * already is counted, not shown, unless show_similar (-v). */
+void diag_error_keyed(struct diag *d, const struct srcpos *pos, const char *kind,
+		      const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void diag_verror_keyed(struct diag *d, const struct srcpos *pos, const char *kind,
+		       const char *key, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+/* The errors reported between these two calls are one chained error
+ * (SystemTap's "while resolving probe point" and its cause): shown or
+ * held back as a whole, its kind the sequence of its parts' kinds. */
+void diag_chain_begin(struct diag *d);
+void diag_chain_end(struct diag *d);
 void diag_warning(struct diag *d, const struct srcpos *pos,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -103,7 +133,7 @@ void diag_warning(struct diag *d, const struct srcpos *pos,
  * place it names): a second one of that kind is counted, not shown. */
 void diag_warning_keyed(struct diag *d, const struct srcpos *pos, const char *key,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* SystemTap's closing lines when similar warnings were held back. */
+/* SystemTap's closing lines when similar errors or warnings were held back. */
 void diag_summary(struct diag *d);
 
 /* Print only the "    line\n    ^\n" context for pos. */

@@ -120,7 +120,10 @@ static void sem_verror(struct diag *d, const struct srcpos *pos, const char *wha
 {
 	char *msg = sem_message(pos, what, fmt, ap);
 
-	diag_error(d, pos, "semantic error", "%s", msg);
+	/* The template is the error's kind for SystemTap's "similar error"
+	 * suppression, unless it is only "%s" around a prepared text. */
+	diag_error_keyed(d, pos, "semantic error", strcmp(fmt, "%s") ? fmt : NULL,
+			 "%s", msg);
 	free(msg);
 }
 

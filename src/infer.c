@@ -77,6 +77,13 @@ static void pend(struct tctx *T, int cls, const struct srcpos *pos, char *msg,
 	vec_push(&T->pend, p);
 }
 
+/* A typing error's kind for similar-error suppression: SystemTap raises
+ * unresolved, invalid and mismatched types from one place each. */
+static const char *mismatch_kind(int cls)
+{
+	return cls < 0 ? "unresolved type" : cls == 0 ? "invalid type" : "type mismatch";
+}
+
 /* Report the most specific kind of mismatch; true if there was any. */
 static bool flush_pending(struct tctx *T)
 {
@@ -90,10 +97,13 @@ static bool flush_pending(struct tctx *T)
 
 		if (p->cls == 0 || (max > 0 && p->cls == max) ||
 		    (max == 0 && p->cls < 0)) {
-			diag_error(T->E->d, &p->pos, "semantic error", "%s", p->msg);
+			diag_chain_begin(T->E->d);
+			diag_error_keyed(T->E->d, &p->pos, "semantic error",
+					 mismatch_kind(p->cls), "%s", p->msg);
 			if (p->chained)
-				diag_error(T->E->d, &p->chain_pos, "semantic error", "%s",
-					   p->chain_msg);
+				diag_error_keyed(T->E->d, &p->chain_pos, "semantic error",
+						 "type origin", "%s", p->chain_msg);
+			diag_chain_end(T->E->d);
 		}
 		free(p->msg);
 		free(p->chain_msg);
