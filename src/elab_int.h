@@ -54,6 +54,7 @@ bool pattern_allowed(const struct elab *E, const struct probe_family *fam,
 		     const struct point_pattern *p);
 bool embedded_allowed(const struct elab *E, unsigned pragmas);
 char *describe_expr(const struct expr *e);
+char *describe_token_at(const struct srcpos *pos);
 void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,

@@ -7,6 +7,7 @@
  * used, then infer types to a fixed point and report what stays
  * unresolved.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,71 @@ bool embedded_allowed(const struct elab *E, unsigned pragmas)
 
 /* ---- diagnostics ----------------------------------------------------- */
 
+/* A string literal's text as SystemTap's tokens hold it: the escapes a
+ * C string needs written back (\n, \\), a quote as itself. */
+static char *literal_text(const char *str)
+{
+	static const char esc_from[] = "\n\t\r\a\b\f\v\\";
+	static const char esc_to[] = "ntrabfv\\";
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
+		const char *hit = strchr(esc_from, *c);
+
+		if (hit) {
+			strbuf_addc(&sb, '\\');
+			strbuf_addc(&sb, esc_to[hit - esc_from]);
+		} else if (*c < 0x20 || *c == 0x7f) {
+			strbuf_addf(&sb, "\\%03o", *c);
+		} else {
+			strbuf_addc(&sb, (char)*c);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The token that starts at pos in its source, described as SystemTap
+ * names it ("identifier 'a'", "number '1'", "string 'x'"), for a place
+ * known only by its position; NULL for any other token. */
+char *describe_token_at(const struct srcpos *pos)
+{
+	const char *line = pos && pos->file ? srcfile_line(pos->file, pos->line) : NULL;
+	const char *t, *end;
+
+	if (!line || pos->col < 1)
+		return NULL;
+	for (t = line; t < line + pos->col - 1; t++)
+		if (!*t || *t == '\n')
+			return NULL;
+	end = t;
+	if (isalpha((unsigned char)*t) || *t == '_') {
+		while (isalnum((unsigned char)*end) || *end == '_')
+			end++;
+		return xasprintf("identifier '%.*s'", (int)(end - t), t);
+	}
+	if (isdigit((unsigned char)*t)) {
+		while (isalnum((unsigned char)*end))
+			end++;
+		return xasprintf("number '%.*s'", (int)(end - t), t);
+	}
+	if (*t == '"') {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (end = t + 1; *end && *end != '"' && *end != '\n'; end++) {
+			if (*end == '\\' && end[1] == '"')
+				end++;
+			else if (*end == '\\' && end[1])
+				strbuf_addc(&sb, *end++);
+			strbuf_addc(&sb, *end);
+		}
+		char *what = xasprintf("string '%s'", sb.buf ? sb.buf : "");
+
+		strbuf_free(&sb);
+		return what;
+	}
+	return NULL;
+}
+
 /* SystemTap names the token an error is about: "identifier 'x'". */
 char *describe_expr(const struct expr *e)
 {
@@ -71,8 +137,13 @@ char *describe_expr(const struct expr *e)
 	switch (e->kind) {
 	case E_NUM:
 		return xasprintf("number '%" PRId64 "'", e->num);
-	case E_STR:
-		return xasprintf("string '\"%s\"'", e->str);
+	case E_STR: {
+		char *text = literal_text(e->str);
+		char *what = xasprintf("string '%s'", text);
+
+		free(text);
+		return what;
+	}
 	case E_SYM: case E_CALL: case E_PRINT:
 		return xasprintf("identifier '%s'", e->name);
 	case E_INDEX: case E_IN:

@@ -173,7 +173,7 @@ static void decl_mismatch_at(struct tctx *T, const struct srcpos *pos,
 			     const char *what, int index, enum sem_type got,
 			     enum sem_type decl, const struct srcpos *origin)
 {
-	char *msg, *chain;
+	char *msg, *chain, *origin_what;
 
 	if (!T->report)
 		return;
@@ -191,6 +191,10 @@ static void decl_mismatch_at(struct tctx *T, const struct srcpos *pos,
 		msg = xasprintf("type mismatch (%s)", sem_type_name(got));
 		chain = xasprintf("type was first inferred here (%s)", sem_type_name(decl));
 	}
+	origin_what = describe_token_at(origin);
+	if (origin_what)
+		chain = with_what_at(origin, origin_what, chain);
+	free(origin_what);
 	pend(T, 3, pos, with_what_at(pos, what, msg), origin, chain);
 }
 
@@ -333,6 +337,43 @@ static enum sem_type tpair(struct tctx *T, const struct expr *op, struct expr *a
 	if (ta != SEM_UNKNOWN && tb != SEM_UNKNOWN && ta != tb)
 		bin_mismatch(T, op, ta, tb);
 	return ta != SEM_UNKNOWN ? ta : tb;
+}
+
+/* Where the type of the variable lhs assigns came from, or NULL when its
+ * declaration's initializer gave it (global g = "s"): SystemTap then
+ * says "expected long but found string" at the assignment, no origin. */
+static const struct srcpos *assigned_origin(struct tctx *T, const struct expr *lhs)
+{
+	struct sem_ref *r = ptrmap_get(&T->E->P->refs, lhs);
+	const struct global *g = r && r->var ? r->var->decl : NULL;
+
+	if (g && g->init && same_pos(&r->var->type_pos, &g->init->pos))
+		return NULL;
+	return type_origin(T, lhs);
+}
+
+/* lhs = rhs.  As in SystemTap, when the variable assigned has its type
+ * already and the value is not itself a variable, a disagreement is the
+ * variable's: reported at it, with where its type was first inferred
+ * (a = 1; a = "x" is "type mismatch (string): identifier 'a'").  A
+ * variable on the right is the one that disagrees, as tpair has it. */
+static enum sem_type tassign(struct tctx *T, const struct expr *op, enum sem_type want,
+			     const struct srcpos *want_pos)
+{
+	struct expr *lhs = op->a, *rhs = op->b;
+	enum sem_type tl, tr;
+
+	if (rhs->kind == E_SYM || (lhs->kind != E_SYM && lhs->kind != E_INDEX))
+		return tpair(T, op, lhs, rhs, want, want_pos);
+	tl = texpr(T, lhs, want, want_pos);
+	if (tl == SEM_UNKNOWN)
+		return tpair(T, op, lhs, rhs, want, want_pos);
+	tr = texpr(T, rhs, SEM_UNKNOWN, NULL);
+	if (tr == SEM_UNKNOWN)
+		tr = texpr(T, rhs, tl, type_origin(T, lhs));
+	if (tr != SEM_UNKNOWN && tr != tl)
+		decl_mismatch(T, lhs, -1, tr, tl, assigned_origin(T, lhs));
+	return tl;
 }
 
 /* A bad pattern literal of =~ is a pass-2 error at the literal, as in
@@ -557,7 +598,7 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 		}
 		switch (e->op) {
 		case TK_ASSIGN:
-			t = tpair(T, e, e->a, e->b, want, want_pos);
+			t = tassign(T, e, want, want_pos);
 			if (t == SEM_STATS && ref_of(T, e->b)->type == SEM_STATS)
 				invalid_type(T, e, t);
 			return settle(T, e, t, SEM_UNKNOWN, NULL);
