@@ -85,6 +85,7 @@ void diag_restart(struct diag *d)
 	d->nwarned = 0;
 	d->similar_suppressed = 0;
 	d->shown_errors = 0;
+	d->parse_errors = 0;
 	memset(d->erred, 0, sizeof(d->erred));
 	d->nerred = 0;
 	d->similar_errors_suppressed = 0;
@@ -350,6 +351,8 @@ void diag_verror_keyed(struct diag *d, const struct srcpos *pos, const char *kin
 		return;
 	}
 	d->errors++;
+	if (!strcmp(kind, "parse error"))
+		d->parse_errors++;
 	if (similar_error(d, key)) {
 		free(text);
 		return;

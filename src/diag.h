@@ -50,6 +50,7 @@ struct diag_colors {
 struct diag {
 	int errors;
 	int shown_errors;	/* those not held back as similar ones */
+	int parse_errors;	/* of kind "parse error" (stap's count) */
 	int warnings;
 	bool suppress_warnings;	/* -w */
 	bool warnings_are_errors;	/* -W */

@@ -763,6 +763,9 @@ int main(int argc, char **argv)
 
 	pass_clock_start(&clock);
 	if (session_pass1(&s) > 0) {
+		if (s.diag.parse_errors)
+			fprintf(stderr, "%d parse error%s.\n", s.diag.parse_errors,
+				s.diag.parse_errors == 1 ? "" : "s");
 		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;
 	}

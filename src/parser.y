@@ -123,7 +123,8 @@ static void perr(struct pstate *ps, const struct srcpos *pos,
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_verror(ps->d, pos, "parse error", fmt, ap);
+	/* as stap, a second parse error of a kind is counted, not shown */
+	diag_verror_keyed(ps->d, pos, "parse error", fmt, fmt, ap);
 	va_end(ap);
 }
 
@@ -2311,8 +2312,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct pstate *ps)
 	}
 	describe_expected(ctx, &sb);
 	saw = tok_describe(&ps->last);
-	perr(ps, &yypcontext_location(ctx)->pos, "expected %s, saw %s",
-	     sb.buf ? sb.buf : "", saw);
+	/* its kind, for stap's similar-error suppression: what was expected */
+	diag_error_keyed(ps->d, &yypcontext_location(ctx)->pos, "parse error",
+			 sb.buf ? sb.buf : "", "expected %s, saw %s",
+			 sb.buf ? sb.buf : "", saw);
 	free(saw);
 	strbuf_free(&sb);
 	return 0;

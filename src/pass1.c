@@ -1,9 +1,11 @@
 /* Driving pass 1 for one tapc run. */
 #include "pass1.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "debuginfo.h"
 #include "hash128.h"
@@ -136,7 +138,15 @@ static void parse_user_scripts(struct session *s)
 	} else if (o->script_file) {
 		f = srcfile_read(o->script_file, err, sizeof(err));
 		if (!f) {
-			fprintf(stderr, "tapc: %s\n", err);
+			struct stat st;
+
+			/* stap's words for a script that is not there */
+			if (strcmp(o->script_file, "-") && stat(o->script_file, &st) &&
+			    errno == ENOENT)
+				fprintf(stderr, "Input file '%s' is missing.\n",
+					o->script_file);
+			else
+				fprintf(stderr, "tapc: %s\n", err);
 			s->diag.errors++;
 			return;
 		}
