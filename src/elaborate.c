@@ -135,8 +135,15 @@ char *describe_expr(const struct expr *e)
 	const char *op;
 
 	switch (e->kind) {
-	case E_NUM:
+	case E_NUM: {
+		/* as written (0x10), where the source has the number */
+		char *what = describe_token_at(&e->pos);
+
+		if (what && !strncmp(what, "number '", 8))
+			return what;
+		free(what);
 		return xasprintf("number '%" PRId64 "'", e->num);
+	}
 	case E_STR: {
 		char *text = literal_text(e->str);
 		char *what = xasprintf("string '%s'", text);
