@@ -3,12 +3,14 @@
  * families; aliases expand recursively, and every concrete point becomes
  * a derived probe with its own copy of the body (see elaborate.h). */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callee.h"
 #include "elab_int.h"
 #include "pptext.h"
+#include "token.h"
 #include "probes/family.h"
 #include "glob.h"
 #include "suggest.h"
@@ -510,20 +512,43 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 	return D->failed ? -1 : total;
 }
 
-static void point_mismatch(struct elab *E, struct derive *D,
-			   const struct probe_point *pp, int depth_ok)
+/* Whether pp's first k components are a whole point of a family or an
+ * alias: what follows them is then a bad suffix, not a mismatch. */
+static bool whole_point_prefix(struct elab *E, const struct probe_point *pp, int k)
 {
-	int idx = depth_ok < (int)pp->comps.n ? depth_ok : (int)pp->comps.n - 1;
-	const struct pp_comp *bad = pp->comps.v[idx];
-	const char *star = strchr(bad->name, '*');
-	char *functor = xstrdup(bad->name);
-	struct vec names = { 0 };
-	char *sugg;
-
-	/* Names that would have fitted at the failing component; a
-	 * wildcard is compared by what precedes its first '*'. */
 	const struct point_pattern *pat;
 	const struct probe_family *fam;
+
+	for (size_t i = 0; (pat = pattern_nth(i, &fam)); i++)
+		if (pat->n == k && pattern_prefix(pp, pat) >= k)
+			return true;
+	for (size_t i = 0; i < E->aliases.n; i++) {
+		const struct alias_ref *r = E->aliases.v[i];
+
+		for (size_t j = 0; j < r->a->names.n; j++) {
+			const struct probe_point *nm = r->a->names.v[j];
+
+			if ((int)nm->comps.n == k && alias_prefix(pp, nm) >= k)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The names that would have fitted at component idx of pp (a wildcard
+ * compared by what precedes its first '*'), as stap's " (similar: ...)":
+ * past the first component the family table and the tapsets the first
+ * one loaded hold every candidate, so the nearest five are named
+ * whatever their distance, as stap does; the first component's
+ * candidates are only those of the tapsets loaded, so only close ones. */
+static char *point_suggestion(struct elab *E, const struct probe_point *pp, int idx,
+			      const char *functor)
+{
+	const struct point_pattern *pat;
+	const struct probe_family *fam;
+	struct vec names = { 0 };
+	struct nearest nr;
+	char *sugg;
 
 	for (size_t i = 0; (pat = pattern_nth(i, &fam)); i++)
 		if (pat->n > idx && pattern_prefix(pp, pat) >= idx)
@@ -538,16 +563,48 @@ static void point_mismatch(struct elab *E, struct derive *D,
 				vec_push(&names, ((struct pp_comp *)nm->comps.v[idx])->name);
 		}
 	}
+	if (idx == 0) {
+		sugg = sem_suggest(functor, (const char *const *)names.v, (int)names.n);
+	} else {
+		nearest_init(&nr, functor);
+		for (size_t i = 0; i < names.n; i++)
+			nearest_offer(&nr, names.v[i]);
+		sugg = nearest_similar(&nr);
+	}
+	vec_free(&names);
+	return sugg;
+}
+
+static void point_mismatch(struct elab *E, struct derive *D,
+			   const struct probe_point *pp, int depth_ok)
+{
+	int idx = depth_ok < (int)pp->comps.n ? depth_ok : (int)pp->comps.n - 1;
+	const struct pp_comp *bad = pp->comps.v[idx];
+	const char *star = strchr(bad->name, '*');
+	char *functor, *sugg;
+
+	if (idx > 0 && !star && whole_point_prefix(E, pp, idx)) {
+		char what[300];
+
+		if (tok_is_keyword(bad->name))
+			snprintf(what, sizeof(what), "keyword");
+		else
+			snprintf(what, sizeof(what), "identifier '%s'", bad->name);
+		defer_error(D, &bad->pos, "invalid suffix", xasprintf(
+			"invalid suffix for probe: %s at %s:%d:%d",
+			what, bad->pos.file->name, bad->pos.line, bad->pos.col));
+		return;
+	}
+	functor = xstrdup(bad->name);
 	if (star && star != bad->name)
 		functor[star - bad->name] = '\0';
-	sugg = sem_suggest(functor, (const char *const *)names.v, (int)names.n);
+	sugg = point_suggestion(E, pp, idx, functor);
 	defer_error(D, &bad->pos, "probe point mismatch", xasprintf(
 		"probe point mismatch%s%s: identifier '%s' at %s:%d:%d",
 		star ? ": didn't find any wildcard matches" : "", sugg, bad->name,
 		bad->pos.file->name, bad->pos.line, bad->pos.col));
 	free(sugg);
 	free(functor);
-	vec_free(&names);
 }
 
 /* A point the --privilege level does not allow: SystemTap's error, at the

@@ -108,6 +108,15 @@ char *nearest_no_match(const struct nearest *nr, const char *what)
 	return strbuf_detach(&sb);
 }
 
+char *nearest_similar(const struct nearest *nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!(nr->n && nr->dist[0] == 0))
+		similar_list(&sb, nr, NULL, INT_MAX);
+	return strbuf_detach(&sb);
+}
+
 char *sem_suggest(const char *name, const char *const *cands, int n)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -35,5 +35,8 @@ void nearest_offer(struct nearest *nr, const char *cand);
 /* "no match", plus " (similar WHAT: a, b, ...)" when a name was kept;
  * malloc'ed. */
 char *nearest_no_match(const struct nearest *nr, const char *what);
+/* " (similar: a, b, ...)" of the names kept, or "" (none kept, or the
+ * target itself is one: something else is wrong); malloc'ed. */
+char *nearest_similar(const struct nearest *nr);
 
 #endif

@@ -183,3 +183,11 @@ bool tok_parse_number(const char *s, uint64_t *out)
 	*out = v;
 	return true;
 }
+
+bool tok_is_keyword(const char *name)
+{
+	for (int k = TK_PROBE; k <= TK_KW_LONG; k++)
+		if (tok_spelling(k) && !strcmp(tok_spelling(k), name))
+			return true;
+	return false;
+}

@@ -85,6 +85,10 @@ const char *tok_kind_class(enum tok_kind k);
  * what error messages print after "saw". Returns a malloc'ed string. */
 char *tok_describe(const struct token *t);
 
+/* Whether name is spelled as a keyword ("return", "if"...): SystemTap's
+ * messages then call it "keyword", not "identifier 'return'". */
+bool tok_is_keyword(const char *name);
+
 /* The fixed spelling of keyword and operator kinds ("probe", "<<<"). */
 const char *tok_spelling(enum tok_kind k);
 
