@@ -163,7 +163,7 @@ static char *alternatives(const struct dwvars *vars, const char *name)
 	}
 	qsort(c, n, sizeof(*c), cand_cmp);
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s", i ? " " : "", c[i].name);
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", c[i].name);
 	for (size_t i = 0; i < n; i++)
 		free(dollars[i]);
 	free(dollars);

@@ -118,7 +118,7 @@ static void member_names(const struct ctypes *ct, ctype_id id, struct strbuf *sb
 		if (ctype_member_at(ct, id, i, &m) != 0)
 			continue;
 		if (*m.name) {
-			strbuf_addf(sb, " %s", m.name);
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", m.name);
 		} else {
 			ctype_id sub = ctype_resolve(ct, m.type);
 			enum ctype_kind k = ctype_kind(ct, sub);
@@ -169,7 +169,7 @@ static bool step_member(struct walk *w, const struct tcomp *tc)
 		tn = tvar_type_name(ct, r);
 		member_names(ct, r, &alt, 0);
 		fail(w, &tc->pos, "unable to find member '%s' for %s%s%s%s", tc->name, tn,
-		     alt.len ? " (alternatives:" : "", alt.len ? alt.buf : "",
+		     alt.len ? " (alternatives: " : "", alt.len ? alt.buf : "",
 		     alt.len ? ")" : "");
 		strbuf_free(&alt);
 		free(tn);

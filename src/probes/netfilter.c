@@ -308,9 +308,8 @@ static enum sem_type nf_target_type(const struct derived_probe *dp, const struct
 	(void)dp;
 	err->pos = e->pos;
 	if (!v) {
-		err->msg = xasprintf("unable to find netfilter variable '%s' (alternatives: "
-				     "$hooknum $skb $in $out $indev $outdev $okfn $verdict "
-				     "$indev_name $outdev_name)", e->name);
+		/* stap's words (its netfilter probes name no alternatives) */
+		err->msg = xstrdup("unsupported context variable");
 		return SEM_UNKNOWN;
 	}
 	if (write && v->slot != TAP_NF_SLOT_VERDICT) {
