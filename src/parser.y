@@ -498,7 +498,7 @@ decl:
 	| EMBEDDED
 		{
 			if (!ps->privileged) {
-				perr(ps, &@1.pos, "embedded code in unprivileged script; need -g");
+				perr(ps, &@1.pos, "embedded code in unprivileged script; need stap -g");
 			} else {
 				struct embedded *em = xcalloc(1, sizeof(*em));
 
@@ -1290,7 +1290,7 @@ primary:
 	| EMBEDDED
 		{
 			if (!ps->privileged)
-				perr(ps, &@1.pos, "embedded expression code in unprivileged script; need -g");
+				perr(ps, &@1.pos, "embedded expression code in unprivileged script; need stap -g");
 			$$ = mk(E_EMBEDDED, &@1);
 			$$->str = tdup($1);
 			$$->len = $1->len;
@@ -1543,7 +1543,7 @@ static void fn_embedded(struct pstate *ps, struct function *f,
 			const struct tokv *t, const YYLTYPE *l)
 {
 	if (!ps->privileged)
-		perr(ps, &l->pos, "embedded code in unprivileged script; need -g");
+		perr(ps, &l->pos, "embedded code in unprivileged script; need stap -g");
 	f->embedded = tdup(t);
 	f->embedded_pos = l->pos;
 	f->pragmas = embedded_pragmas(f->embedded);
