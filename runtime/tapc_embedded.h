@@ -4,7 +4,8 @@
  * (%{ %} functions, expressions and blocks in guru-mode scripts) expects
  * from SystemTap's runtime beyond its STAP_ARG_/STAP_RETVALUE/CONTEXT
  * macros: fault-safe kernel and user memory reads and writes by pointer
- * (kread(&p->files), uread(), kderef(size, addr) ...), CATCH_DEREF_FAULT(),
+ * (kread(&p->files), uread(), kderef(size, addr), kderef_buffer() ...),
+ * CATCH_DEREF_FAULT(),
  * <linux/version.h> for the scripts' own kernel version tests, and with
  * -g SystemTap's usual kernel headers.
  *
@@ -53,6 +54,24 @@
 /* *ptr, of ptr's own (integer or pointer) type */
 #define kread(ptr)	((__typeof__(*(ptr)))kderef(sizeof(*(ptr)), (ptr)))
 #define uread(ptr)	((__typeof__(*(ptr)))uderef(sizeof(*(ptr)), (ptr)))
+
+/*
+ * SystemTap's kderef_buffer(): @len bytes at kernel address @addr into
+ * @dst, or with a NULL @dst only checked readable (pfiles.stp reads a
+ * credential so); a fault leaves the body as kderef() does.  Its value is
+ * @dst past the bytes copied.
+ */
+#define kderef_buffer(dst, addr, len) ({				\
+	char *tap_kb_dst_ = (char *)(dst);				\
+	unsigned long tap_kb_addr_ = (unsigned long)(addr);		\
+	unsigned long tap_kb_i_;					\
+	for (tap_kb_i_ = 0; tap_kb_i_ < (unsigned long)(len); tap_kb_i_++) { \
+		char tap_kb_c_ = (char)kderef(1, tap_kb_addr_ + tap_kb_i_); \
+		if (tap_kb_dst_)					\
+			*tap_kb_dst_++ = tap_kb_c_;			\
+	}								\
+	tap_kb_dst_;							\
+})
 
 #define tap_embedded_store_(writer, size, addr, value) ({		\
 	writer(CONTEXT, (unsigned long)(addr), (size), (long long)(value)); \

@@ -874,6 +874,118 @@ size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const cha
 	return n_table;
 }
 
+/* One row of a file's rows in a CU, and whether the function holds it. */
+struct file_row {
+	int line;
+	Dwarf_Addr addr;
+	bool held;
+};
+
+static int file_row_cmp(const void *a, const void *b)
+{
+	const struct file_row *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The line the walk starts at: that of the last row at F's entry, as
+ * dwarf_getsrc_die finds it, else that of the first row F holds (any file
+ * for both, as SystemTap); 0 if F holds none. */
+static int walk_start(Dwarf_Lines *table, size_t n, Dwarf_Die *die, Dwarf_Addr entry)
+{
+	int at_entry = 0, first = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *ln = dwarf_onesrcline(table, i);
+		Dwarf_Addr addr;
+		bool end = false;
+		int l;
+
+		if (!ln || dwarf_lineaddr(ln, &addr) != 0 || dwarf_lineno(ln, &l) != 0 ||
+		    dwarf_lineendsequence(ln, &end) != 0 || end)
+			continue;
+		if (addr == entry)
+			at_entry = l;
+		if (!first && dwarf_haspc(die, addr) > 0)
+			first = l;
+	}
+	return at_entry ? at_entry : first;
+}
+
+/* Every row of the CU's line table in FILE, by line then address. */
+static size_t file_rows(Dwarf_Die *cu, Dwarf_Lines *table, size_t n, Dwarf_Die *die,
+			const char *file, struct file_row **out)
+{
+	size_t k = 0;
+
+	*out = xmalloc((n ? n : 1) * sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *ln = dwarf_onesrcline(table, i);
+		const char *src;
+		Dwarf_Addr addr;
+		int l;
+
+		if (!ln || dwarf_lineno(ln, &l) != 0 || dwarf_lineaddr(ln, &addr) != 0)
+			continue;
+		src = relative_file(cu, dwarf_linesrc(ln, NULL, NULL));
+		if (!src || strcmp(src, file) != 0)
+			continue;
+		(*out)[k++] = (struct file_row){ l, addr, dwarf_haspc(die, addr) > 0 };
+	}
+	qsort(*out, k, sizeof(**out), file_row_cmp);
+	return k;
+}
+
+Dwarf_Off dwindex_cu_offset(const struct dwindex *ix, const struct dwfunc *f)
+{
+	Dwarf_Die die, cu;
+
+	return dwindex_die(ix, f->die, &die, &cu) ? dwarf_dieoffset(&cu) : 0;
+}
+
+bool dwindex_holds(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Addr addr)
+{
+	Dwarf_Die die;
+
+	return dwindex_die(ix, f->die, &die, NULL) && dwarf_haspc(&die, addr) > 0;
+}
+
+size_t dwindex_walk_lines(const struct dwindex *ix, const struct dwfunc *f, struct dwline **out)
+{
+	Dwarf_Die die, cu;
+	Dwarf_Lines *table;
+	size_t n_table = 0, n_rows, i = 0, n = 0;
+	struct file_row *rows;
+	int start;
+
+	*out = NULL;
+	if (!f->decl_file || !dwindex_die(ix, f->die, &die, &cu) ||
+	    dwarf_getsrclines(&cu, &table, &n_table) != 0)
+		return 0;
+	start = walk_start(table, n_table, &die, f->entry);
+	n_rows = file_rows(&cu, table, n_table, &die, f->decl_file, &rows);
+	*out = xmalloc((n_rows ? n_rows : 1) * sizeof(**out));
+	while (i < n_rows && rows[i].line < start)
+		i++;
+	if (i < n_rows && rows[i].line != start)
+		i = n_rows;	/* no row of the file at the first line */
+	while (i < n_rows) {
+		size_t next = i, held = n_rows;
+
+		for (; next < n_rows && rows[next].line == rows[i].line; next++)
+			if (held == n_rows && rows[next].held)
+				held = next;
+		if (held == n_rows)
+			break;	/* a line none of whose rows F holds ends it */
+		(*out)[n++] = (struct dwline){ rows[held].line, rows[held].addr, f->decl_file };
+		i = next;
+	}
+	free(rows);
+	return n;
+}
+
 /* The labels under DIE (a function or a block of it) into OUT. */
 static void collect_labels(Dwarf_Die *cu, Dwarf_Die *parent, const char *pat, struct vec *out)
 {

@@ -113,6 +113,20 @@ struct dwline {
 size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const char *file,
 		     int lo, int hi, struct dwline **out);
 
+/*
+ * F's lines for ":*", as SystemTap walks them: from the line of the row at
+ * F's entry, each next line that has rows in F's declaration file anywhere
+ * in its CU, at the lowest address F holds, up to the first such line F
+ * holds none of.  So an inline instance can list the lines of what was
+ * inlined in it from above in the file, and lines after a gap in F's code
+ * are left out.  By line; the array (malloc'd) in *out.
+ */
+size_t dwindex_walk_lines(const struct dwindex *ix, const struct dwfunc *f, struct dwline **out);
+/* The offset of F's compile unit (0 when unknown), and whether F's code
+ * (its address ranges) holds ADDR. */
+Dwarf_Off dwindex_cu_offset(const struct dwindex *ix, const struct dwfunc *f);
+bool dwindex_holds(const struct dwindex *ix, const struct dwfunc *f, Dwarf_Addr addr);
+
 /* A C label of a function (DW_TAG_label with an address): its name, its
  * line and file (as dwindex_decl_file gives them) and its address. */
 struct dwlabel {

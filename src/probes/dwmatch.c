@@ -308,10 +308,94 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 	free(lines);
 }
 
+/* Whether F is in the same compile unit and declaration file as G. */
+static bool same_group(const struct dwindex *ix, const struct dwfunc *f, const struct dwfunc *g)
+{
+	return dwindex_cu_offset(ix, f) == dwindex_cu_offset(ix, g) &&
+	       strcmp(f->decl_file, g->decl_file) == 0;
+}
+
+/*
+ * ".statement(PAT@FILE:*)" on the functions of one compile unit declared
+ * in one file (GROUP, N of them), as SystemTap: the lines each function's
+ * walk finds (dwindex_walk_lines), in turn, each address once; a probe at
+ * an address for every function of the group whose code holds it, named
+ * by the line the walk found there.
+ */
+static void every_line_group(struct dwmatch *m, const struct dwindex *ix,
+			     const struct dwfunc **group, size_t n)
+{
+	Dwarf_Addr *seen = NULL;
+	size_t n_seen = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct dwline *lines;
+		size_t k = dwindex_walk_lines(ix, group[i], &lines);
+
+		for (size_t j = 0; j < k; j++) {
+			size_t s = 0;
+
+			while (s < n_seen && seen[s] != lines[j].addr)
+				s++;
+			if (s < n_seen)
+				continue;	/* an earlier walk found it */
+			seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
+			seen[n_seen++] = lines[j].addr;
+			for (size_t g = 0; g < n; g++)
+				if (dwindex_holds(ix, group[g], lines[j].addr))
+					push(m, ix, group[g], point_text(group[g]->name, lines[j].file,
+									 lines[j].line), lines[j].addr);
+		}
+		free(lines);
+	}
+	free(seen);
+}
+
+/* The ":*" statement probes of the functions FOUND keeps, by group. */
+static void every_line(struct dwmatch *m, const struct dwindex *ix,
+		       const struct dwfunc **found, size_t n)
+{
+	const struct dwfunc **kept = xmalloc((n ? n : 1) * sizeof(*kept));
+	bool *done = xcalloc(n ? n : 1, sizeof(*done));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dwfunc *f = found[i];
+
+		if (!f->decl_file || !dwindex_file_matches(m->file, f->decl_file))
+			continue;
+		m->funcs_seen++;
+		if (!dwmatch_blocked(m, f->name, f->decl_file))
+			kept[k++] = f;
+	}
+	for (size_t i = 0; i < k; i++) {
+		const struct dwfunc **group;
+		size_t g = 0;
+
+		if (done[i])
+			continue;
+		group = xmalloc(k * sizeof(*group));
+		/* out-of-line functions first, then inline instances: which
+		 * walk finds an address first names its probes */
+		for (int inl = 0; inl < 2; inl++)
+			for (size_t j = i; j < k; j++)
+				if (!done[j] && kept[j]->inline_instance == inl &&
+				    same_group(ix, kept[i], kept[j])) {
+					done[j] = true;
+					group[g++] = kept[j];
+				}
+		every_line_group(m, ix, group, g);
+		free(group);
+	}
+	free(done);
+	free(kept);
+}
+
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 {
 	const struct dwfunc **found;
-	size_t n = dwindex_match(ix, m->func, &found), before = m->pushed;
+	size_t n = dwindex_match(ix, m->func, &found), before = m->pushed, k = 0;
+	const struct dwfunc **walked = xmalloc((n ? n : 1) * sizeof(*walked));
 
 	for (size_t i = 0; i < n; i++) {
 		const struct dwfunc *f = found[i];
@@ -326,9 +410,16 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 		 * is still a symbol-table function, dwmatch_symbols) */
 		if (!f->inline_instance && dwindex_split_part(ix, f->entry))
 			continue;
-		if (keeps(m, ix, f))
+		if (!keeps(m, ix, f))
+			continue;
+		if (m->every_line && m->keep == DWM_STATEMENT && !m->callee && !m->label)
+			walked[k++] = f;	/* by group, below */
+		else
 			dwmatch_func(m, ix, f);
 	}
+	if (k > 0)
+		every_line(m, ix, walked, k);
+	free(walked);
 	free(found);
 	return m->pushed - before;
 }

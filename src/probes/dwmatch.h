@@ -50,9 +50,8 @@ struct dwmatch {
 	} *ranges;			/* LINES_RANGE: each lo..hi of the list;
 					 * RELATIVE: ranges[0].lo, the offset */
 	size_t n_ranges;
-	bool every_line;		/* ":*": the function's lines from its
-					 * declaration on (not those of the
-					 * functions inlined in it from above) */
+	bool every_line;		/* ":*": the lines SystemTap's walk
+					 * finds (dwindex_walk_lines) */
 	bool nearest;			/* .statement(...).nearest */
 	const char *label;		/* .function(...).label("PAT"): PAT */
 	const char *at_label;		/* the push hook's probe is at this
