@@ -397,6 +397,11 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 		free(err.warnings.v[i]);
 	}
 	vec_free(&err.warnings);
+	for (size_t i = 0; i < err.plain_warnings.n; i++) {
+		diag_warning(E->d, NULL, "%s", (char *)err.plain_warnings.v[i]);
+		free(err.plain_warnings.v[i]);
+	}
+	vec_free(&err.plain_warnings);
 	free(err.what);
 	/* no message: the family had nothing more to say than "no match" */
 	if (n < 0 && wild && (!err.msg || err.kind == FAMILY_ERR_NO_MATCH)) {

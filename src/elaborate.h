@@ -225,6 +225,9 @@ struct family_error {
 	 * probe whether it succeeds or not: SystemTap's blocklisted
 	 * functions.  guru is an input: -g, which lifts that list. */
 	struct vec warnings;
+	/* The same for warnings SystemTap gives without a place ("cannot
+	 * probe .return of 1 inlined functions  do_fsync"). */
+	struct vec plain_warnings;
 	bool guru;
 };
 

@@ -391,6 +391,38 @@ static void every_line(struct dwmatch *m, const struct dwindex *ix,
 	free(kept);
 }
 
+/* An inline instance a .return matched (not refused by its file). */
+static void note_inline_return(struct dwmatch *m, const struct dwfunc *f)
+{
+	size_t at = 0;
+	int c = 1;
+
+	if (m->file && (!f->decl_file || !dwindex_file_matches(m->file, f->decl_file)))
+		return;
+	while (at < m->inline_returns.n &&
+	       (c = strcmp(m->inline_returns.v[at], f->name)) < 0)
+		at++;
+	if (at < m->inline_returns.n && c == 0)
+		return;
+	vec_push(&m->inline_returns, NULL);
+	memmove(&m->inline_returns.v[at + 1], &m->inline_returns.v[at],
+		(m->inline_returns.n - 1 - at) * sizeof(void *));
+	m->inline_returns.v[at] = xstrdup(f->name);
+}
+
+void dwmatch_inline_returns(const struct dwmatch *m, struct vec *warnings)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	if (m->pushed || !m->inline_returns.n)
+		return;
+	for (size_t i = 0; i < m->inline_returns.n; i++)
+		strbuf_addf(&names, " %s", (const char *)m->inline_returns.v[i]);
+	vec_push(warnings, xasprintf("cannot probe .return of %zu inlined functions %s",
+				     m->inline_returns.n, names.buf));
+	strbuf_free(&names);
+}
+
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 {
 	const struct dwfunc **found;
@@ -410,8 +442,11 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 		 * is still a symbol-table function, dwmatch_symbols) */
 		if (!f->inline_instance && dwindex_split_part(ix, f->entry))
 			continue;
-		if (!keeps(m, ix, f))
+		if (!keeps(m, ix, f)) {
+			if (m->returns && f->inline_instance)
+				note_inline_return(m, f);
 			continue;
+		}
 		if (m->every_line && m->keep == DWM_STATEMENT && !m->callee && !m->label)
 			walked[k++] = f;	/* by group, below */
 		else
@@ -589,4 +624,7 @@ void dwmatch_done(struct dwmatch *m)
 	free(m->ranges);
 	m->ranges = NULL;
 	m->n_ranges = 0;
+	for (size_t i = 0; i < m->inline_returns.n; i++)
+		free(m->inline_returns.v[i]);
+	vec_free(&m->inline_returns);
 }

@@ -70,6 +70,10 @@ struct dwmatch {
 	 * warning added here; NULL: no blocklist.  returns: a .return */
 	struct vec *blocked;
 	bool returns;
+	/* a .return's matches that are inline instances, by name (sorted,
+	 * each once, malloc'ed): SystemTap names them
+	 * when nothing else matched (dwmatch_inline_returns) */
+	struct vec inline_returns;
 	/* SystemTap's warning for a .function point whose line is not the
 	 * declaration's of a function it selects goes here (NULL: none) */
 	struct vec *warnings;
@@ -101,6 +105,9 @@ bool dwmatch_blocked(struct dwmatch *m, const char *name, const char *file);
 void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f);
 /* The error for no probes at all (0 for an optional point): SystemTap's
  * "no match" (with the nearest name in IX, if any) or "no line records". */
+/* SystemTap's warning for a .return that matched only inline instances
+ * (none to probe): added to WARNINGS when nothing was pushed. */
+void dwmatch_inline_returns(const struct dwmatch *m, struct vec *warnings);
 int dwmatch_fail(const struct dwmatch *m, const struct dwindex *ix, struct family_error *err);
 
 #endif

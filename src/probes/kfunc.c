@@ -409,6 +409,7 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 		return -1;
 	}
 	n = (pat->variant & DV_MODULE) ? expand_modules(&m, err) : expand_kernel(&m, err);
+	dwmatch_inline_returns(&m, &err->plain_warnings);
 	dwmatch_done(&m);
 	return n;
 }

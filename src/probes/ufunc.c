@@ -323,6 +323,7 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 
 	m.nearest = q->variant & UV_NEAREST;
 	m.warnings = &err->warnings;
+	m.returns = q->variant & UV_RETURN;
 	m.label = q->label;
 	if (q->callee && dwmatch_callee_parse(&m, q->callee, q->variant & UV_CALLEES,
 					      q->variant & (UV_CALL | UV_RETURN), err) < 0)
@@ -339,6 +340,8 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 		n = (int)q->out->n;
 	else
 		n = dwmatch_fail(&m, b->dw, err);
+	if (q->out->n == 0)
+		dwmatch_inline_returns(&m, &err->plain_warnings);
 	ubin_current = NULL;
 	dwmatch_done(&m);
 	return n;
