@@ -232,7 +232,8 @@ static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 {
 	FILE *out = d->stream;
 	const struct diag_colors *c = d->colors;
-	const char *kind_color = !c ? NULL : strcmp(kind, "warning") == 0 ? c->warning : c->error;
+	const char *kind_color = !c || !kind ? NULL :
+				 strcmp(kind, "warning") == 0 ? c->warning : c->error;
 
 	if (pos && pos->file) {
 		if (c)
@@ -241,7 +242,9 @@ static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 		else
 			fprintf(out, "%s:%d:%d: ", pos->file->name, pos->line, pos->col);
 	}
-	if (c)
+	if (!kind)
+		;	/* a related place: no kind of its own */
+	else if (c)
 		fprintf(out, "\033[%sm\033[K%s:\033[m\033[K ", kind_color, kind);
 	else
 		fprintf(out, "%s: ", kind);
@@ -366,6 +369,8 @@ void diag_verror_keyed(struct diag *d, const struct srcpos *pos, const char *kin
 		return;
 	}
 	show_error(d, pos, kind, "%s", text);
+	if (d->chain_stream)
+		d->chain_shown = true;
 	free(text);
 }
 
@@ -385,6 +390,18 @@ void diag_error_keyed(struct diag *d, const struct srcpos *pos, const char *kind
 	va_end(ap);
 }
 
+void diag_related(struct diag *d, const struct srcpos *pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* in a chain, only after an error that was shown (not a repeat) */
+	if (d->chain_stream && !d->chain_shown)
+		return;
+	va_start(ap, fmt);
+	report(d, pos, NULL, fmt, ap);
+	va_end(ap);
+}
+
 void diag_chain_begin(struct diag *d)
 {
 	FILE *mem;
@@ -399,6 +416,7 @@ void diag_chain_begin(struct diag *d)
 	d->stream = mem;
 	d->chain_kind = 0xcbf29ce484222325ULL;
 	d->chain_keyed = true;
+	d->chain_shown = false;
 }
 
 void diag_chain_end(struct diag *d)

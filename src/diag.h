@@ -84,6 +84,7 @@ struct diag {
 	size_t chain_len;
 	unsigned long long chain_kind;
 	bool chain_keyed;	/* every part so far had a kind */
+	bool chain_shown;	/* an error of the chain was written */
 };
 
 /* The most srcfile_read() reads of a script or tapset file: far above any
@@ -122,6 +123,11 @@ void diag_error_keyed(struct diag *d, const struct srcpos *pos, const char *kind
 void diag_verror_keyed(struct diag *d, const struct srcpos *pos, const char *kind,
 		       const char *key, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
+/* A place an error refers to, shown after it as SystemTap shows a
+ * related token ("identifier 'log' at .../logging.stp:24:10" and its
+ * line), with no kind of its own; not counted. */
+void diag_related(struct diag *d, const struct srcpos *pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The errors reported between these two calls are one chained error
  * (SystemTap's "while resolving probe point" and its cause): shown or
  * held back as a whole, its kind the sequence of its parts' kinds. */

@@ -403,9 +403,17 @@ static void res_call(struct rctx *R, struct expr *e)
 	if (!k) {
 		free(g);
 		if (any) {
+			const struct srcpos *decl = &any->decl->pos;
+
+			/* as stap: the function's own place follows */
+			diag_chain_begin(E->d);
 			sem_error(E, &e->pos, what,
 				  "arity mismatch found (function '%s' takes %d args)",
 				  e->name, any->n_params);
+			if (decl->file)
+				diag_related(E->d, decl, "%s at %s:%d:%d", what,
+					     decl->file->name, decl->line, decl->col);
+			diag_chain_end(E->d);
 		} else {
 			const char **names = xcalloc(E->fns.n + 1, sizeof(*names));
 			int n = 0;
