@@ -801,7 +801,7 @@ static char *index_read(struct tr *T, const struct expr *e)
 	bucket = e->args.n ? tr_expr(T, e->args.v[0]) : xstrdup("0LL");
 	tmp = tr_ltmp(T);
 	set_where(T, e->a);
-	tr_line(T, "if (tap_hist_get(c, %s, %s, %s, &%s))", map, keys, bucket, tmp);
+	tr_line(T, "if (tap_hist_index(c, %s, %s, %s, &%s))", map, keys, bucket, tmp);
 	tr_line(T, "\tgoto %s;", T->err_label);
 	free(map);
 	free(keys);
