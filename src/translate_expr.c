@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atconst.h"
+#include "fmt_legacy.h"
 #include "probes/family.h"
 #include "regcomp.h"
 #include "sem_atvar.h"
@@ -1000,7 +1001,15 @@ static char *print_call(struct tr *T, const struct expr *e)
 	free_values(vals, e->args.n);
 	if (newline)
 		strbuf_addc(&fmt, '\n');
-	fmtlit = tr_cstr(fmt.buf ? fmt.buf : "", fmt.len);
+	if (formatted && fmt_legacy_p_wanted(T->o->compatible)) {
+		size_t n;
+		char *legacy = fmt_legacy_p(fmt.buf ? fmt.buf : "", fmt.len, &n);
+
+		fmtlit = tr_cstr(legacy, n);
+		free(legacy);
+	} else {
+		fmtlit = tr_cstr(fmt.buf ? fmt.buf : "", fmt.len);
+	}
 	set_where(T, e);
 	{
 		char *argv = e->args.n ?
