@@ -508,15 +508,23 @@ enum tap_stat_op {
 int tap_stat_get(struct tap_context *c, struct tap_map *m,
 		 const union tap_idx *k, int op, int shift, long long *out);
 /*
- * @hist_*(m[k])[bucket] into *out ("histogram index out of range"; a
- * missing array element: "aggregate element not found").
+ * The count in one bucket of m[k]'s histogram, for a foreach over it:
+ * "histogram index out of range"; a missing array element: "aggregate
+ * element not found" (SystemTap would read through a NULL there).
  */
 int tap_hist_get(struct tap_context *c, struct tap_map *m,
 		 const union tap_idx *k, long long bucket, long long *out);
 /*
+ * @hist_*(m[k])[bucket] into *out: "empty aggregate" for a statistic
+ * without data or a missing array element, then "histogram index out of
+ * range", in SystemTap's order.
+ */
+int tap_hist_index(struct tap_context *c, struct tap_map *m,
+		   const union tap_idx *k, long long bucket, long long *out);
+/*
  * print(@hist_*(m[k])): SystemTap's ASCII histogram to the output; a
- * statistic without data raises "empty aggregate", a missing array
- * element "aggregate element not found".
+ * statistic without data or a missing array element raises "empty
+ * aggregate".
  */
 int tap_hist_print(struct tap_context *c, struct tap_map *m,
 		   const union tap_idx *k);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atconst.h"
+#include "fmt_legacy.h"
 #include "probes/family.h"
 #include "regcomp.h"
 #include "sem_atvar.h"
@@ -801,7 +802,7 @@ static char *index_read(struct tr *T, const struct expr *e)
 	bucket = e->args.n ? tr_expr(T, e->args.v[0]) : xstrdup("0LL");
 	tmp = tr_ltmp(T);
 	set_where(T, e->a);
-	tr_line(T, "if (tap_hist_get(c, %s, %s, %s, &%s))", map, keys, bucket, tmp);
+	tr_line(T, "if (tap_hist_index(c, %s, %s, %s, &%s))", map, keys, bucket, tmp);
 	tr_line(T, "\tgoto %s;", T->err_label);
 	free(map);
 	free(keys);
@@ -1000,7 +1001,15 @@ static char *print_call(struct tr *T, const struct expr *e)
 	free_values(vals, e->args.n);
 	if (newline)
 		strbuf_addc(&fmt, '\n');
-	fmtlit = tr_cstr(fmt.buf ? fmt.buf : "", fmt.len);
+	if (formatted && fmt_legacy_p_wanted(T->o->compatible)) {
+		size_t n;
+		char *legacy = fmt_legacy_p(fmt.buf ? fmt.buf : "", fmt.len, &n);
+
+		fmtlit = tr_cstr(legacy, n);
+		free(legacy);
+	} else {
+		fmtlit = tr_cstr(fmt.buf ? fmt.buf : "", fmt.len);
+	}
 	set_where(T, e);
 	{
 		char *argv = e->args.n ?

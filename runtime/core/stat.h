@@ -52,6 +52,17 @@
 #define TAP_HIST_LOG_BUCKETS	128
 #define TAP_HIST_LOG_BUCKET0	64
 
+/*
+ * SystemTap's own names for the two settings below, as scripts written
+ * for stap pass them (-DHIST_ELISION=0); tapc's names win when both are.
+ */
+#if !defined(TAP_HIST_WIDTH) && defined(HIST_WIDTH)
+#define TAP_HIST_WIDTH		(HIST_WIDTH)
+#endif
+#if !defined(TAP_HIST_ELISION) && defined(HIST_ELISION)
+#define TAP_HIST_ELISION	(HIST_ELISION)
+#endif
+
 /* Width of the '@' bar area in printed histograms (stap's HIST_WIDTH). */
 #ifndef TAP_HIST_WIDTH
 #define TAP_HIST_WIDTH		50

@@ -235,6 +235,26 @@ int tap_hist_get(struct tap_context *c, struct tap_map *m,
 	return 0;
 }
 
+int tap_hist_index(struct tap_context *c, struct tap_map *m,
+		   const union tap_idx *k, long long bucket, long long *out)
+{
+	struct tap_stat *sd = tap_merge_one(c, gmap_of(m), keys_of(k));
+	s64 v;
+
+	/* SystemTap checks for data before the index, missing or not */
+	*out = 0;
+	if (!sd || !tap_stat_count(sd)) {
+		tap_error(c, "empty aggregate");
+		return -1;
+	}
+	if (tap_hist_bucket(&m->hist, sd, bucket, &v)) {
+		tap_error(c, "histogram index out of range");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 long long tap_hist_buckets(struct tap_context *c, struct tap_map *m,
 			   const union tap_idx *k)
 {
@@ -255,8 +275,9 @@ static int tap_print_hist(struct tap_context *c, const struct tap_hist *h,
 	struct tap_cpu *pc = c->priv;
 	int n;
 
+	/* a missing element is an empty aggregate to SystemTap here */
 	if (!sd) {
-		tap_error(c, "aggregate element not found");
+		tap_error(c, "empty aggregate");
 		return -1;
 	}
 	n = tap_hist_format(h, sd, pc->hist_text, sizeof(pc->hist_text));
@@ -289,7 +310,7 @@ int tap_hist_sprint(struct tap_context *c, char *buf, struct tap_map *m,
 
 	buf[0] = '\0';
 	if (!sd) {
-		tap_error(c, "aggregate element not found");
+		tap_error(c, "empty aggregate");
 		return -1;
 	}
 	n = tap_hist_format(&m->hist, sd, buf, MAXSTRINGLEN);

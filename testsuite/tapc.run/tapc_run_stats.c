@@ -117,7 +117,7 @@ static void probe_2(struct tap_context *c)
 	long long v;
 
 	TAP_STMT(c, "operator '@hist_log' at stats.stp:16:22");
-	if (tap_hist_get(c, g_s, NULL, 128, &v))
+	if (tap_hist_index(c, g_s, NULL, 128, &v))
 		return;
 	tap_print(c, "not reached\n");
 }
@@ -128,7 +128,7 @@ static void probe_3(struct tap_context *c)
 	long long v;
 
 	TAP_STMT(c, "operator '@hist_log' at stats.stp:17:22");
-	if (tap_hist_get(c, g_t, k, 1, &v))
+	if (tap_hist_index(c, g_t, k, 1, &v))
 		return;
 	tap_print(c, "not reached\n");
 }
