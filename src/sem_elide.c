@@ -148,6 +148,43 @@ static void drop_statement(struct stmt_elide *X, struct stmt *s)
 	s->kind = S_NULL;
 }
 
+static void elide_in(struct stmt_elide *X, struct stmt *s);
+
+/* A call statement whose function can have no effect runs only for its
+ * arguments' effects: SystemTap's reducer makes it a block of those
+ * arguments that have one, silently, and drops the rest with their reads
+ * (`f(a[0] = 4, a[0])` reads a no more, so a is printed at the end). */
+static bool reduce_call(struct stmt_elide *X, struct stmt *s)
+{
+	struct ast_visitor forget = { .ctx = X->E->P, .expr = forget_read };
+	struct expr *call = s->e1;
+	struct vec kept = { 0 };
+
+	if (call->kind != E_CALL || purity_callee_effect(&X->U, call))
+		return false;
+	for (size_t i = 0; i < call->args.n; i++) {
+		struct expr *arg = call->args.v[i];
+
+		if (purity_expr_effect(&X->U, arg)) {
+			struct stmt *st = stmt_new(S_EXPR, &arg->pos);
+
+			st->e1 = arg;
+			vec_push(&kept, st);
+		} else {
+			ast_walk_expr(arg, &forget);
+			vec_push(&X->E->P->elided_exprs, arg);
+		}
+	}
+	vec_free(&call->args);
+	vec_push(&X->E->P->elided_exprs, call);
+	s->e1 = NULL;
+	s->kind = S_BLOCK;
+	s->stmts = kept;
+	for (size_t i = 0; i < s->stmts.n; i++)
+		elide_in(X, s->stmts.v[i]);
+	return true;
+}
+
 static void elide_in(struct stmt_elide *X, struct stmt *s)
 {
 	if (!s)
@@ -164,6 +201,8 @@ static void elide_in(struct stmt_elide *X, struct stmt *s)
 	case S_EXPR:
 		if (!purity_expr_effect(&X->U, s->e1))
 			drop_statement(X, s);
+		else
+			reduce_call(X, s);
 		break;
 	default:
 		break;
