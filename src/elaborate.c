@@ -516,10 +516,15 @@ static void eliminate(struct elab *E)
 	if (!E->o->unoptimized)
 		sem_elide_statements(E);
 
-	/* Globals: user ones in declaration order, then the library's in
-	 * the order they were pulled in. */
-	for (size_t i = 0; i < E->globals.n; i++) {
-		struct vardecl *v = E->globals.v[i];
+	/* Globals: the user's, then the library's, each in the order
+	 * resolution first met them (the probes, then the functions), as
+	 * SystemTap lists, warns about and displays them: `global a, b`
+	 * used as `b = 1; a = 2` is b, a.  One nobody names goes. */
+	for (size_t i = 0; i < E->globals.n; i++)
+		if (!((struct vardecl *)E->globals.v[i])->listed)
+			((struct vardecl *)E->globals.v[i])->elided = true;
+	for (size_t i = 0; i < P->globals.n; i++) {
+		struct vardecl *v = P->globals.v[i];
 		bool init = v->decl && v->decl->init;
 		int refs = v->reads + v->writes - (init ? 1 : 0);
 		char what[300];

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 
 /* Expressions in probe point conditions print as SystemTap prints them:
- * every operand of an operator in parentheses. */
-static void stap_expr(struct strbuf *sb, const struct expr *e)
+ * every operand of an operator in parentheses; symp goes before each name
+ * (stap -p2 names a resolved condition's globals "__global_NAME"). */
+static void stap_expr(struct strbuf *sb, const struct expr *e, const char *symp)
 {
 	const char *op;
 
@@ -27,48 +28,49 @@ static void stap_expr(struct strbuf *sb, const struct expr *e)
 		strbuf_addc(sb, '"');
 		return;
 	case E_SYM:
+		strbuf_adds(sb, symp);
 		strbuf_adds(sb, e->name);
 		return;
 	case E_BINARY: case E_ASSIGN:
 		op = tok_spelling((enum tok_kind)e->op);
 		strbuf_addc(sb, '(');
-		stap_expr(sb, e->a);
+		stap_expr(sb, e->a, symp);
 		strbuf_addf(sb, ") %s (", op ? op : "?");
-		stap_expr(sb, e->b);
+		stap_expr(sb, e->b, symp);
 		strbuf_addc(sb, ')');
 		return;
 	case E_UNARY: case E_PREINC:
 		op = tok_spelling((enum tok_kind)e->op);
 		strbuf_addf(sb, "%s(", op ? op : "?");
-		stap_expr(sb, e->a);
+		stap_expr(sb, e->a, symp);
 		strbuf_addc(sb, ')');
 		return;
 	case E_POSTINC:
 		op = tok_spelling((enum tok_kind)e->op);
 		strbuf_addc(sb, '(');
-		stap_expr(sb, e->a);
+		stap_expr(sb, e->a, symp);
 		strbuf_addf(sb, ")%s", op ? op : "?");
 		return;
 	case E_TERNARY:
 		strbuf_addc(sb, '(');
-		stap_expr(sb, e->a);
+		stap_expr(sb, e->a, symp);
 		strbuf_adds(sb, ") ? (");
-		stap_expr(sb, e->b);
+		stap_expr(sb, e->b, symp);
 		strbuf_adds(sb, ") : (");
-		stap_expr(sb, e->c);
+		stap_expr(sb, e->c, symp);
 		strbuf_addc(sb, ')');
 		return;
 	case E_CALL: case E_INDEX:
 		if (e->kind == E_CALL)
 			strbuf_adds(sb, e->name);
 		else
-			stap_expr(sb, e->a);
+			stap_expr(sb, e->a, symp);
 		strbuf_addc(sb, e->kind == E_CALL ? '(' : '[');
 		for (size_t i = 0; i < e->args.n; i++) {
 			if (i)
 				strbuf_adds(sb, ", ");
 			if (e->args.v[i])
-				stap_expr(sb, e->args.v[i]);
+				stap_expr(sb, e->args.v[i], symp);
 			else
 				strbuf_addc(sb, '*');
 		}
@@ -99,13 +101,13 @@ void pp_comps_text(struct strbuf *sb, const struct probe_point *pp, size_t from,
 		strbuf_adds(sb, c->name);
 		if (c->arg) {
 			strbuf_addc(sb, '(');
-			stap_expr(sb, c->arg);
+			stap_expr(sb, c->arg, "");
 			strbuf_addc(sb, ')');
 		}
 	}
 }
 
-char *pp_full_text(const struct probe_point *pp)
+static char *full_text(const struct probe_point *pp, const char *symp)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -116,10 +118,20 @@ char *pp_full_text(const struct probe_point *pp)
 		strbuf_addc(&sb, '?');
 	if (pp->cond) {
 		strbuf_adds(&sb, " if (");
-		stap_expr(&sb, pp->cond);
+		stap_expr(&sb, pp->cond, symp);
 		strbuf_addc(&sb, ')');
 	}
 	return strbuf_detach(&sb);
+}
+
+char *pp_full_text(const struct probe_point *pp)
+{
+	return full_text(pp, "");
+}
+
+char *pp_resolved_text(const struct probe_point *pp)
+{
+	return full_text(pp, "__global_");
 }
 
 char *pp_text(const struct probe_point *pp)

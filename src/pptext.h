@@ -21,5 +21,8 @@ char *pp_text(const struct probe_point *pp);
 /* The components, then '!' or '?', then " if (COND)": -p2 and the
  * derivation chain. */
 char *pp_full_text(const struct probe_point *pp);
+/* The same, with the names in its condition as stap -p2 prints a derived
+ * probe's resolved condition (all are globals there: "__global_NAME"). */
+char *pp_resolved_text(const struct probe_point *pp);
 
 #endif

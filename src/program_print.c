@@ -67,6 +67,70 @@ static void print_locals(FILE *out, const struct vec *locals)
 	}
 }
 
+/* Whether a probe condition names a variable: a global, since a
+ * condition may name no local. */
+static bool cond_names_global(const struct expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == E_SYM)
+		return true;
+	if (cond_names_global(e->a) || cond_names_global(e->b) || cond_names_global(e->c))
+		return true;
+	for (size_t i = 0; i < e->args.n; i++)
+		if (cond_names_global(e->args.v[i]))
+			return true;
+	return false;
+}
+
+/* The user's probe points with resolved names, when step is their text
+ * (a family may name the step otherwise: .callee's); else NULL. */
+static char *user_points_text(const struct derived_probe *dp, const char *step)
+{
+	struct strbuf plain = STRBUF_INIT, resolved = STRBUF_INIT;
+
+	if (!dp->origin)
+		return NULL;
+	for (size_t i = 0; i < dp->origin->points.n; i++) {
+		char *p = pp_full_text(dp->origin->points.v[i]);
+		char *r = pp_resolved_text(dp->origin->points.v[i]);
+
+		strbuf_addf(&plain, "%s%s", i ? "," : "", p);
+		strbuf_addf(&resolved, "%s%s", i ? "," : "", r);
+		free(p);
+		free(r);
+	}
+	if (strcmp(plain.buf ? plain.buf : "", step)) {
+		strbuf_free(&resolved);
+		strbuf_free(&plain);
+		return NULL;
+	}
+	strbuf_free(&plain);
+	return strbuf_detach(&resolved);
+}
+
+/* "POINT <- CHAIN" as stap -p2 prints it: the names in a derived probe's
+ * condition are its resolved globals ("__global_NAME"), and so are those
+ * of the user's probe when no alias came between (the two share one
+ * condition there; an alias copies the user's, which keeps its names). */
+static void print_probe(FILE *out, const struct derived_probe *dp)
+{
+	char *t = pp_resolved_text(dp->loc);
+	char *sig = dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
+
+	fprintf(out, "%s%s /* <- ", t, sig ? sig : "");
+	for (size_t i = 0; i < dp->chain.n; i++) {
+		const char *step = dp->chain.v[i];
+		char *u = dp->chain.n == 1 ? user_points_text(dp, step) : NULL;
+
+		fprintf(out, "%s%s", i ? " <- " : "", u ? u : step);
+		free(u);
+	}
+	fputs(" */\n", out);
+	free(sig);
+	free(t);
+}
+
 void program_print(FILE *out, const struct program *p)
 {
 	if (p->embeds.n)
@@ -94,15 +158,16 @@ void program_print(FILE *out, const struct program *p)
 	for (size_t i = 0; i < p->probes.n; i++) {
 		const struct derived_probe *dp = p->probes.v[i];
 
-		char *t = pp_full_text(dp->loc);
-		char *sig = dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
-		char *chain = derivation_text(dp, " <- ");
-
-		fprintf(out, "%s%s /* <- %s */\n", t, sig ? sig : "", chain);
-		free(chain);
-		free(sig);
-		free(t);
+		print_probe(out, dp);
 		print_locals(out, &dp->locals);
+	}
+	/* SystemTap arms conditions on globals with a begin probe of its
+	 * own, which -p2 lists before the display probes */
+	for (size_t i = 0; i < p->probes.n; i++) {
+		if (cond_names_global(((const struct derived_probe *)p->probes.v[i])->loc->cond)) {
+			fputs("begin /* <- begin */\n", out);
+			break;
+		}
 	}
 	for (size_t i = 0; i < p->globals.n; i++)
 		print_auto_print(out, p->globals.v[i]);

@@ -66,7 +66,12 @@ static bool fn_effect(struct purity *U, const struct sem_function *f)
 /* A call may run any overload of its group ("next" moves on). */
 static bool call_effect(struct purity *U, const struct expr *e)
 {
-	const struct sem_ref *r = program_ref(U->P, e);
+	return purity_callee_effect(U, e) || exprs_effect(U, &e->args);
+}
+
+bool purity_callee_effect(struct purity *U, const struct expr *call)
+{
+	const struct sem_ref *r = program_ref(U->P, call);
 	const struct sem_function *f = r ? r->fn : NULL;
 
 	if (!f)
@@ -75,10 +80,9 @@ static bool call_effect(struct purity *U, const struct expr *e)
 		for (int i = 0; i < f->n_group; i++)
 			if (fn_effect(U, f->group[i]))
 				return true;
-	} else if (fn_effect(U, f)) {
-		return true;
+		return false;
 	}
-	return exprs_effect(U, &e->args);
+	return fn_effect(U, f);
 }
 
 /* Whether e names a local or parameter of the function being judged. */

@@ -29,6 +29,9 @@ void purity_free(struct purity *U);
 
 /* Whether evaluating e can have an effect besides its value. */
 bool purity_expr_effect(struct purity *U, const struct expr *e);
+/* Whether running the function a call names (any overload of its group)
+ * can have an effect, its arguments aside. */
+bool purity_callee_effect(struct purity *U, const struct expr *call);
 /* Whether running s can have an effect; in_fn: s is (in) a function's
  * body, where "return VALUE" only hands back a value. */
 bool purity_stmt_effect(struct purity *U, const struct stmt *s, bool in_fn);

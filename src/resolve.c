@@ -722,9 +722,11 @@ static void res_cast(struct rctx *R, struct expr *e)
 	if (sem_cast_typing_only(e) && !elab_user_file(R->E, e->pos.file))
 		return;
 	sc = sem_cast_of(e);
+	/* an error only if elision keeps the expression, as SystemTap's
+	 * (an arm a decided @defined rules out goes: sem_defer.c) */
 	if (sc->type == SEM_UNKNOWN)
-		sem_error(R->E, &sc->err.pos, sc->err.what ? sc->err.what : "operator '@cast'",
-			  "%s", sc->err.msg);
+		sem_defer_error(R->E, e, &sc->err.pos,
+				sc->err.what ? sc->err.what : "operator '@cast'", sc->err.msg);
 }
 
 static void res_expr(struct rctx *R, struct expr *e)

@@ -148,6 +148,137 @@ static void drop_statement(struct stmt_elide *X, struct stmt *s)
 	s->kind = S_NULL;
 }
 
+/* ---- SystemTap's reducer of statements whose value nobody uses -------- */
+
+static bool reduce(struct stmt_elide *X, struct stmt *s);
+
+/* The statement that evaluates e for its effects alone: e reduced further,
+ * or nothing (silently, its reads forgotten) when e can have none. */
+static struct stmt *piece(struct stmt_elide *X, struct expr *e)
+{
+	struct ast_visitor forget = { .ctx = X->E->P, .expr = forget_read };
+	struct stmt *st;
+
+	if (!purity_expr_effect(&X->U, e)) {
+		ast_walk_expr(e, &forget);
+		vec_push(&X->E->P->elided_exprs, e);
+		return stmt_new(S_NULL, &e->pos);
+	}
+	st = stmt_new(S_EXPR, &e->pos);
+	st->e1 = e;
+	reduce(X, st);
+	return st;
+}
+
+/* s becomes the block of its operands' effects, in order; the operator
+ * itself (its operands detached) is dropped. */
+static void to_block(struct stmt_elide *X, struct stmt *s, struct expr **ops, size_t n)
+{
+	struct vec kept = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		if (ops[i])
+			vec_push(&kept, piece(X, ops[i]));
+	vec_push(&X->E->P->elided_exprs, s->e1);
+	s->e1 = NULL;
+	s->kind = S_BLOCK;
+	s->stmts = kept;
+}
+
+/* a && b, a || b and a ? b : c for their effects: an if statement, as
+ * SystemTap's reducer writes them (an arm with no effect goes). */
+static void to_if(struct stmt_elide *X, struct stmt *s, struct expr *cond,
+		  struct expr *yes, struct expr *no)
+{
+	struct expr *op = s->e1;
+
+	struct stmt *body = piece(X, yes), *els = no ? piece(X, no) : NULL;
+
+	op->a = op->b = op->c = NULL;
+	vec_push(&X->E->P->elided_exprs, op);
+	if (body->kind == S_NULL && (!els || els->kind == S_NULL)) {
+		/* nothing left to choose: the condition for its effects */
+		stmt_free(body);
+		stmt_free(els);
+		s->e1 = NULL;
+		s->kind = S_BLOCK;
+		s->stmts = (struct vec){ 0 };
+		vec_push(&s->stmts, piece(X, cond));
+		return;
+	}
+	s->kind = S_IF;
+	s->e1 = cond;
+	s->body = body;
+	s->els = els;
+}
+
+static struct expr *negate(struct expr *e)
+{
+	struct expr *n = expr_new(E_UNARY, &e->pos);
+
+	n->op = TK_NOT;
+	n->a = e;
+	return n;
+}
+
+/*
+ * A statement whose expression has an effect runs only for that effect:
+ * SystemTap's void-statement reducer evaluates an operator's operands as
+ * statements of their own, and a call of a function with no effect as its
+ * arguments, so that what has none goes, silently, with its reads
+ * (`f(a[0] = 4, a[0])` reads a no more, so a is printed at the end;
+ * `good() + pure_c()` never runs pure_c(), as its testsuite's
+ * optim_voidstmt checks).
+ */
+static bool reduce(struct stmt_elide *X, struct stmt *s)
+{
+	struct expr *e = s->e1;
+	struct expr *ops[2];
+
+	switch (e->kind) {
+	case E_CALL:
+		if (purity_callee_effect(&X->U, e))
+			return false;
+		break;
+	case E_PRINT:	/* sprint, sprintf...: a string, no output */
+		if (!(e->op & PF_STRING) || e->a)
+			return false;
+		break;
+	case E_UNARY:
+		ops[0] = e->a;
+		e->a = NULL;
+		to_block(X, s, ops, 1);
+		return true;
+	case E_BINARY:
+		if (e->op == TK_MATCH || e->op == TK_NMATCH)
+			return false;	/* sets what matched() returns */
+		if (e->op == TK_ANDAND || e->op == TK_OROR) {
+			struct expr *a = e->a;
+
+			to_if(X, s, e->op == TK_OROR ? negate(a) : a, e->b, NULL);
+			return true;
+		}
+		ops[0] = e->a;
+		ops[1] = e->b;
+		e->a = e->b = NULL;
+		to_block(X, s, ops, 2);
+		return true;
+	case E_TERNARY:
+		to_if(X, s, e->a, e->b, e->c);
+		return true;
+	default:
+		return false;
+	}
+	{
+		struct vec args = e->args;
+
+		e->args = (struct vec){ 0 };
+		to_block(X, s, (struct expr **)args.v, args.n);
+		free(args.v);
+	}
+	return true;
+}
+
 static void elide_in(struct stmt_elide *X, struct stmt *s)
 {
 	if (!s)
@@ -164,6 +295,8 @@ static void elide_in(struct stmt_elide *X, struct stmt *s)
 	case S_EXPR:
 		if (!purity_expr_effect(&X->U, s->e1))
 			drop_statement(X, s);
+		else
+			reduce(X, s);
 		break;
 	default:
 		break;
