@@ -403,7 +403,7 @@ static void yyerror(YYLTYPE *l, struct pstate *ps, const char *msg);
 %token <t> ERRTOK "invalid token"
 %token <t> IDENT "identifier" PP_WORD "probe point component"
 %token <t> TARGET "target variable" PPRINT "'$'"
-%token <t> NUMBER "number" STRING "string" EMBEDDED "embedded code"
+%token <t> NUMBER "number" STRING "literal string" EMBEDDED "embedded code"
 %token <t> PRINT_FMT "'printf'" PRINT_DELIM "'printd'" PRINT_PLAIN "'print'"
 %token <t> PRINT_LN "'println'"
 %token <t> AT_CAST "'@cast'" AT_VAR "'@var'" AT_DEFINED "'@defined'"
@@ -2272,7 +2272,7 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 		return;
 	}
 	if (has_sym(exp, n, YYSYMBOL_PROBE)) {
-		strbuf_adds(sb, "'probe', 'global', 'function', or '%{'");
+		strbuf_adds(sb, "'probe', 'global', 'private', 'function', or '%{'");
 		return;
 	}
 	if (has_sym(exp, n, YYSYMBOL_IF) && has_sym(exp, n, YYSYMBOL_NUMBER)) {
