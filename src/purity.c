@@ -97,12 +97,13 @@ static bool own_local(const struct purity *U, const struct expr *e)
 }
 
 /* Whether the assignment e writes an elided local, which pass 3 does not
- * write at all (a statistic's <<< is kept: it is checked at run time). */
+ * write at all.  That includes "x <<< v" into a local nobody reads: a
+ * local is never a statistic, and pass 3 has nowhere to add it. */
 static bool elided_target(const struct program *P, const struct expr *e)
 {
 	const struct sem_ref *r;
 
-	if (e->op == TK_AGG || e->a->kind != E_SYM)
+	if (e->a->kind != E_SYM)
 		return false;
 	r = program_ref(P, e->a);
 	return r && r->var && !r->var->global && r->var->elided;

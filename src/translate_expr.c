@@ -300,7 +300,14 @@ char *tr_map(struct tr *T, const struct vardecl *v)
 {
 	const struct tr_global *g = v ? tr_global_of(T, v) : NULL;
 
-	return xstrdup(g ? g->cname : "0");
+	/* Pass 2 lets only globals reach here; were one not to, no module
+	 * is built rather than one indexing a global that is not there. */
+	if (!g) {
+		tr_error(T, v ? &v->pos : NULL, "internal error: '%s' is not a global",
+			 v ? v->name : "?");
+		return xstrdup("0");
+	}
+	return xstrdup(g->cname);
 }
 
 char *tr_keys(struct tr *T, const struct vec *args, unsigned *wild)
@@ -689,8 +696,10 @@ static char *assign(struct tr *T, const struct expr *e)
 	if (lv->kind == E_VAR)
 		return access_assign(T, sem_atvar_of(lv)->access, e);
 	/* The value of an unread local's assignment is its right side
-	 * (tr_expr_void() drops a pure one where nothing reads it). */
-	if (e->op != TK_AGG && elided_target(T, lv))
+	 * (tr_expr_void() drops a pure one where nothing reads it); that
+	 * of "x <<< v" too: a local is never a statistic, and there is no
+	 * global to add v to. */
+	if (elided_target(T, lv))
 		return tr_expr(T, e->b);
 	if (e->op == TK_AGG) {
 		char *map, *k;
@@ -1184,7 +1193,7 @@ static char *target_assign(struct tr *T, const struct expr *e)
 void tr_expr_void(struct tr *T, const struct expr *e)
 {
 	/* an unread local's assignment of a pure value: nothing to do */
-	if (e->kind == E_ASSIGN && e->op != TK_AGG && elided_target(T, e->a) &&
+	if (e->kind == E_ASSIGN && elided_target(T, e->a) &&
 	    program_pure_expr(T->p, e->b))
 		return;
 	free(tr_expr(T, e));
