@@ -334,6 +334,32 @@ static void elide_locals_unread(struct vec *locals)
 	}
 }
 
+/* Whether s has no statement left that does anything (only empty ones). */
+static bool stmt_empty(const struct stmt *s)
+{
+	if (!s || s->kind == S_NULL)
+		return true;
+	if (s->kind != S_BLOCK)
+		return false;
+	for (size_t i = 0; i < s->stmts.n; i++)
+		if (!stmt_empty(s->stmts.v[i]))
+			return false;
+	return true;
+}
+
+/* SystemTap's warning for a script's function that is left with nothing
+ * to do ("side-effect-free function 'f'", at its name). */
+static void warn_empty_function(struct elab *E, const struct sem_function *f)
+{
+	char what[300];
+
+	if (!f->decl->body || !elab_user_file(E, f->decl->pos.file) ||
+	    !stmt_empty(f->decl->body))
+		return;
+	ident_what(what, sizeof(what), f->name);
+	sem_warn(E, &f->decl->pos, what, "side-effect-free function '%s'", f->name);
+}
+
 void sem_elide_statements(struct elab *E)
 {
 	struct program *P = E->P;
@@ -357,7 +383,11 @@ void sem_elide_statements(struct elab *E)
 	}
 	for (size_t i = 0; i < P->probes.n; i++)
 		elide_in(&X, ((struct derived_probe *)P->probes.v[i])->body);
-	for (size_t i = 0; i < P->functions.n; i++)
-		elide_in(&X, ((struct sem_function *)P->functions.v[i])->decl->body);
+	for (size_t i = 0; i < P->functions.n; i++) {
+		struct sem_function *f = P->functions.v[i];
+
+		elide_in(&X, f->decl->body);
+		warn_empty_function(E, f);
+	}
 	purity_free(&X.U);
 }
