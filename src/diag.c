@@ -406,8 +406,10 @@ void diag_chain_begin(struct diag *d)
 {
 	FILE *mem;
 
-	if (d->chain_stream)
+	if (d->chain_stream) {	/* nested: part of the outer chain */
+		d->chain_nested++;
 		return;
+	}
 	mem = open_memstream(&d->chain_buf, &d->chain_len);
 	if (!mem)
 		return;	/* then the parts are judged one by one */
@@ -423,6 +425,10 @@ void diag_chain_end(struct diag *d)
 {
 	bool hold;
 
+	if (d->chain_nested) {
+		d->chain_nested--;
+		return;
+	}
 	if (!d->chain_stream)
 		return;
 	fclose(d->chain_stream);

@@ -85,6 +85,7 @@ struct diag {
 	unsigned long long chain_kind;
 	bool chain_keyed;	/* every part so far had a kind */
 	bool chain_shown;	/* an error of the chain was written */
+	int chain_nested;	/* begins inside the chain not yet ended */
 };
 
 /* The most srcfile_read() reads of a script or tapset file: far above any
