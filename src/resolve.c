@@ -238,7 +238,9 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 	if (e->kind == E_TARGET && fam && fam->target_assign_c)
 		return;
 	w = describe_expr(e);
-	if (!privileged_pos(R->E, &e->pos))
+	if (!privileged_pos(R->E, &e->pos) && e->kind == E_VAR)
+		sem_error(R->E, &e->pos, w, "write to @var variable not permitted; need stap -g");
+	else if (!privileged_pos(R->E, &e->pos))
 		sem_error(R->E, &e->pos, w, "write to target variable not permitted; need stap -g");
 	else if (read)
 		sem_error(R->E, &e->pos, w, "a target variable is only assigned with '='");
