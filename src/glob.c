@@ -150,6 +150,8 @@ bool glob_match_path_tail(const char *pat, const char *path)
 {
 	if (!path)
 		return false;
+	if (glob_match(pat, path))	/* the whole path: "/abs/dir/f.c" */
+		return true;
 	for (const char *s = path; s; s = strchr(s, '/')) {
 		if (*s == '/')
 			s++;

@@ -72,6 +72,15 @@ int main(void)
 	expect_pair("{sched:sched_switch,irq_*}", "irq", "irq_handler_entry", true);
 	expect_pair("a\\:b", NULL, "a:b", true);
 
+	/* a source file: a path's tail from a '/', or the whole path
+	 * (a program compiled in its directory names "/abs/dir/f.c") */
+	CHECK(glob_match_path_tail("read_write.c", "fs/read_write.c"), "tail of a path");
+	CHECK(glob_match_path_tail("fs/*.c", "fs/read_write.c"), "whole relative path");
+	CHECK(glob_match_path_tail("/tmp/d/f.c", "/tmp/d/f.c"), "whole absolute path");
+	CHECK(glob_match_path_tail("d/f.c", "/tmp/d/f.c"), "tail of an absolute path");
+	CHECK(!glob_match_path_tail("e/f.c", "/tmp/d/f.c"), "no part of the path");
+	CHECK(!glob_match_path_tail("ad/f.c", "/tmp/d/f.c"), "a tail starts after a '/'");
+
 	/* what is a pattern at all */
 	CHECK(!glob_is_pattern("vfs_read"), "vfs_read is no pattern");
 	CHECK(glob_is_pattern("{a,b}") && glob_is_pattern("a*") && glob_is_pattern("a?") &&
