@@ -251,10 +251,11 @@ void family_point_free(const struct probe_family *fam, struct family_point *fp)
  * (module("9p*") names each probe by the module it is in) and in a
  * process("...") one (a user binary's resolved path: process("python3")
  * names its probes process("/usr/bin/python3.11")), and a label's in a
- * label("...") one. */
+ * label("...") one.  all: keep the components the concrete point leaves
+ * out (PC_RESOLVED), as the well-formed point has them. */
 static struct probe_point *family_loc(const struct point_pattern *p,
 				      const struct probe_point *pp,
-				      const struct family_point *fp)
+				      const struct family_point *fp, bool all)
 {
 	struct probe_point *loc = probe_point_new(&pp->pos);
 
@@ -267,7 +268,7 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 				      !strcmp(p->c[i].name, "process") ? fp->module
 				    : !strcmp(p->c[i].name, "label") ? fp->label : NULL;
 
-		if (p->c[i].flags & PC_RESOLVED) {
+		if ((p->c[i].flags & PC_RESOLVED) && !all) {
 			expr_free(arg);
 			continue;
 		}
@@ -379,6 +380,34 @@ static void rename_callee(struct elab *E, struct derived_probe *dp, bool alias)
 	replace_point(dp, named, true);
 }
 
+/* dp's well-formed point (derived_probe.wellformed): its point with the
+ * components it leaves out (PC_RESOLVED), as its family names it (the
+ * files it found in place of the user's paths and globs).  -l and pn()
+ * name the probe so unless an alias does (alias). */
+static void set_wellformed(struct derived_probe *dp, const struct point_pattern *p,
+			   const struct probe_point *pp, bool alias)
+{
+	struct probe_point *all = family_loc(p, pp, &dp->fp, true);
+
+	if (dp->family->derived_point) {
+		struct probe_point *loc = dp->loc, *named;
+
+		dp->loc = all;
+		named = dp->family->derived_point(dp);
+		dp->loc = loc;
+		if (named) {
+			probe_point_free(all);
+			all = named;
+		}
+	}
+	dp->wellformed = pp_text(all);
+	if (!alias) {
+		free(dp->list_name);
+		dp->list_name = xstrdup(dp->wellformed);
+	}
+	probe_point_free(all);
+}
+
 /* A point matched pattern p of family fam: one derived probe
  * for each concrete point the family finds.  wild: a wildcard among
  * pp's components matched the pattern; as in SystemTap, finding nothing
@@ -432,7 +461,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 		dp->variant = p->variant;
 		dp->fp = *fp;
 		free(fp);
-		dp->loc = family_loc(p, pp, &dp->fp);
+		dp->loc = family_loc(p, pp, &dp->fp, false);
 		add_probe(E, D, dp, pp, body, chain);
 		/* named as if the user had written the point itself (an
 		 * internal family's, __syscall(N), and never keep the
@@ -442,6 +471,8 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 			free(dp->list_name);
 			dp->list_name = NULL;
 		}
+		if (fam->print_point)
+			set_wellformed(dp, p, pp, D->list_name != NULL && !concrete);
 		if (fam->derived_point)
 			rename_point(dp, fam->derived_point(dp));
 		if (dp->fp.callee)

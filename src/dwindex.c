@@ -313,17 +313,21 @@ static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 
 /* ---- the walk */
 
-/* FILE as SystemTap prints it: relative to the compile unit's directory. */
-static const char *relative_file(Dwarf_Die *cu, const char *file)
+/* A function's file is named as its DWARF names it (dwarf_decl_file, and
+ * dwarf_linesrc for lines), as SystemTap prints it: "fs/read_write.c" in
+ * the kernel, "/home/u/src/prog.c" in a program compiled there,
+ * "./malloc/malloc.c" in libc; never made relative to DW_AT_comp_dir. */
+/* A function the DWARF gives no declaration (an assembler file's): named
+ * by its compile unit and the line of its entry, as SystemTap does
+ * ("pkey_alloc@../sysdeps/unix/syscall-template.S:120"). */
+static void undeclared_place(Dwarf_Die *cu, struct dwfunc *f)
 {
-	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
-	size_t len = dir ? strlen(dir) : 0;
+	Dwarf_Line *line = dwarf_getsrc_die(cu, f->entry);
 
-	if (file && len && strncmp(file, dir, len) == 0 && file[len] == '/')
-		file += len + 1;
-	return file;
+	f->decl_file = dwarf_diename(cu);
+	if (f->decl_file && line)
+		dwarf_lineno(line, &f->decl_line);
 }
-
 
 static void add_func(struct dwindex *ix, Dwarf_Die *cu, Dwarf_Die *die, bool inline_instance)
 {
@@ -351,10 +355,12 @@ static void add_func(struct dwindex *ix, Dwarf_Die *cu, Dwarf_Die *die, bool inl
 	if (dwarf_attr_integrate(die, DW_AT_external, &attr))
 		dwarf_formflag(&attr, &flag);
 	f->external = flag;
-	f->decl_file = relative_file(cu, dwarf_decl_file(die));
+	f->decl_file = dwarf_decl_file(die);
 	f->decl_line = 0;
 	if (f->decl_file)
 		dwarf_decl_line(die, &f->decl_line);
+	else if (!inline_instance)
+		undeclared_place(cu, f);
 }
 
 /* The functions among DIE's children, and the inline instances in them. */
@@ -858,7 +864,7 @@ size_t dwindex_lines(const struct dwindex *ix, const struct dwfunc *f, const cha
 		if (!ln || dwarf_lineno(ln, &l) != 0 || l < lo || l > hi ||
 		    dwarf_lineaddr(ln, &addr) != 0 || dwarf_haspc(&die, addr) <= 0)
 			continue;
-		src = relative_file(&cu, dwarf_linesrc(ln, NULL, NULL));
+		src = dwarf_linesrc(ln, NULL, NULL);
 		if (!src || (file ? !dwindex_file_matches(file, src) : strcmp(src, decl) != 0))
 			continue;
 		keep_line(&kept, l, addr, src);
@@ -915,7 +921,7 @@ static int walk_start(Dwarf_Lines *table, size_t n, Dwarf_Die *die, Dwarf_Addr e
 }
 
 /* Every row of the CU's line table in FILE, by line then address. */
-static size_t file_rows(Dwarf_Die *cu, Dwarf_Lines *table, size_t n, Dwarf_Die *die,
+static size_t file_rows(Dwarf_Lines *table, size_t n, Dwarf_Die *die,
 			const char *file, struct file_row **out)
 {
 	size_t k = 0;
@@ -929,7 +935,7 @@ static size_t file_rows(Dwarf_Die *cu, Dwarf_Lines *table, size_t n, Dwarf_Die *
 
 		if (!ln || dwarf_lineno(ln, &l) != 0 || dwarf_lineaddr(ln, &addr) != 0)
 			continue;
-		src = relative_file(cu, dwarf_linesrc(ln, NULL, NULL));
+		src = dwarf_linesrc(ln, NULL, NULL);
 		if (!src || strcmp(src, file) != 0)
 			continue;
 		(*out)[k++] = (struct file_row){ l, addr, dwarf_haspc(die, addr) > 0 };
@@ -965,7 +971,7 @@ size_t dwindex_walk_lines(const struct dwindex *ix, const struct dwfunc *f, stru
 	    dwarf_getsrclines(&cu, &table, &n_table) != 0)
 		return 0;
 	start = walk_start(table, n_table, &die, f->entry);
-	n_rows = file_rows(&cu, table, n_table, &die, f->decl_file, &rows);
+	n_rows = file_rows(table, n_table, &die, f->decl_file, &rows);
 	*out = xmalloc((n_rows ? n_rows : 1) * sizeof(**out));
 	while (i < n_rows && rows[i].line < start)
 		i++;
@@ -1012,7 +1018,7 @@ static void collect_labels(Dwarf_Die *cu, Dwarf_Die *parent, const char *pat, st
 		l = xcalloc(1, sizeof(*l));
 		l->name = name;
 		l->addr = addr;
-		l->file = relative_file(cu, dwarf_decl_file(&child));
+		l->file = dwarf_decl_file(&child);
 		dwarf_decl_line(&child, &l->line);
 		vec_push(out, l);
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -1063,6 +1069,11 @@ const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned l
 		return NULL;
 	*offset = addr - ix->stext;
 	return "_stext";
+}
+
+Dwarf_Addr dwindex_stext(const struct dwindex *ix)
+{
+	return ix->is_kernel ? ix->stext : 0;
 }
 
 bool dwindex_exported(const struct dwindex *ix, const char *name)

@@ -263,6 +263,12 @@ struct derived_probe {
 	/* owned: what -l prints for it, or NULL for the text of loc (most
 	 * often the same: kept only when different) */
 	char *list_name;
+	/* owned: the user's point as the family resolved it, with every
+	 * component (a .nearest too) and names matched in place of globs:
+	 * SystemTap's "well-formed" point, which -p2 prints as a DWARF
+	 * probe's derivation (probe_family.print_point); NULL for other
+	 * families */
+	char *wellformed;
 	/* -l lists it by its own point, not an alias's name: with the '!'
 	 * or '?' of its location, as stap */
 	bool list_by_point;

@@ -109,9 +109,17 @@ void pp_comps_text(struct strbuf *sb, const struct probe_point *pp, size_t from,
 
 static char *full_text(const struct probe_point *pp, const char *symp)
 {
+	return pp_marked_text(pp, NULL, symp);
+}
+
+char *pp_marked_text(const struct probe_point *pp, const char *comps, const char *symp)
+{
 	struct strbuf sb = STRBUF_INIT;
 
-	pp_comps_text(&sb, pp, 0, pp->comps.n);
+	if (comps)
+		strbuf_adds(&sb, comps);
+	else
+		pp_comps_text(&sb, pp, 0, pp->comps.n);
 	if (pp->sufficient)
 		strbuf_addc(&sb, '!');
 	else if (pp->optional)

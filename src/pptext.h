@@ -25,4 +25,9 @@ char *pp_full_text(const struct probe_point *pp);
  * probe's resolved condition (all are globals there: "__global_NAME"). */
 char *pp_resolved_text(const struct probe_point *pp);
 
+/* COMPS (components' text; NULL: pp's own) followed by pp's '!' or '?'
+ * and its condition, whose variables are named with the prefix SYMP
+ * ("" or "__global_"); malloc'd. */
+char *pp_marked_text(const struct probe_point *pp, const char *comps, const char *symp);
+
 #endif

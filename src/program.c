@@ -142,6 +142,7 @@ static void derived_probe_free(struct derived_probe *dp)
 {
 	probe_point_free(dp->loc);
 	free(dp->list_name);
+	free(dp->wellformed);
 	free(dp->fp.target);
 	free(dp->fp.module);
 	free(dp->fp.label);

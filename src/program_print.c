@@ -109,15 +109,37 @@ static char *user_points_text(const struct derived_probe *dp, const char *step)
 	return strbuf_detach(&resolved);
 }
 
+/* A probe of a family resolved through DWARF or ELF, as stap -p2 prints
+ * it (probe_family.print_point): the registered point, then only the
+ * well-formed one as its derivation. */
+static void print_resolved_probe(FILE *out, const struct derived_probe *dp, const char *sig)
+{
+	char *point = NULL, *chain = NULL, *pt, *ch;
+
+	dp->family->print_point(dp, &point, &chain);
+	pt = pp_marked_text(dp->loc, point, "__global_");
+	ch = pp_marked_text(dp->loc, chain ? chain : dp->wellformed, "__global_");
+	fprintf(out, "%s%s /* <- %s */\n", pt, sig ? sig : "", ch);
+	free(pt);
+	free(ch);
+	free(point);
+	free(chain);
+}
+
 /* "POINT <- CHAIN" as stap -p2 prints it: the names in a derived probe's
  * condition are its resolved globals ("__global_NAME"), and so are those
  * of the user's probe when no alias came between (the two share one
  * condition there; an alias copies the user's, which keeps its names). */
 static void print_probe(FILE *out, const struct derived_probe *dp)
 {
-	char *t = pp_resolved_text(dp->loc);
-	char *sig = dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
+	char *t, *sig = dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
 
+	if (dp->family->print_point) {
+		print_resolved_probe(out, dp, sig);
+		free(sig);
+		return;
+	}
+	t = pp_resolved_text(dp->loc);
 	fprintf(out, "%s%s /* <- ", t, sig ? sig : "");
 	for (size_t i = 0; i < dp->chain.n; i++) {
 		const char *step = dp->chain.v[i];

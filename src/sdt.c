@@ -93,6 +93,23 @@ static bool addr_to_offset(Elf *elf, uint64_t addr, uint64_t *off)
 	return false;
 }
 
+/* The lowest address a loaded segment is linked at (0 without one). */
+static uint64_t load_base(Elf *elf)
+{
+	uint64_t base = UINT64_MAX;
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < base)
+			base = ph.p_vaddr;
+	}
+	return base == UINT64_MAX ? 0 : base;
+}
+
 static uint64_t read_addr(const unsigned char *p, bool is_64)
 {
 	uint64_t v = 0;
@@ -227,6 +244,7 @@ int sdt_read(const char *path, struct sdt_file *out, char **err)
 	out->machine = eh.e_machine;
 	out->is_64 = gelf_getclass(h.elf) == ELFCLASS64;
 	out->pie = eh.e_type == ET_DYN;
+	out->load_base = load_base(h.elf);
 	if (find_section(h.elf, ".stapsdt.base", &shdr)) {
 		out->has_base = true;
 		out->base_addr = shdr.sh_addr;

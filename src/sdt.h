@@ -36,6 +36,7 @@ struct sdt_file {
 	uint16_t machine;	/* e_machine: EM_X86_64 ... */
 	bool is_64;		/* ELFCLASS64 */
 	bool pie;		/* ET_DYN: a PIE or a shared library */
+	uint64_t load_base;	/* the lowest PT_LOAD address */
 	bool has_base;		/* .stapsdt.base exists */
 	uint64_t base_addr;	/* its address */
 };

@@ -74,6 +74,16 @@ bool uelf_is_dyn(const struct uelf *u)
 	return u->dyn;
 }
 
+uint64_t uelf_base(const struct uelf *u)
+{
+	uint64_t base = UINT64_MAX;
+
+	for (size_t i = 0; i < u->n_segs; i++)
+		if (u->segs[i].vaddr < base)
+			base = u->segs[i].vaddr;
+	return u->n_segs ? base : 0;
+}
+
 static Elf_Scn *section_of_type(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;

@@ -27,6 +27,10 @@ void uelf_free(struct uelf *u);
 /* Whether it is position-independent (ET_DYN: a PIE or a library). */
 bool uelf_is_dyn(const struct uelf *u);
 
+/* The lowest address a PT_LOAD segment is linked at (0 without one):
+ * where SystemTap counts a fixed-address binary's ".absolute" from. */
+uint64_t uelf_base(const struct uelf *u);
+
 /* The binary's ELF handle (libelf), open as long as u. */
 struct Elf;
 struct Elf *uelf_elf(const struct uelf *u);

@@ -84,6 +84,19 @@ struct probe_family {
 	 */
 	char *(*print_sig)(const struct derived_probe *dp);
 	/*
+	 * -p2, for a family SystemTap resolves through DWARF or ELF
+	 * (kernel.function, process(...).function, .plt, .mark): such a
+	 * probe is printed by the point it is registered as and, for its
+	 * whole derivation, by the well-formed point the user's resolved
+	 * to (derived_probe.wellformed), whatever aliases came between.
+	 * Sets *point to the registered point's components where they are
+	 * not dp->loc's (a .label is left out, a marker is the
+	 * statement(ADDR) it is placed at), *chain where the derivation is
+	 * not dp->wellformed; malloc'd, or left NULL.  The marks and the
+	 * condition follow both.  NULL: the point and its alias chain.
+	 */
+	void (*print_point)(const struct derived_probe *dp, char **point, char **chain);
+	/*
 	 * The point SystemTap names the derived probe by, in pp() and -p2,
 	 * when that is not the matched point (perf adds its default
 	 * ".sample(N)"): a new probe_point without condition, or NULL to

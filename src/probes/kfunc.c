@@ -59,6 +59,7 @@
 #include "glob.h"
 #include "probes/dwmatch.h"
 #include "kinfo.h"
+#include "pptext.h"
 #include "klines.h"
 #include "probes/family.h"
 #include "translate_int.h"
@@ -123,6 +124,8 @@ struct kfunc_data {
 	const char *symbol;		/* registered at symbol + offset */
 	unsigned long offset;
 	const char *module;		/* NULL: the kernel */
+	uint64_t stext_off;		/* in the kernel: its address from
+					 * _stext's, as -p2 prints it */
 	char text[];
 };
 
@@ -245,6 +248,8 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 		kfunc_callee(fp, ix, mod, m->at_callee, q->variant & DV_RETURN);
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
 	d->scope.pc = addr;
+	if (!mod)
+		d->stext_off = addr - dwindex_stext(ix);
 	d->symtab_only = f->die == 0;
 	vec_push(q->out, fp);
 }
@@ -414,15 +419,43 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 	return n;
 }
 
-/* -p2: where the probe goes, as SystemTap's "pc=" comment. */
+/* -p2: where the probe goes, as SystemTap's "pc=" comment: in the
+ * kernel, from _stext; in a module, from the symbol it is placed by (a
+ * decimal offset, as stap prints it). */
 static char *kfunc_print_sig(const struct derived_probe *dp)
 {
 	const struct kfunc_data *d = dp->fp.data;
 
+	if (dp->variant & DV_ABSOLUTE)
+		return xasprintf(" /* pc=+0x%" PRIx64 " */", (uint64_t)dp->fp.num[0]);
 	if (!d)
 		return NULL;
-	return xasprintf(" /* pc=%s%s%s+0x%lx */", d->module ? d->module : "",
-			 d->module ? ":" : "", d->symbol, d->offset);
+	if (d->module)
+		return xasprintf(" /* pc=<%s:%s+%lu> */", d->module, d->symbol, d->offset);
+	return xasprintf(" /* pc=_stext+0x%" PRIx64 " */", d->stext_off);
+}
+
+/* -p2's point of a .label probe leaves the label out, as SystemTap's
+ * (its derivation keeps it); an absolute address is in hex there. */
+static void kfunc_print_point(const struct derived_probe *dp, char **point, char **chain)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)chain;
+	if (dp->variant & DV_ABSOLUTE) {	/* its address in hex */
+		*point = xasprintf("kernel.statement(0x%" PRIx64 ").absolute",
+				   (uint64_t)dp->fp.num[0]);
+		return;
+	}
+	if (!(dp->variant & DV_LABEL))
+		return;
+	for (size_t i = 0; i < dp->loc->comps.n; i++) {
+		const struct pp_comp *c = dp->loc->comps.v[i];
+
+		if (strcmp(c->name, "label"))
+			pp_comps_text(&sb, dp->loc, i, i + 1);
+	}
+	*point = strbuf_detach(&sb);
 }
 
 /* D's scope with its DIEs read (the first time it is asked for), or NULL
@@ -574,6 +607,7 @@ const struct probe_family probe_family_kfunc = {
 	.saves_entry = kfunc_saves_entry,
 	.debug_module = kfunc_debug_module,
 	.print_sig = kfunc_print_sig,
+	.print_point = kfunc_print_point,
 	.armable = true,
 	.emit_entry = kfunc_emit,
 };

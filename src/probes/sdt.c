@@ -64,6 +64,7 @@ struct sdt_point {
 	char *args_err;
 	uint64_t pc, pc_offset, sem_offset;
 	bool pie;			/* ET_DYN: -p2 says ".dynamic" */
+	uint64_t load_base;		/* else ".absolute", from this address */
 };
 
 static void sdt_free_data(void *data)
@@ -129,6 +130,7 @@ static struct sdt_point *make_point(const char *path, const struct sdt_file *f,
 	sp->pc_offset = m->pc_offset;
 	sp->sem_offset = m->sem_offset;
 	sp->pie = f->pie;
+	sp->load_base = f->pie ? 0 : f->load_base;
 	sp->nargs = count_args(m->args);
 	if (f->machine != EM_X86_64) {
 		sp->args_err = xstrdup("SDT arguments are read on x86-64 binaries only");
@@ -288,7 +290,19 @@ static char *sdt_print_sig(const struct derived_probe *dp)
 {
 	const struct sdt_point *sp = dp->fp.data;
 
-	return xasprintf(" /* pc=%s+%#" PRIx64 " */", sp->pie ? ".dynamic" : ".absolute", sp->pc);
+	return xasprintf(" /* pc=%s+%#" PRIx64 " */", sp->pie ? ".dynamic" : ".absolute",
+			 sp->pc - sp->load_base);
+}
+
+/* -p2: a marker is the statement(ADDR) SystemTap places it as, in the
+ * binary that holds it, for its point and its derivation. */
+static void sdt_print_point(const struct derived_probe *dp, char **point, char **chain)
+{
+	const struct sdt_point *sp = dp->fp.data;
+
+	*point = xasprintf("process(\"%s\").statement(0x%" PRIx64 ")",
+			   dp->fp.module ? dp->fp.module : sp->program ? sp->program : "", sp->pc);
+	*chain = xstrdup(*point);
 }
 
 /* ---- target variables ------------------------------------------------- */
@@ -471,6 +485,7 @@ const struct probe_family probe_family_sdt = {
 	.target_type = sdt_target_type,
 	.list_targets = sdt_list_targets,
 	.print_sig = sdt_print_sig,
+	.print_point = sdt_print_point,
 	.derived_point = sdt_derived_point,
 	.unprivileged = sdt_unprivileged,
 	.free_data = sdt_free_data,

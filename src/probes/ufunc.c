@@ -96,6 +96,8 @@ static struct uprobe_data *make_data(const struct ufunc_query *q, uint64_t addr,
 	d->file = q->library ? d->library : d->program;
 	d->addr = addr;
 	d->offset = off;
+	d->pie = uelf_is_dyn(q->elf);
+	d->rel_addr = d->pie ? addr : addr - uelf_base(q->elf);
 	d->pid = q->pid;
 	return d;
 }
@@ -165,6 +167,19 @@ static bool has_probe_at(const struct ufunc_query *q, size_t from, uint64_t addr
 		const struct uprobe_data *d = fp->data;
 
 		if (d->addr == addr)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the query has a probe on DWARF function F already. */
+static bool has_func_probe(const struct ufunc_query *q, const struct dwfunc *f)
+{
+	for (size_t i = 0; i < q->out->n; i++) {
+		const struct family_point *fp = q->out->v[i];
+		const struct uprobe_data *d = fp->data;
+
+		if (d->has_dwarf && dwarf_dieoffset((Dwarf_Die *)&d->scope.func) == f->die)
 			return true;
 	}
 	return false;
@@ -279,12 +294,13 @@ static enum dwmatch_keep variant_keep(int variant)
 /*
  * Functions the DWARF knows under another name: libc's malloc is
  * __libc_malloc's alias, a symbol only.  As SystemTap does, the symbol
- * table names them, and the DWARF function at the same address gives the
- * probe its place and variables.  Functions the DWARF does not know at
+ * table finds them, and the DWARF function at the same address names
+ * the probe ("__libc_malloc@./malloc/malloc.c:3280") and gives it its
+ * place and variables.  Functions the DWARF does not know at
  * all (_start, crt's frame_dummy: objects compiled without -g) are
  * probed from the symbol table, as SystemTap's "*" lists them too.
  */
-static size_t expand_aliases(struct dwmatch *m, const struct ubin *b, bool undescribed_only)
+static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
 {
 	const struct usym **found;
 	size_t n = uelf_functions(b->elf, m->func, &found), pushed = 0;
@@ -295,9 +311,9 @@ static size_t expand_aliases(struct dwmatch *m, const struct ubin *b, bool undes
 		int line;
 		const char *file;
 
-		/* after DWARF matches, a function the DWARF describes had
-		 * its chance: its probe sits past the prologue, not here */
-		if (has_probe_at(q, 0, found[i]->addr) || (f && undescribed_only) ||
+		/* a DWARF function matched by its own name has its probe
+		 * (past the prologue, not at this address) */
+		if (has_probe_at(q, 0, found[i]->addr) || (f && has_func_probe(q, f)) ||
 		    ((q->variant & UV_EXPORTED) && !uelf_exported(b->elf, found[i]->name)))
 			continue;
 		if (!f) {
@@ -306,8 +322,8 @@ static size_t expand_aliases(struct dwmatch *m, const struct ubin *b, bool undes
 			continue;
 		}
 		file = dwindex_decl_file(b->dw, f, &line);
-		push_dwarf(m, b->dw, f, line > 0 ? xasprintf("%s@%s:%d", found[i]->name, file, line)
-						 : xstrdup(found[i]->name), f->entry);
+		push_dwarf(m, b->dw, f, line > 0 ? xasprintf("%s@%s:%d", f->name, file, line)
+						 : xstrdup(f->name), f->entry);
 		pushed++;
 	}
 	free(found);
@@ -318,7 +334,6 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 {
 	struct dwmatch m = { .pp = q->pp, .comp = q->func_comp, .keep = variant_keep(q->variant),
 			     .exported = user_exports, .push = push_dwarf, .ctx = q };
-	bool matched;
 	int n;
 
 	m.nearest = q->variant & UV_NEAREST;
@@ -333,9 +348,9 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 		return -1;
 	}
 	ubin_current = b;
-	matched = dwmatch_in(&m, b->dw) > 0;
+	dwmatch_in(&m, b->dw);
 	if (!m.file && !m.label && !m.callee && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
-		expand_aliases(&m, b, matched);
+		expand_aliases(&m, b);
 	if (q->out->n > 0)
 		n = (int)q->out->n;
 	else

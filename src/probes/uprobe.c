@@ -28,6 +28,7 @@
 #include "probes/family.h"
 #include "tvar.h"
 #include "probes/uprobe.h"
+#include "pptext.h"
 #include "translate_int.h"
 #include "uelf.h"
 #include "upath.h"
@@ -215,13 +216,45 @@ static struct probe_point *uprobe_derived_point(const struct derived_probe *dp)
 	return named;
 }
 
-/* -p2: where the probe goes: the link-time address, and the file
- * offset the uprobe is registered at. */
+/* -p2: where the probe goes, as SystemTap's "pc=" comment: the address
+ * in the binary, in its ".dynamic" (position-independent) or ".absolute"
+ * section. */
 static char *uprobe_print_sig(const struct derived_probe *dp)
 {
 	const struct uprobe_data *d = dp->fp.data;
 
-	return xasprintf(" /* pc=0x%" PRIx64 " offset=0x%" PRIx64 " */", d->addr, d->offset);
+	return xasprintf(" /* pc=%s+0x%" PRIx64 " */", d->pie ? ".dynamic" : ".absolute",
+			 d->rel_addr);
+}
+
+/* -p2's point, as SystemTap registers it: in the library's own
+ * process("LIB") for a .library probe, without its .label, and a .plt
+ * entry as the statement(ADDR) it is placed at (its derivation too). */
+static void uprobe_print_point(const struct derived_probe *dp, char **point, char **chain)
+{
+	const struct uprobe_data *d = dp->fp.data;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (dp->variant & UV_PLT) {
+		*point = xasprintf("process(\"%s\").statement(0x%" PRIx64 ")%s", d->file, d->addr,
+				   (dp->variant & UV_RETURN) ? ".return" : "");
+		*chain = xstrdup(*point);
+		return;
+	}
+	if (!(dp->variant & (UV_LIBRARY | UV_LABEL)))
+		return;
+	for (size_t i = 0; i < dp->loc->comps.n; i++) {
+		const struct pp_comp *c = dp->loc->comps.v[i];
+
+		if (!strcmp(c->name, "label") ||
+		    (d->library && !strcmp(c->name, "process")))
+			continue;
+		if (d->library && !strcmp(c->name, "library"))
+			strbuf_addf(&sb, "process(\"%s\")", d->library);
+		else
+			pp_comps_text(&sb, dp->loc, i, i + 1);
+	}
+	*point = strbuf_detach(&sb);
 }
 
 /* $$vars, $$parms, $$locals or $$return (with "$" after it or not) read,
@@ -347,6 +380,7 @@ const struct probe_family probe_family_uprobe = {
 	.list_targets = uprobe_list_targets,
 	.derived_point = uprobe_derived_point,
 	.print_sig = uprobe_print_sig,
+	.print_point = uprobe_print_point,
 	.saves_entry = uprobe_saves_entry,
 	.debug_module = uprobe_debug_module,
 	.unprivileged = uprobe_unprivileged,

@@ -37,6 +37,11 @@ struct uprobe_data {
 	const char *file;		/* the binary probed: library or program */
 	uint64_t addr;			/* the probe's link-time address */
 	uint64_t offset;		/* and its offset in file */
+	/* -p2's "pc=": addr in the binary's section as SystemTap names
+	 * it, ".dynamic" (position-independent: addr itself) or
+	 * ".absolute" (fixed: from the lowest segment's address) */
+	bool pie;
+	uint64_t rel_addr;
 	/* A .return probe whose entry half runs past the prologue (the
 	 * parameters of unoptimised code are there): its address and
 	 * offset; 0 when it runs at the entry. */
