@@ -1,4 +1,4 @@
-/* Canonical printing of the syntax tree (tapc -p1).
+/* Canonical printing of the syntax tree (tapc -p1 --dump-ast).
  *
  * The canonical form is chosen so that parsing it gives the same tree and
  * printing that tree again gives the same bytes:

@@ -780,7 +780,7 @@ int main(int argc, char **argv)
 	if (opts.dump) {
 		status = run_dump(&s);
 	} else if (opts.last_pass == 1) {
-		session_print_pass1(&s, stdout);
+		session_print_pass1(&s, opts.dump_ast, stdout);
 		status = 0;
 	} else if ((prog = run_pass2(&s, &opts)) != NULL) {
 		status = opts.last_pass == 2 ? 0 : run_backend(&s, prog);

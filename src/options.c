@@ -61,6 +61,8 @@ static const char usage_text[] =
 "                 for a script with top-level embedded C)\n"
 "  -l PP          list probe points matching PP\n"
 "  -L PP          list probe points matching PP with their variables\n"
+"  --dump-ast     with -p1: print tapc's canonical syntax tree (it parses\n"
+"                 back to itself) instead of SystemTap's parse tree dump\n"
 "  --dump-functions  list the tapset library's functions, then quit\n"
 "  --dump-probe-types  list the probe point patterns tapc knows, then quit\n"
 "  --dump-probe-aliases  list the tapset library's probe aliases, then quit\n"
@@ -334,7 +336,7 @@ enum { OPT_HELP = 256, OPT_VERSION, OPT_COMPATIBLE, OPT_REMOTE,
        OPT_POISON_CACHE, OPT_PRIVILEGE, OPT_UNPRIVILEGED, OPT_ALL_MODULES,
        OPT_LDD, OPT_TARGET_NAMESPACES, OPT_SKIP_BADVARS,
        OPT_SUPPRESS_HANDLER_ERRORS, OPT_VP,
-       OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_PROBE_ALIASES,
+       OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_PROBE_ALIASES, OPT_DUMP_AST,
        OPT_MODINFO, OPT_TMPDIR, OPT_SUPPRESS_TIME_LIMITS, OPT_CHECK_VERSION,
        OPT_COLOR, OPT_PROLOGUE, OPT_RUNTIME, OPT_UNSUPPORTED };
 
@@ -383,6 +385,7 @@ static const struct option long_options[] = {
 	{ "rlimit-stack", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "rlimit-fsize", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "dump-ast", no_argument, NULL, OPT_DUMP_AST },
 	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES },
 	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES },
 	{ NULL, 0, NULL, 0 },
@@ -681,6 +684,7 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		return true;
 	case OPT_VP: return take_vp(o, arg);
 	case OPT_DUMP_FUNCTIONS: o->dump = DUMP_FUNCTIONS; return true;
+	case OPT_DUMP_AST: o->dump_ast = true; return true;
 	case OPT_DUMP_PROBE_TYPES: o->dump = DUMP_PROBE_TYPES; return true;
 	case OPT_DUMP_PROBE_ALIASES: o->dump = DUMP_PROBE_ALIASES; return true;
 	case 'e':

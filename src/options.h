@@ -31,6 +31,7 @@ enum dump_mode { DUMP_NONE, DUMP_FUNCTIONS, DUMP_PROBE_TYPES, DUMP_PROBE_ALIASES
 struct tapc_options {
 	int last_pass;		/* -p N; 5 when not given */
 	bool last_pass_given;
+	bool dump_ast;		/* --dump-ast: -p1 in tapc's canonical form */
 	int verbose;		/* the highest of vp[] */
 	int vp[TAPC_LAST_PASS];	/* each pass's verbosity: -v adds 1 to
 				 * all, --vp ABCDE digit k to pass k */

@@ -11,6 +11,7 @@
 #include "hash128.h"
 #include "elaborate.h"
 #include "kinfo.h"
+#include "stap_print.h"
 #include "parse.h"
 #include "paths.h"
 #include "remote.h"
@@ -318,12 +319,15 @@ int session_load_library_rest(struct session *s)
 	return s->diag.errors - errors;
 }
 
-void session_print_pass1(const struct session *s, FILE *out)
+void session_print_pass1(const struct session *s, bool canonical, FILE *out)
 {
 	fputs("# parse tree dump\n", out);
 	for (int i = 0; i < s->n_user; i++) {
 		fprintf(out, "# file %s\n", s->user[i]->file->name);
-		ast_print(out, s->user[i]);
+		if (canonical)
+			ast_print(out, s->user[i]);
+		else
+			stap_print_script(out, s->user[i]);
 	}
 }
 

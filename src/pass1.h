@@ -35,8 +35,9 @@ int session_pass1(struct session *s);
 bool session_library_complete(const struct session *s);
 /* Parse the tapset files pass 1 left out; returns the number of errors. */
 int session_load_library_rest(struct session *s);
-/* -p1 output: the user scripts in canonical form. */
-void session_print_pass1(const struct session *s, FILE *out);
+/* -p1 output: the user scripts as stap -p1 dumps them, or (canonical,
+ * --dump-ast) in tapc's canonical form, which parses back to itself. */
+void session_print_pass1(const struct session *s, bool canonical, FILE *out);
 void session_free(struct session *s);
 
 /* The module's name: -m, else stap's scheme with our prefix: "tapc_",
