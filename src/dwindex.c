@@ -1071,6 +1071,16 @@ const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned l
 	return "_stext";
 }
 
+bool dwindex_row_start(const struct dwindex *ix, Dwarf_Addr addr, Dwarf_Addr *start)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *row;
+
+	if (!dwarf_addrdie(ix->dw, addr, &cu) || !(row = dwarf_getsrc_die(&cu, addr)))
+		return false;
+	return dwarf_lineaddr(row, start) == 0;
+}
+
 Dwarf_Addr dwindex_stext(const struct dwindex *ix)
 {
 	return ix->is_kernel ? ix->stext : 0;

@@ -147,6 +147,9 @@ size_t dwindex_labels(const struct dwindex *ix, const struct dwfunc *f, const ch
  * such symbol contains ADDR (then, in the kernel, "_stext" and an offset
  * from it, which is what is returned). */
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset);
+/* The address of the line-table row that holds ADDR (the start of its
+ * statement) in *start; false when no compile unit holds ADDR. */
+bool dwindex_row_start(const struct dwindex *ix, Dwarf_Addr addr, Dwarf_Addr *start);
 /* The kernel's _stext address (0 elsewhere or without it): SystemTap
  * prints a kernel probe's address from it. */
 Dwarf_Addr dwindex_stext(const struct dwindex *ix);

@@ -80,6 +80,7 @@ enum {
 	DV_LABEL = 512,		/* .function(...).label("PAT") */
 	DV_CALLEE = 1024,	/* .function(...).callee("PAT") */
 	DV_CALLEES = 2048,	/* .function(...).callees[(N)] */
+	DV_ADDR = 4096,		/* kernel.function(ADDR), kernel.statement(ADDR) */
 };
 
 static const struct pattern_row kfunc_rows[] = {
@@ -108,6 +109,11 @@ static const struct pattern_row kfunc_rows[] = {
 			  PAT_OPT_RESOLVED("nearest", PA_NONE, DV_NEAREST) } },
 	{ DV_ABSOLUTE, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM),
 			 PAT_C("absolute", PA_NONE) } },
+	{ DV_ADDR, { PAT_C("kernel", PA_NONE), PAT_C("function", PA_NUM),
+		     PAT_OPT("call", PA_NONE, DV_CALL),
+		     PAT_OR("return", PA_NONE, DV_RETURN),
+		     { "maxactive", PA_NUM, PC_OPTIONAL, DV_MAXACTIVE, DV_RETURN } } },
+	{ DV_ADDR | DV_STATEMENT, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM) } },
 };
 
 /* SystemTap keeps maxactive in an unsigned short. */
@@ -361,6 +367,42 @@ static int expand_absolute(const struct probe_point *pp, struct vec *out,
 	return 1;
 }
 
+/* kernel.function(ADDR): the function whose code holds ADDR, at its
+ * entry; kernel.statement(ADDR): ADDR itself, which must begin a
+ * statement (a line-table row), as SystemTap places them. */
+static int expand_address(const struct point_pattern *pat, const struct probe_point *pp,
+			  struct kfunc_query *q, struct family_error *err)
+{
+	const struct pp_comp *c = family_comp(pp, 1);
+	Dwarf_Addr addr = (Dwarf_Addr)c->arg->num, start;
+	struct dwmatch m = { .pp = pp, .comp = c, .ctx = q };
+	const char *why = NULL, *sym;
+	const struct dwindex *ix = kinfo_dwarf(&why);
+	const struct dwfunc *f = NULL;
+	unsigned long off = 0;
+
+	if (!ix)
+		return family_fail(err, &family_comp(pp, 0)->pos,
+				   xstrdup(why ? why : "no kernel debuginfo"));
+	sym = dwindex_symbol(ix, addr, &off);
+	if (sym && strcmp(sym, "_stext"))
+		f = dwindex_at(ix, addr - off);
+	if (!f)
+		return family_no_match(err, &c->pos, xstrdup("no match"));
+	if (pat->variant & DV_STATEMENT) {
+		if (!dwindex_row_start(ix, addr, &start))
+			return family_no_match(err, &c->pos, xstrdup("no match"));
+		if (start != addr)
+			return family_fail(err, &c->arg->pos, xasprintf(
+				"address %#" PRIx64 " does not match the beginning of a statement "
+				"(try %#" PRIx64 ")", (uint64_t)addr, (uint64_t)start));
+	} else {
+		addr = f->entry;
+	}
+	push_probe(&m, ix, f, xasprintf("%#" PRIx64, (uint64_t)addr), addr);
+	return (int)q->out->n;
+}
+
 /* Which matches a variant keeps. */
 static enum dwmatch_keep variant_keep(int variant)
 {
@@ -398,6 +440,8 @@ static int kfunc_expand(const struct point_pattern *pat, const struct probe_poin
 			return family_fail(err, &ma->arg->pos, xasprintf(
 				"maxactive value out of range [0,%d]", KFUNC_MAXACTIVE_MAX));
 	}
+	if (pat->variant & DV_ADDR)
+		return expand_address(pat, pp, &q, err);
 	m.nearest = pat->variant & DV_NEAREST;
 	m.warnings = &err->warnings;
 	if (!err->guru)
@@ -435,6 +479,23 @@ static char *kfunc_print_sig(const struct derived_probe *dp)
 	return xasprintf(" /* pc=_stext+0x%" PRIx64 " */", d->stext_off);
 }
 
+/* A point on an address names it in hex (SystemTap's
+ * "kernel.function(0xffffffff813669ea)"), in pp(), -l and -p2. */
+static struct probe_point *kfunc_derived_point(const struct derived_probe *dp)
+{
+	struct probe_point *named;
+	struct pp_comp *c;
+
+	if (!(dp->variant & DV_ADDR))
+		return NULL;
+	named = probe_point_dup(dp->loc);
+	expr_free(named->cond);
+	named->cond = NULL;
+	c = named->comps.v[1];
+	c->arg->op = PP_NUM_HEX;
+	return named;
+}
+
 /* -p2's point of a .label probe leaves the label out, as SystemTap's
  * (its derivation keeps it); an absolute address is in hex there. */
 static void kfunc_print_point(const struct derived_probe *dp, char **point, char **chain)
@@ -445,6 +506,16 @@ static void kfunc_print_point(const struct derived_probe *dp, char **point, char
 	if (dp->variant & DV_ABSOLUTE) {	/* its address in hex */
 		*point = xasprintf("kernel.statement(0x%" PRIx64 ").absolute",
 				   (uint64_t)dp->fp.num[0]);
+		return;
+	}
+	if ((dp->variant & DV_ADDR) && !(dp->variant & DV_STATEMENT)) {
+		/* derived from the function's entry, as stap's */
+		struct strbuf sb = STRBUF_INIT;
+		const struct kfunc_data *d = dp->fp.data;
+
+		strbuf_addf(&sb, "kernel.function(%#" PRIx64 ")", (uint64_t)d->scope.pc);
+		pp_comps_text(&sb, dp->loc, 2, dp->loc->comps.n);
+		*chain = strbuf_detach(&sb);
 		return;
 	}
 	if (!(dp->variant & DV_LABEL))
@@ -608,6 +679,7 @@ const struct probe_family probe_family_kfunc = {
 	.debug_module = kfunc_debug_module,
 	.print_sig = kfunc_print_sig,
 	.print_point = kfunc_print_point,
+	.derived_point = kfunc_derived_point,
 	.armable = true,
 	.emit_entry = kfunc_emit,
 };
