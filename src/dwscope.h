@@ -32,6 +32,16 @@ struct dwarf_scope {
 	/* A .return probe: $return is offered, and parameters are those
 	 * of the entry (SystemTap reads them when the function is entered). */
 	bool at_return;
+	/* A function's probe (not a statement's or a label's): -L lists
+	 * the function's own parameters and locals, not those of the blocks
+	 * nested in it, as SystemTap does (it takes the function's scope,
+	 * not the scopes around the address). */
+	bool function_entry;
+	/* Where -L finds a function probe's variables with a value (0: at
+	 * pc): SystemTap lists those located past the function's entry
+	 * breakpoint (dwarf_entry_breakpoints: after the call to
+	 * __fentry__ that starts a kernel function). */
+	Dwarf_Addr list_pc;
 	/* "kernel", or the name of the module the function is in: what the
 	 * addresses of its static variables are relative to at run time;
 	 * for a user binary its path. */

@@ -436,11 +436,12 @@ static bool located_at_pc(const struct dwarf_scope *scope, const struct dwvar *v
 	if (dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_const_value, &attr))
 		return true;
 	return dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_location, &attr) &&
-	       dwarf_getlocation_addr(&attr, scope->pc, &ops, &n, 1) == 1 && n > 0;
+	       dwarf_getlocation_addr(&attr, scope->list_pc ? scope->list_pc : scope->pc,
+				      &ops, &n, 1) == 1 && n > 0;
 }
 
 /* As SystemTap's -L lists them: $return first, then the innermost
- * block's variables,
+ * block's variables (a function's probe: the function's own only),
  * each scope's in declaration order (the function's parameters, then its
  * locals), and only those with a value at the probe's address. */
 void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
@@ -458,6 +459,8 @@ void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
 	for (size_t i = 0; i < vars.n; i++)
 		if (vars.v[i].depth > deepest)
 			deepest = vars.v[i].depth;
+	if (scope->function_entry)
+		deepest = 0;
 	for (int depth = deepest; depth >= 0; depth--) {
 		for (size_t i = 0; i < vars.n; i++) {
 			const struct dwvar *v = &vars.v[i];

@@ -423,11 +423,34 @@ void dwmatch_inline_returns(const struct dwmatch *m, struct vec *warnings)
 	strbuf_free(&names);
 }
 
+/* Each name's out-of-line functions before its inline instances, in the
+ * index's order otherwise: SystemTap's order of a function's probes (-p2,
+ * and the variables -L prints for a point, the first probe's). */
+static void out_of_line_first(const struct dwfunc **found, size_t n)
+{
+	const struct dwfunc **tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t k = 0;
+
+		for (j = i; j < n && strcmp(found[j]->name, found[i]->name) == 0; j++)
+			if (!found[j]->inline_instance)
+				tmp[k++] = found[j];
+		for (size_t x = i; x < j; x++)
+			if (found[x]->inline_instance)
+				tmp[k++] = found[x];
+		memcpy(found + i, tmp, k * sizeof(*tmp));
+	}
+	free(tmp);
+}
+
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 {
 	const struct dwfunc **found;
 	size_t n = dwindex_match(ix, m->func, &found), before = m->pushed, k = 0;
 	const struct dwfunc **walked = xmalloc((n ? n : 1) * sizeof(*walked));
+
+	out_of_line_first(found, n);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct dwfunc *f = found[i];

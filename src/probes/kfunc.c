@@ -223,6 +223,19 @@ static void kfunc_callee(struct family_point *fp, const struct dwindex *ix, cons
 	fp->callers = k;
 }
 
+/* The first of F's entry breakpoints as libdw finds them (past the
+ * prologue the line table marks: the call to __fentry__), or 0. */
+static Dwarf_Addr entry_breakpoint(const struct dwindex *ix, const struct dwfunc *f)
+{
+	Dwarf_Die die;
+	Dwarf_Addr *bkpts = NULL, at = 0;
+
+	if (dwindex_die(ix, f->die, &die, NULL) && dwarf_entry_breakpoints(&die, &bkpts) > 0)
+		at = bkpts[0];
+	free(bkpts);
+	return at;
+}
+
 /* One probe on F at ADDR, named TEXT (the function's component). */
 static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
 		       char *text, Dwarf_Addr addr)
@@ -254,6 +267,9 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 		kfunc_callee(fp, ix, mod, m->at_callee, q->variant & DV_RETURN);
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
 	d->scope.pc = addr;
+	d->scope.function_entry = m->keep != DWM_STATEMENT && !m->at_label;
+	if (d->scope.function_entry && !f->inline_instance && f->die)
+		d->scope.list_pc = entry_breakpoint(ix, f);
 	if (!mod)
 		d->stext_off = addr - dwindex_stext(ix);
 	d->symtab_only = f->die == 0;
@@ -375,7 +391,8 @@ static int expand_address(const struct point_pattern *pat, const struct probe_po
 {
 	const struct pp_comp *c = family_comp(pp, 1);
 	Dwarf_Addr addr = (Dwarf_Addr)c->arg->num, start;
-	struct dwmatch m = { .pp = pp, .comp = c, .ctx = q };
+	struct dwmatch m = { .pp = pp, .comp = c, .ctx = q,
+			     .keep = (pat->variant & DV_STATEMENT) ? DWM_STATEMENT : DWM_ALL };
 	const char *why = NULL, *sym;
 	const struct dwindex *ix = kinfo_dwarf(&why);
 	const struct dwfunc *f = NULL;

@@ -262,6 +262,7 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 	d->has_dwarf = true;
 	d->scope.pc = body;
 	d->scope.at_return = ret;
+	d->scope.function_entry = m->keep != DWM_STATEMENT && !m->at_label;
 	d->scope.module = d->file;
 	d->scope.user = true;
 	if (ubin_current) {	/* expand_dwarf's binary */
