@@ -444,13 +444,24 @@ static void out_of_line_first(const struct dwfunc **found, size_t n)
 	free(tmp);
 }
 
+static bool seen_entry(const Dwarf_Addr *entries, size_t n, Dwarf_Addr entry)
+{
+	for (size_t i = 0; i < n; i++)
+		if (entries[i] == entry)
+			return true;
+	return false;
+}
+
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 {
 	const struct dwfunc **found;
 	size_t n = dwindex_match(ix, m->func, &found), before = m->pushed, k = 0;
 	const struct dwfunc **walked = xmalloc((n ? n : 1) * sizeof(*walked));
+	Dwarf_Addr *entries;	/* of the out-of-line functions probed */
+	size_t n_entries = 0;
 
 	out_of_line_first(found, n);
+	entries = xmalloc((n ? n : 1) * sizeof(*entries));
 
 	for (size_t i = 0; i < n; i++) {
 		const struct dwfunc *f = found[i];
@@ -470,13 +481,24 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 				note_inline_return(m, f);
 			continue;
 		}
-		if (m->every_line && m->keep == DWM_STATEMENT && !m->callee && !m->label)
+		if (m->every_line && m->keep == DWM_STATEMENT && !m->callee && !m->label) {
 			walked[k++] = f;	/* by group, below */
-		else
+		} else if (!f->inline_instance && m->keep != DWM_STATEMENT && !m->label &&
+			   !m->callee) {
+			/* an assembler file's aliases are functions of their
+			 * own at one address (libc's chdir, __chdir,
+			 * __GI_chdir ...): probed once, as SystemTap does */
+			if (seen_entry(entries, n_entries, f->entry))
+				continue;
+			entries[n_entries++] = f->entry;
 			dwmatch_func(m, ix, f);
+		} else {
+			dwmatch_func(m, ix, f);
+		}
 	}
 	if (k > 0)
 		every_line(m, ix, walked, k);
+	free(entries);
 	free(walked);
 	free(found);
 	return m->pushed - before;
