@@ -389,7 +389,7 @@ static void set_wellformed(struct derived_probe *dp, const struct point_pattern 
 {
 	struct probe_point *all = family_loc(p, pp, &dp->fp, true);
 
-	if (dp->family->derived_point) {
+	if (dp->family->derived_point && !dp->family->chain_is_matched) {
 		struct probe_point *loc = dp->loc, *named;
 
 		dp->loc = all;
@@ -471,7 +471,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 			free(dp->list_name);
 			dp->list_name = NULL;
 		}
-		if (fam->print_point)
+		if (fam->print_point || fam->chain_is_matched)
 			set_wellformed(dp, p, pp, D->list_name != NULL && !concrete);
 		if (fam->derived_point)
 			rename_point(dp, fam->derived_point(dp));

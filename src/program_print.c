@@ -116,7 +116,8 @@ static void print_resolved_probe(FILE *out, const struct derived_probe *dp, cons
 {
 	char *point = NULL, *chain = NULL, *pt, *ch;
 
-	dp->family->print_point(dp, &point, &chain);
+	if (dp->family->print_point)
+		dp->family->print_point(dp, &point, &chain);
 	pt = pp_marked_text(dp->loc, point, "__global_");
 	ch = pp_marked_text(dp->loc, chain ? chain : dp->wellformed, "__global_");
 	fprintf(out, "%s%s /* <- %s */\n", pt, sig ? sig : "", ch);
@@ -134,7 +135,7 @@ static void print_probe(FILE *out, const struct derived_probe *dp)
 {
 	char *t, *sig = dp->family->print_sig ? dp->family->print_sig(dp) : NULL;
 
-	if (dp->family->print_point) {
+	if (dp->wellformed) {
 		print_resolved_probe(out, dp, sig);
 		free(sig);
 		return;

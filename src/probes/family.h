@@ -38,6 +38,12 @@ struct probe_family {
 	 * (__syscall(N)?): their "?" is the alias's, and the derived point
 	 * (derived_point) does not carry it. */
 	bool internal_points;
+	/* -p2 prints its probes' derivation as the point they matched,
+	 * before derived_point names them, whatever aliases came between
+	 * (SystemTap's perf and kernel.data probes:
+	 * "perf.type(1).config(0).sample(1000000) <- perf.type(1).config(0)");
+	 * print_point may still name the point and the chain. */
+	bool chain_is_matched;
 
 	/* ---- pass 2 ---- */
 

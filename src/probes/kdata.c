@@ -145,5 +145,6 @@ const struct probe_family probe_family_kdata = {
 	.n_rows = sizeof(kdata_rows) / sizeof(kdata_rows[0]),
 	.expand = kdata_expand,
 	.derived_point = kdata_derived_point,
+	.chain_is_matched = true,
 	.emit_entry = kdata_emit,
 };

@@ -1,9 +1,12 @@
 /* Sampling probes on perf events:
  *
- *   timer.profile, timer.profile.tick
- *	every CPU, on each scheduler tick (HZ times a second per CPU): a
- *	software cpu-clock event of period NSEC_PER_SEC / HZ per CPU, which
- *	is what SystemTap falls back to on kernels without a timer hook;
+ *   timer.profile
+ *	every CPU every millisecond of its clock: what SystemTap's tapset
+ *	falls back to on kernels without a timer hook (6.1 has none),
+ *	perf.sw.cpu_clock.sample(1000000), and named so;
+ *   timer.profile.tick
+ *	every CPU on each scheduler tick (HZ times a second per CPU): a
+ *	software cpu-clock event of period NSEC_PER_SEC / HZ;
  *   perf.type(T).config(C)[.sample(N) | .hz(F)]
  *	the perf event (T, C) on every CPU, firing every N events
  *	(SystemTap's default N is 1000000) or F times a second;
@@ -33,6 +36,7 @@
 #include "../runtime/tapc_families.h"
 #include "probes/family.h"
 #include "probes/perf.h"
+#include "pptext.h"
 #include "translate_int.h"
 #include "upath.h"
 #include "util.h"
@@ -41,6 +45,9 @@ extern const struct probe_family probe_family_perf;
 
 /* SystemTap's sample period when none is given. */
 #define PERF_DEFAULT_SAMPLE 1000000
+/* PERF_TYPE_SOFTWARE and PERF_COUNT_SW_CPU_CLOCK (linux/perf_event.h) */
+#define PERF_SW_TYPE 1
+#define PERF_SW_CPU_CLOCK 0
 
 enum {
 	PERF_V_PROFILE = 1, PERF_V_EVENT, PERF_V_SAMPLE, PERF_V_HZ,
@@ -240,8 +247,15 @@ static int perf_expand(const struct point_pattern *pat, const struct probe_point
 	struct perf_data *pd;
 
 	fp->target_comp = -1;
-	if (pat->variant == PERF_V_PROFILE) {
+	if (pat->variant == PERF_V_PROFILE && pp->comps.n == 3) {	/* .tick */
 		fp->flags = TAP_PERF_PROFILE;
+	} else if (pat->variant == PERF_V_PROFILE) {
+		/* SystemTap's timer.profile on a kernel without a tick hook:
+		 * its tapset's perf.sw.cpu_clock.sample(1000000) */
+		fp->data = pd = xcalloc(1, sizeof(*pd));
+		pd->type = PERF_SW_TYPE;
+		pd->config = PERF_SW_CPU_CLOCK;
+		pd->period = PERF_DEFAULT_SAMPLE;
 	} else {
 		int64_t type = comp_num(pp, 1), config = comp_num(pp, 2);
 		int64_t period = PERF_DEFAULT_SAMPLE;
@@ -326,6 +340,14 @@ static struct probe_point *perf_derived_point(const struct derived_probe *dp)
 	return named;
 }
 
+/* -p2: timer.profile is derived from SystemTap's perf point itself (its
+ * tapset's alias), which -p2 prints as the derivation too. */
+static void perf_print_point(const struct derived_probe *dp, char **point, char **chain)
+{
+	(void)point;
+	if (dp->variant == PERF_V_PROFILE && dp->fp.data)
+		*chain = pp_text(dp->loc);
+}
 
 static void perf_emit(FILE *out, const struct derived_probe *dp, size_t index)
 {
@@ -380,6 +402,8 @@ const struct probe_family probe_family_perf = {
 	.n_rows = sizeof(perf_rows) / sizeof(perf_rows[0]),
 	.expand = perf_expand,
 	.derived_point = perf_derived_point,
+	.chain_is_matched = true,
+	.print_point = perf_print_point,
 	.free_data = perf_free_data,
 	.armable = true,
 	.emit_entry = perf_emit,
