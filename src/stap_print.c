@@ -21,19 +21,6 @@ static const char *op_text(int op)
 	return s ? s : "?";
 }
 
-static const char *stat_name(int op)
-{
-	switch (op) {
-	case STAT_COUNT: return "@count";
-	case STAT_SUM: return "@sum";
-	case STAT_MIN: return "@min";
-	case STAT_MAX: return "@max";
-	case STAT_AVG: return "@avg";
-	case STAT_VARIANCE: return "@variance";
-	default: return "@?";
-	}
-}
-
 /* S (LEN bytes, escapes decoded) with its escapes written back, as the
  * script most likely wrote them; doubled: with the backslash of each
  * escape but \" doubled (stap prints a print format or delimiter so). */
@@ -284,7 +271,7 @@ void stap_print_expr(const struct stap_printer *p, const struct expr *e)
 		fputc(')', out);
 		break;
 	case E_STAT:
-		fprintf(out, "%s(", stat_name(e->op));
+		fprintf(out, "%s(", ast_stat_name(e->op));
 		stap_print_expr(p, e->a);
 		for (size_t i = 0; i < e->args.n; i++) {
 			fputs(", ", out);
@@ -334,7 +321,7 @@ static void print_foreach(const struct stap_printer *p, const struct stmt *s)
 		fputc(']', out);
 	}
 	if (s->sort_aggr)
-		fprintf(out, " %s", stat_name(s->sort_aggr));
+		fprintf(out, " %s", ast_stat_name(s->sort_aggr));
 	if (s->sort_dir && s->sort_col == 0)
 		fputs(dir, out);
 	if (s->limit) {
