@@ -439,8 +439,8 @@ long long tapset_user_string_copy(char *out, long long addr, long long n);
 void tapset_user_string_quoted(char *out, long long addr, long long inlen,
 			       long long outlen);
 /* user_buffer_quoted(): @inlen bytes at @addr (NULs included) quoted and
- * escaped, at most @outlen characters ("..." after the closing quote when
- * cut); the address in hex when unreadable. */
+ * escaped, at most @outlen characters with the `"...` of a cut string;
+ * the address in hex when unreadable. */
 void tapset_user_buffer_quoted(char *out, long long addr, long long inlen,
 			       long long outlen);
 /* @size (1, 2, 4, 8) bytes at @addr into *@val, sign-extended if

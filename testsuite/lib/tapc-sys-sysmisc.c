@@ -3,7 +3,8 @@
  * It makes, through syscall(2) so that libc changes none, the calls whose
  * argstr SystemTap's own syscall testsuite checked and tapc printed
  * differently: kill with a bad signal, pipe and pipe2, eventfd and
- * eventfd2, inotify_init1, preadv and pwritev at an offset, fstatat (the
+ * eventfd2, inotify_init1, write of a buffer cut at 45 characters, preadv
+ * and pwritev at an offset, fstatat (the
  * kernel's newfstatat) and umount (umount2).  Paths are copied to the
  * stack first: a string in .rodata may not be mapped yet when the call's
  * probe reads it.  Descriptors 3 and up are closed first, so those the
@@ -59,8 +60,8 @@ static void event_fds(void)
 	expect("inotify_init1 -1", syscall(SYS_inotify_init1, -1), -1, EINVAL);
 }
 
-/* pwritev and preadv of FILE (descriptor 11) at offset 0x100, then
- * fstatat and umount of it */
+/* write, pwritev and preadv of FILE (descriptor 11), the vectors at
+ * offset 0x100, then fstatat and umount of it */
 static void file_calls(const char *file)
 {
 	char data[] = "red";
@@ -68,8 +69,10 @@ static void file_calls(const char *file)
 	struct iovec out = { data, sizeof(data) }, in = { back, sizeof(back) };
 	char nosuch[] = "/tapc-sysmisc-nosuch";
 	struct stat st;
+	char text[] = "Hello world abcdefghijklmnopqrstuvwxyz 01234567890123456789";
 
 	expect("open", open(file, O_RDWR | O_CREAT | O_TRUNC, 0600), 11, 0);
+	expect("write", syscall(SYS_write, 11, text, 59L), 59, 0);
 	expect("pwritev", syscall(SYS_pwritev, 11, &out, 1, 0x100L, 0L), 4, 0);
 	expect("preadv", syscall(SYS_preadv, 11, &in, 1, 0x100L, 0L), 4, 0);
 	expect("fstatat", syscall(SYS_newfstatat, AT_FDCWD, file, &st,
