@@ -307,6 +307,7 @@ void tapset_sc_sockaddr_u(char *out, long long uaddr, long long len, long long w
 void tapset_sysfb_mknod_mode_str(char *out, long long mode);
 void tapset_sysfb_mountflags_str(char *out, long long flags);
 void tapset_sysfb_umountflags_str(char *out, long long flags);
+void tapset_sysfb_preadv2_flags_str(char *out, long long flags);
 void tapset_sysfb_renameat2_flags_str(char *out, long long flags);
 void tapset_sysfb_statx_mask_str(char *out, long long mask);
 void tapset_sysfb_swapon_flags_str(char *out, long long flags);

@@ -129,6 +129,22 @@ FORMATS.update({
     # shifts pos_h out of 64 bits), printed in hex
     "preadv": _VECTOR_AT,
     "pwritev": _VECTOR_AT,
+    "preadv2": (_VECTOR_AT[0] + ["flags = __sc_int(6)",
+                                 "flags_str = _preadv2_flags_str(flags)"],
+                'sprintf("%d, %p, %d, 0x%x, %s", fd, vector_uaddr, count, offset,'
+                ' flags_str)'),
+    "pwritev2": (_VECTOR_AT[0] + ["flags = __sc_int(6)",
+                                  "flags_str = _preadv2_flags_str(flags)"],
+                 'sprintf("%d, %p, %d, 0x%x, %s", fd, vector_uaddr, count, offset,'
+                 ' flags_str)'),
+    # a descriptor as a signed int, as SystemTap reads it (fchdir(-1): "-1")
+    "fsync": (["fd = __sc_int(1)"], "sprint(fd)"),
+    "fdatasync": (["fd = __sc_int(1)"], "sprint(fd)"),
+    "fchdir": (["fd = __sc_int(1)"], "sprint(fd)"),
+    "ftruncate": (["fd = __sc_int(1)", "length = __sc_long(2)"],
+                  'sprintf("%d, %d", fd, length)'),
+    "fstatfs": (["fd = __sc_int(1)", "buf_uaddr = __sc_ulong(2)"],
+                'sprintf("%d, %p", fd, buf_uaddr)'),
     # gone from Linux since 3.1 (x86-64 keeps the number: ENOSYS)
     "nfsservctl": (["cmd = __sc_int(1)", "cmd_str = _nfsctl_cmd_str(cmd)",
                     "argp_uaddr = __sc_ulong(2)", "resp_uaddr = __sc_ulong(3)"],

@@ -3,8 +3,9 @@
  * It makes, through syscall(2) so that libc changes none, the calls whose
  * argstr SystemTap's own syscall testsuite checked and tapc printed
  * differently: kill with a bad signal, pipe and pipe2, eventfd and
- * eventfd2, inotify_init1, write of a buffer cut at 45 characters, preadv
- * and pwritev at an offset, fstatat (the
+ * eventfd2, inotify_init1, write of a buffer cut at 45 characters, preadv,
+ * pwritev, preadv2 and pwritev2 at an offset, fsync, fdatasync, fchdir,
+ * ftruncate and fstatfs of descriptor -1, fstatat (the
  * kernel's newfstatat) and umount (umount2).  Paths are copied to the
  * stack first: a string in .rodata may not be mapped yet when the call's
  * probe reads it.  Descriptors 3 and up are closed first, so those the
@@ -21,6 +22,7 @@
 #include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -60,8 +62,9 @@ static void event_fds(void)
 	expect("inotify_init1 -1", syscall(SYS_inotify_init1, -1), -1, EINVAL);
 }
 
-/* write, pwritev and preadv of FILE (descriptor 11), the vectors at
- * offset 0x100, then fstatat and umount of it */
+/* write, pwritev, preadv, preadv2 and pwritev2 of FILE (descriptor 11),
+ * the vectors at offset 0x100; fsync ... fstatfs of descriptor -1 (a
+ * signed int); then fstatat and umount */
 static void file_calls(const char *file)
 {
 	char data[] = "red";
@@ -69,12 +72,21 @@ static void file_calls(const char *file)
 	struct iovec out = { data, sizeof(data) }, in = { back, sizeof(back) };
 	char nosuch[] = "/tapc-sysmisc-nosuch";
 	struct stat st;
+	struct statfs fs;
 	char text[] = "Hello world abcdefghijklmnopqrstuvwxyz 01234567890123456789";
 
 	expect("open", open(file, O_RDWR | O_CREAT | O_TRUNC, 0600), 11, 0);
 	expect("write", syscall(SYS_write, 11, text, 59L), 59, 0);
 	expect("pwritev", syscall(SYS_pwritev, 11, &out, 1, 0x100L, 0L), 4, 0);
 	expect("preadv", syscall(SYS_preadv, 11, &in, 1, 0x100L, 0L), 4, 0);
+	expect("preadv2", syscall(SYS_preadv2, 11, &in, 1, 0x100L, 0L, 0), 4, 0);
+	expect("pwritev2", syscall(SYS_pwritev2, 11, &out, 1, 0x100L, 0L,
+				   RWF_HIPRI | 0x80000000), -1, EOPNOTSUPP);
+	expect("fsync", syscall(SYS_fsync, -1), -1, EBADF);
+	expect("fdatasync", syscall(SYS_fdatasync, -1), -1, EBADF);
+	expect("fchdir", syscall(SYS_fchdir, -1), -1, EBADF);
+	expect("ftruncate", syscall(SYS_ftruncate, -1, 5L), -1, EBADF);
+	expect("fstatfs", syscall(SYS_fstatfs, -1, &fs), -1, EBADF);
 	expect("fstatat", syscall(SYS_newfstatat, AT_FDCWD, file, &st,
 				  AT_SYMLINK_NOFOLLOW), 0, 0);
 	expect("umount", syscall(SYS_umount2, nosuch, MNT_DETACH), -1, ENOENT);
