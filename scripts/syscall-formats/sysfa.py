@@ -173,6 +173,7 @@ FORMATS.update({
                   "flags_str = _eventfd2_flag_str(flags)"],
                  'sprintf("%u, %s", count, flags_str)'),
     "inotify_init1": (["flags = __sc_int(1)"], "_inotify_init1_flag_str(flags)"),
+    "inotify_init": (["flags = 0"], '""'),
     "ioctl": (["fd = __sc_int(1)", "request = __sc_int(2)", "argp = __sc_ulong(3)"],
               'sprintf("%d, %d, %p", fd, request, argp)'),
 })
