@@ -307,6 +307,7 @@ void tapset_sc_sockaddr_u(char *out, long long uaddr, long long len, long long w
 void tapset_sysfb_mknod_mode_str(char *out, long long mode);
 void tapset_sysfb_mountflags_str(char *out, long long flags);
 void tapset_sysfb_umountflags_str(char *out, long long flags);
+void tapset_sysfb_preadv2_flags_str(char *out, long long flags);
 void tapset_sysfb_renameat2_flags_str(char *out, long long flags);
 void tapset_sysfb_statx_mask_str(char *out, long long mask);
 void tapset_sysfb_swapon_flags_str(char *out, long long flags);
@@ -406,6 +407,7 @@ void tapset_sm_futex_wake_op_str(char *out, long long encoded);
  * _fanotify_init_flags_str(), _fanotify_mark_flags_str(),
  * _fanotify_mark_mask_str(), _fcntl_cmd_str(), _flock_cmd_str(),
  * _inotify_watch_mask_str(), _dup3_flag_str(), _faccessat2_flags_str(),
+ * _inotify_init1_flag_str(), _sys_pipe2_flag_str(), _eventfd2_flag_str(),
  * _stp_xattr_flags_str(); tapset_sc_xattr_val_str(): _stp_xattr_val_str(),
  * the first 50 bytes of an extended attribute's value at @uaddr. */
 void tapset_sc_fadvice_advice_str(char *out, long long advice);
@@ -418,6 +420,12 @@ void tapset_sc_flock_cmd_str(char *out, long long op);
 void tapset_sc_inotify_watch_mask_str(char *out, long long mask);
 void tapset_sc_dup3_flag_str(char *out, long long flags);
 void tapset_sc_faccessat2_flags_str(char *out, long long flags);
+void tapset_sc_inotify_init1_flag_str(char *out, long long flags);
+void tapset_sc_pipe2_flag_str(char *out, long long flags);
+void tapset_sc_eventfd2_flag_str(char *out, long long flags);
+/* _fildes_index_u(): descriptor @index of the pipe pair at @uaddr, 0
+ * when unreadable. */
+long long tapset_sc_fildes_index_u(long long uaddr, long long index);
 void tapset_sc_xattr_flags_str(char *out, long long flags);
 void tapset_sc_xattr_val_str(char *out, long long uaddr, long long size);
 
@@ -432,8 +440,8 @@ long long tapset_user_string_copy(char *out, long long addr, long long n);
 void tapset_user_string_quoted(char *out, long long addr, long long inlen,
 			       long long outlen);
 /* user_buffer_quoted(): @inlen bytes at @addr (NULs included) quoted and
- * escaped, at most @outlen characters ("..." after the closing quote when
- * cut); the address in hex when unreadable. */
+ * escaped, at most @outlen characters with the `"...` of a cut string;
+ * the address in hex when unreadable. */
 void tapset_user_buffer_quoted(char *out, long long addr, long long inlen,
 			       long long outlen);
 /* @size (1, 2, 4, 8) bytes at @addr into *@val, sign-extended if

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Decoders of the file system calls' argstr (fadvise64, fallocate,
- * fanotify_init/mark, fcntl, flock, inotify_add_watch, dup3, faccessat2
- * and the *setxattr calls), as SystemTap's aux_syscalls tapset prints
+ * fanotify_init/mark, fcntl, flock, inotify_add_watch, inotify_init1,
+ * dup3, faccessat2, pipe/pipe2, eventfd2 and the *setxattr calls), as SystemTap's aux_syscalls tapset prints
  * them.  The lists follow SystemTap's: their order decides which name of
  * overlapping bits is printed, and a bit they do not name is printed in
  * hex even where the kernel has a name for it (FAN_ATTRIB, FALLOC_FL_*
  * newer than ZERO_RANGE, F_OFD_*), as SystemTap prints it.
  */
 #include <linux/kernel.h>
+#include <linux/eventfd.h>
 #include <linux/types.h>
 /* falloc.h uses the __s16 ... of types.h without including it */
 #include <linux/fadvise.h>
@@ -195,6 +196,59 @@ void tapset_sc_faccessat2_flags_str(char *out, long long flags)
 {
 	out[0] = '\0';
 	tap_flag_or(tap_faccessat2_flags, (unsigned int)flags, out);
+}
+
+/* inotify_init1()'s flags. */
+static const struct tap_flag tap_inotify_init1_flags[] = {
+	TAP_FLAG(IN_NONBLOCK), TAP_FLAG(IN_CLOEXEC),
+	{ 0, NULL }
+};
+
+void tapset_sc_inotify_init1_flag_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_or(tap_inotify_init1_flags, (unsigned int)flags, out);
+}
+
+/* pipe2()'s flags, in SystemTap's order (O_DIRECT: packet mode). */
+static const struct tap_flag tap_pipe2_flags[] = {
+	TAP_FLAG(O_NONBLOCK), TAP_FLAG(O_CLOEXEC), TAP_FLAG(O_DIRECT),
+	{ 0, NULL }
+};
+
+void tapset_sc_pipe2_flag_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_or(tap_pipe2_flags, (unsigned int)flags, out);
+}
+
+/* eventfd2()'s flags, in SystemTap's order. */
+static const struct tap_flag tap_eventfd2_flags[] = {
+	TAP_FLAG(EFD_NONBLOCK), TAP_FLAG(EFD_CLOEXEC), TAP_FLAG(EFD_SEMAPHORE),
+	{ 0, NULL }
+};
+
+void tapset_sc_eventfd2_flag_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_or(tap_eventfd2_flags, (u32)flags, out);
+}
+
+/*
+ * Descriptor @index (0 or 1) of the int[2] a pipe call fills at @uaddr:
+ * both are read at once, as SystemTap's _fildes_index_u() does, so an
+ * unreadable pair gives 0 for either.
+ */
+long long tapset_sc_fildes_index_u(long long uaddr, long long index)
+{
+	int fd[2];
+
+	if (!uaddr || (index != 0 && index != 1))
+		return 0;
+	if (copy_from_user_nofault(fd, (const void __user *)(unsigned long)uaddr,
+				   sizeof(fd)))
+		return 0;
+	return fd[index];
 }
 
 static const struct tap_flag tap_xattr_flags[] = {

@@ -71,6 +71,18 @@ void tapset_sysfb_umountflags_str(char *out, long long flags)
 	tap_flag_or(tap_umount_flags, (unsigned int)flags, out);
 }
 
+/* preadv2()'s and pwritev2()'s flags: SystemTap names RWF_HIPRI only. */
+static const struct tap_flag tap_preadv2_flags[] = {
+	TAP_FLAG(RWF_HIPRI),
+	{ 0, NULL }
+};
+
+void tapset_sysfb_preadv2_flags_str(char *out, long long flags)
+{
+	out[0] = '\0';
+	tap_flag_or(tap_preadv2_flags, (unsigned int)flags, out);
+}
+
 static const struct tap_flag tap_renameat2_flags[] = {
 	TAP_FLAG(RENAME_NOREPLACE), TAP_FLAG(RENAME_EXCHANGE),
 	TAP_FLAG(RENAME_WHITEOUT), { 0, NULL }

@@ -414,32 +414,18 @@ size_t tap_escape(char *dst, unsigned char ch)
 	return 1;
 }
 
+/*
+ * user_buffer_quoted(): kernel_buffer_quoted()'s reading and escaping
+ * (tapset_buffer_quoted: at most @outlen characters, `"...` included,
+ * so a cut string keeps @outlen - 5 of them, as SystemTap's
+ * _stp_text_str() cuts), else the address in hex.
+ */
 void tapset_user_buffer_quoted(char *out, long long addr, long long inlen,
 			       long long outlen)
 {
-	unsigned char *buf = (unsigned char *)tap_cpu_scratch();
-	size_t n = clamp_t(long long, inlen, 0, MAXSTRINGLEN);
-	size_t room = clamp_t(long long, outlen, 2, MAXSTRINGLEN - 4);
-	size_t i, len = 0;
-	char e[5];
-
-	if (n && copy_from_user_nofault(buf, (const void __user *)(unsigned long)addr, n)) {
-		snprintf(out, MAXSTRINGLEN, "0x%llx", addr);
-		return;
-	}
-	out[len++] = '"';
-	for (i = 0; i < n; i++) {
-		size_t el = tap_escape(e, buf[i]);
-
-		if (len + el + 1 > room)
-			break;
-		memcpy(out + len, e, el);
-		len += el;
-	}
-	out[len++] = '"';
-	out[len] = '\0';
-	if (i < n || inlen > n)
-		strlcat(out, "...", MAXSTRINGLEN);
+	if (tapset_buffer_quoted(out, addr, inlen, outlen, 1) && outlen > 0)
+		snprintf(out, min_t(long long, outlen, MAXSTRINGLEN), "0x%lx",
+			 (unsigned long)addr);
 }
 
 long long tapset_user_read(long long addr, long long size, long long is_signed,

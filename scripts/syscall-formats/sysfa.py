@@ -36,6 +36,10 @@ SETXATTR_HEAD = ["path_uaddr = __sc_ulong(1)", "path = user_string_quoted(path_u
 XATTR_FLAGS = ["flags = __sc_int(5)", "flags_str = _stp_xattr_flags_str(flags)"]
 SETXATTR_ARGSTR = 'sprintf("%s, %s, %s, %u, %s", path, name_str, value_str, size, flags_str)'
 
+# pipe and pipe2: the array's address and the two descriptors in it
+PIPE_FDS = ["fildes_uaddr = __sc_ulong(1)", "pipe0 = _fildes_index_u(fildes_uaddr, 0)",
+            "pipe1 = _fildes_index_u(fildes_uaddr, 1)"]
+
 FORMATS.update({
     "acct": (["filename = user_string_quoted(__sc_ulong(1))"], "filename"),
     "chmod": (["path = user_string_quoted(__sc_ulong(1))", "mode = __sc_uint(2)"],
@@ -157,6 +161,25 @@ FORMATS.update({
     "dup3": (["oldfd = __sc_int(1)", "newfd = __sc_int(2)", "flags = __sc_int(3)",
               "flags_str = _dup3_flag_str(flags)"],
              'sprintf("%d, %d, %s", oldfd, newfd, flags_str)'),
+    # the descriptors the array holds before the call ("NULL" for none):
+    # SystemTap's argstr shows them at entry
+    "pipe": (["flags = 0", 'flag_str = ""'] + PIPE_FDS,
+             'fildes_uaddr == 0 ? "NULL" : sprintf("[%d, %d]", pipe0, pipe1)'),
+    "pipe2": (["flags = __sc_int(2)", "flag_str = _sys_pipe2_flag_str(flags)"] + PIPE_FDS,
+              'fildes_uaddr == 0 ? "NULL"'
+              ' : sprintf("[%d, %d], %s", pipe0, pipe1, flag_str)'),
+    "eventfd": (["count = __sc_uint(1)", "flags = 0", 'flags_str = "0x0"'], "sprint(count)"),
+    "eventfd2": (["count = __sc_uint(1)", "flags = __sc_int(2)",
+                  "flags_str = _eventfd2_flag_str(flags)"],
+                 'sprintf("%u, %s", count, flags_str)'),
+    "inotify_init1": (["flags = __sc_int(1)"], "_inotify_init1_flag_str(flags)"),
+    "inotify_init": (["flags = 0"], '""'),
     "ioctl": (["fd = __sc_int(1)", "request = __sc_int(2)", "argp = __sc_ulong(3)"],
               'sprintf("%d, %d, %p", fd, request, argp)'),
+})
+
+# pipe and pipe2 read the descriptors again on return: what the call made
+RETURNS.update({
+    "pipe": (PIPE_FDS, None),
+    "pipe2": (PIPE_FDS, None),
 })

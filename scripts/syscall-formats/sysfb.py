@@ -29,6 +29,11 @@ _RENAMEAT = (_dfd("olddfd", 1)
 _VECTOR = (["vector_uaddr = __sc_ulong(2)", "count = __sc_int(3)", "fd = __sc_int(1)"],
            'sprintf("%d, %p, %d", fd, vector_uaddr, count)')
 
+# preadv and pwritev: _VECTOR at a file offset
+_VECTOR_AT = (["fd = __sc_int(1)", "vector_uaddr = __sc_ulong(2)", "count = __sc_int(3)",
+               "offset = __sc_ulong(4)"],
+              'sprintf("%d, %p, %d, 0x%x", fd, vector_uaddr, count, offset)')
+
 FORMATS.update({
     "mkdir": (["pathname_uaddr = __sc_ulong(1)",
                "pathname = user_string_quoted(pathname_uaddr)",
@@ -49,6 +54,9 @@ FORMATS.update({
                "data = user_string_n_quoted(__sc_ulong(5), syscall_string_trunc)"],
               'sprintf("%s, %s, %s, %s, %s", source, target, filesystemtype,'
               ' mountflags_str, data)'),
+    "umount": ([_path("target", 1), "flags = __sc_int(2)",
+                "flags_str = _umountflags_str(flags)"],
+               'sprintf("%s, %s", target, flags_str)'),
     "name_to_handle_at": (_dfd("dfd", 1)
                           + [_path("pathname", 2), "handle_uaddr = __sc_ulong(3)",
                              "mnt_id_uaddr = __sc_ulong(4)", "flags = __sc_int(5)",
@@ -117,6 +125,26 @@ FORMATS.update({
                  'sprintf("%d, %p, %u, %s", fd, iov, nr_segs, flags_str)'),
     "readv": _VECTOR,
     "writev": _VECTOR,
+    # the offset is pos_h:pos_l, which on x86-64 is pos_l alone (SystemTap
+    # shifts pos_h out of 64 bits), printed in hex
+    "preadv": _VECTOR_AT,
+    "pwritev": _VECTOR_AT,
+    "preadv2": (_VECTOR_AT[0] + ["flags = __sc_int(6)",
+                                 "flags_str = _preadv2_flags_str(flags)"],
+                'sprintf("%d, %p, %d, 0x%x, %s", fd, vector_uaddr, count, offset,'
+                ' flags_str)'),
+    "pwritev2": (_VECTOR_AT[0] + ["flags = __sc_int(6)",
+                                  "flags_str = _preadv2_flags_str(flags)"],
+                 'sprintf("%d, %p, %d, 0x%x, %s", fd, vector_uaddr, count, offset,'
+                 ' flags_str)'),
+    # a descriptor as a signed int, as SystemTap reads it (fchdir(-1): "-1")
+    "fsync": (["fd = __sc_int(1)"], "sprint(fd)"),
+    "fdatasync": (["fd = __sc_int(1)"], "sprint(fd)"),
+    "fchdir": (["fd = __sc_int(1)"], "sprint(fd)"),
+    "ftruncate": (["fd = __sc_int(1)", "length = __sc_long(2)"],
+                  'sprintf("%d, %d", fd, length)'),
+    "fstatfs": (["fd = __sc_int(1)", "buf_uaddr = __sc_ulong(2)"],
+                'sprintf("%d, %p", fd, buf_uaddr)'),
     # gone from Linux since 3.1 (x86-64 keeps the number: ENOSYS)
     "nfsservctl": (["cmd = __sc_int(1)", "cmd_str = _nfsctl_cmd_str(cmd)",
                     "argp_uaddr = __sc_ulong(2)", "resp_uaddr = __sc_ulong(3)"],
