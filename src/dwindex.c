@@ -313,10 +313,6 @@ static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 
 /* ---- the walk */
 
-/* A function's file is named as its DWARF names it (dwarf_decl_file, and
- * dwarf_linesrc for lines), as SystemTap prints it: "fs/read_write.c" in
- * the kernel, "/home/u/src/prog.c" in a program compiled there,
- * "./malloc/malloc.c" in libc; never made relative to DW_AT_comp_dir. */
 /* A function the DWARF gives no declaration (an assembler file's): named
  * by its compile unit and the line of its entry, as SystemTap does
  * ("pkey_alloc@../sysdeps/unix/syscall-template.S:120"). */
@@ -329,6 +325,10 @@ static void undeclared_place(Dwarf_Die *cu, struct dwfunc *f)
 		dwarf_lineno(line, &f->decl_line);
 }
 
+/* F's file is named as its DWARF names it (dwarf_decl_file, and
+ * dwarf_linesrc for lines), as SystemTap prints it: "fs/read_write.c" in
+ * the kernel, "/home/u/src/prog.c" in a program compiled there,
+ * "./malloc/malloc.c" in libc; never made relative to DW_AT_comp_dir. */
 static void add_func(struct dwindex *ix, Dwarf_Die *cu, Dwarf_Die *die, bool inline_instance)
 {
 	const char *name = dwarf_diename(die);

@@ -13,6 +13,7 @@
 #include "probes/dwmatch.h"
 #include "suggest.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -444,12 +445,38 @@ static void out_of_line_first(const struct dwfunc **found, size_t n)
 	free(tmp);
 }
 
-static bool seen_entry(const Dwarf_Addr *entries, size_t n, Dwarf_Addr entry)
+static const struct dwfunc **sort_found;	/* entry_groups' qsort */
+
+static int by_entry(const void *a, const void *b)
 {
-	for (size_t i = 0; i < n; i++)
-		if (entries[i] == entry)
-			return true;
-	return false;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	Dwarf_Addr ex = sort_found[x]->entry, ey = sort_found[y]->entry;
+
+	return ex != ey ? (ex > ey) - (ex < ey) : (x > y) - (x < y);
+}
+
+/* For each of found's out-of-line functions, the group of those entered
+ * at its address (a number below n), SIZE_MAX for an inline instance: a
+ * sort, where a search per function would be quadratic in
+ * kernel.function("*")'s tens of thousands. */
+static size_t *entry_groups(const struct dwfunc **found, size_t n)
+{
+	size_t *group = xmalloc((n ? n : 1) * sizeof(*group));
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		group[i] = SIZE_MAX;
+		if (!found[i]->inline_instance)
+			order[k++] = i;
+	}
+	sort_found = found;
+	qsort(order, k, sizeof(*order), by_entry);
+	for (size_t i = 0; i < k; i++)
+		group[order[i]] = i > 0 && found[order[i - 1]]->entry == found[order[i]]->entry
+				  ? group[order[i - 1]] : i;
+	free(order);
+	return group;
 }
 
 size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
@@ -457,11 +484,12 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 	const struct dwfunc **found;
 	size_t n = dwindex_match(ix, m->func, &found), before = m->pushed, k = 0;
 	const struct dwfunc **walked = xmalloc((n ? n : 1) * sizeof(*walked));
-	Dwarf_Addr *entries;	/* of the out-of-line functions probed */
-	size_t n_entries = 0;
+	size_t *group;		/* entry_groups' */
+	bool *probed;		/* each group's: one of its functions has probes */
 
 	out_of_line_first(found, n);
-	entries = xmalloc((n ? n : 1) * sizeof(*entries));
+	group = entry_groups(found, n);
+	probed = xcalloc(n ? n : 1, sizeof(*probed));
 
 	for (size_t i = 0; i < n; i++) {
 		const struct dwfunc *f = found[i];
@@ -488,9 +516,9 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 			/* an assembler file's aliases are functions of their
 			 * own at one address (libc's chdir, __chdir,
 			 * __GI_chdir ...): probed once, as SystemTap does */
-			if (seen_entry(entries, n_entries, f->entry))
+			if (probed[group[i]])
 				continue;
-			entries[n_entries++] = f->entry;
+			probed[group[i]] = true;
 			dwmatch_func(m, ix, f);
 		} else {
 			dwmatch_func(m, ix, f);
@@ -498,7 +526,8 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 	}
 	if (k > 0)
 		every_line(m, ix, walked, k);
-	free(entries);
+	free(group);
+	free(probed);
 	free(walked);
 	free(found);
 	return m->pushed - before;

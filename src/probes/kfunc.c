@@ -223,19 +223,6 @@ static void kfunc_callee(struct family_point *fp, const struct dwindex *ix, cons
 	fp->callers = k;
 }
 
-/* The first of F's entry breakpoints as libdw finds them (past the
- * prologue the line table marks: the call to __fentry__), or 0. */
-static Dwarf_Addr entry_breakpoint(const struct dwindex *ix, const struct dwfunc *f)
-{
-	Dwarf_Die die;
-	Dwarf_Addr *bkpts = NULL, at = 0;
-
-	if (dwindex_die(ix, f->die, &die, NULL) && dwarf_entry_breakpoints(&die, &bkpts) > 0)
-		at = bkpts[0];
-	free(bkpts);
-	return at;
-}
-
 /* One probe on F at ADDR, named TEXT (the function's component). */
 static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
 		       char *text, Dwarf_Addr addr)
@@ -268,8 +255,7 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
 	d->scope.pc = addr;
 	d->scope.function_entry = m->keep != DWM_STATEMENT && !m->at_label;
-	if (d->scope.function_entry && !f->inline_instance && f->die)
-		d->scope.list_pc = entry_breakpoint(ix, f);
+	d->scope.list_past_entry = d->scope.function_entry && !f->inline_instance;
 	if (!mod)
 		d->stext_off = addr - dwindex_stext(ix);
 	d->symtab_only = f->die == 0;
@@ -519,7 +505,6 @@ static void kfunc_print_point(const struct derived_probe *dp, char **point, char
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	(void)chain;
 	if (dp->variant & DV_ABSOLUTE) {	/* its address in hex */
 		*point = xasprintf("kernel.statement(0x%" PRIx64 ").absolute",
 				   (uint64_t)dp->fp.num[0]);
@@ -527,7 +512,6 @@ static void kfunc_print_point(const struct derived_probe *dp, char **point, char
 	}
 	if ((dp->variant & DV_ADDR) && !(dp->variant & DV_STATEMENT)) {
 		/* derived from the function's entry, as stap's */
-		struct strbuf sb = STRBUF_INIT;
 		const struct kfunc_data *d = dp->fp.data;
 
 		strbuf_addf(&sb, "kernel.function(%#" PRIx64 ")", (uint64_t)d->scope.pc);
