@@ -12,7 +12,13 @@
 
 #include "token.h"
 
+/* Where the dump goes (a struct, so that every printer takes one p). */
+struct stap_printer {
+	FILE *out;
+};
+
 static void print_stmt(const struct stap_printer *p, const struct stmt *s);
+static void print_expr(const struct stap_printer *p, const struct expr *e);
 
 static const char *op_text(int op)
 {
@@ -60,19 +66,11 @@ static void print_string(FILE *out, const char *s, size_t len)
 	fputc('"', out);
 }
 
-/* The name to print for e (a symbol, an array, a called function). */
-static const char *name_of(const struct stap_printer *p, const struct expr *e)
-{
-	const char *n = p->rename ? p->rename(p->ctx, e) : NULL;
-
-	return n ? n : e->name;
-}
-
 /* "(e)": an operand. */
 static void operand(const struct stap_printer *p, const struct expr *e)
 {
 	fputc('(', p->out);
-	stap_print_expr(p, e);
+	print_expr(p, e);
 	fputc(')', p->out);
 }
 
@@ -82,7 +80,7 @@ static void print_list(const struct stap_printer *p, const struct vec *v)
 		if (i)
 			fputs(", ", p->out);
 		if (v->v[i])
-			stap_print_expr(p, v->v[i]);
+			print_expr(p, v->v[i]);
 		else
 			fputc('*', p->out);
 	}
@@ -99,7 +97,7 @@ static void print_comps(const struct stap_printer *p, const struct vec *comps)
 			break;
 		case TC_INDEX:
 			fputc('[', p->out);
-			stap_print_expr(p, c->index);
+			print_expr(p, c->index);
 			fputc(']', p->out);
 			break;
 		case TC_PPRINT:		/* stap: "$foo->$$" */
@@ -112,10 +110,10 @@ static void print_comps(const struct stap_printer *p, const struct vec *comps)
 static void print_hist(const struct stap_printer *p, const struct expr *e)
 {
 	fputs(e->op == HIST_LINEAR ? "@hist_linear(" : "@hist_log(", p->out);
-	stap_print_expr(p, e->a);
+	print_expr(p, e->a);
 	for (size_t i = 0; i < e->args.n; i++) {
 		fputs(", ", p->out);
-		stap_print_expr(p, e->args.v[i]);
+		print_expr(p, e->args.v[i]);
 	}
 	fputc(')', p->out);
 }
@@ -138,7 +136,7 @@ static void print_print(const struct stap_printer *p, const struct expr *e)
 	for (size_t i = 0; i < e->args.n; i++) {
 		if (any)
 			fputs(", ", p->out);
-		stap_print_expr(p, e->args.v[i]);
+		print_expr(p, e->args.v[i]);
 		any = true;
 	}
 	fputc(')', p->out);
@@ -158,7 +156,7 @@ static void print_target(const struct stap_printer *p, const struct expr *e)
 		break;
 	case E_CAST:
 		fputs("@cast(", p->out);
-		stap_print_expr(p, e->a);
+		print_expr(p, e->a);
 		fputs(", ", p->out);
 		print_string(p->out, e->str, e->len);
 		break;
@@ -194,12 +192,12 @@ static void print_binary(const struct stap_printer *p, const struct expr *e)
 	fprintf(p->out, " %s ", op_text(e->op));
 	/* a regular expression is a literal, printed bare */
 	if (e->kind == E_BINARY && (e->op == TK_MATCH || e->op == TK_NMATCH))
-		stap_print_expr(p, e->b);
+		print_expr(p, e->b);
 	else
 		operand(p, e->b);
 }
 
-void stap_print_expr(const struct stap_printer *p, const struct expr *e)
+static void print_expr(const struct stap_printer *p, const struct expr *e)
 {
 	FILE *out = p->out;
 
@@ -216,19 +214,19 @@ void stap_print_expr(const struct stap_printer *p, const struct expr *e)
 		print_string(out, e->str, e->len);
 		break;
 	case E_SYM:
-		fputs(name_of(p, e), out);
+		fputs(e->name, out);
 		break;
 	case E_INDEX:
 		if (e->a->kind == E_HIST)
 			print_hist(p, e->a);
 		else
-			fputs(name_of(p, e->a), out);
+			fputs(e->a->name, out);
 		fputc('[', out);
 		print_list(p, &e->args);
 		fputc(']', out);
 		break;
 	case E_CALL:
-		fprintf(out, "%s(", name_of(p, e));
+		fprintf(out, "%s(", e->name);
 		print_list(p, &e->args);
 		fputc(')', out);
 		break;
@@ -260,22 +258,22 @@ void stap_print_expr(const struct stap_printer *p, const struct expr *e)
 		if (e->a->kind == E_HIST)
 			print_hist(p, e->a);
 		else
-			fputs(name_of(p, e->a), out);
+			fputs(e->a->name, out);
 		break;
 	case E_TARGET: case E_VAR: case E_CAST: case E_AUTOCAST:
 		print_target(p, e);
 		break;
 	case E_DEFINED: case E_ENTRY:
 		fputs(e->kind == E_DEFINED ? "@defined(" : "@entry(", out);
-		stap_print_expr(p, e->a);
+		print_expr(p, e->a);
 		fputc(')', out);
 		break;
 	case E_STAT:
 		fprintf(out, "%s(", ast_stat_name(e->op));
-		stap_print_expr(p, e->a);
+		print_expr(p, e->a);
 		for (size_t i = 0; i < e->args.n; i++) {
 			fputs(", ", out);
-			stap_print_expr(p, e->args.v[i]);
+			print_expr(p, e->args.v[i]);
 		}
 		fputc(')', out);
 		break;
@@ -314,7 +312,7 @@ static void print_foreach(const struct stap_printer *p, const struct stmt *s)
 	if (s->base->kind == E_HIST)
 		print_hist(p, s->base);
 	else
-		fputs(name_of(p, s->base), out);
+		fputs(s->base->name, out);
 	if (s->has_slice) {
 		fputc('[', out);
 		print_list(p, &s->slice);
@@ -326,7 +324,7 @@ static void print_foreach(const struct stap_printer *p, const struct stmt *s)
 		fputs(dir, out);
 	if (s->limit) {
 		fputs(" limit ", out);
-		stap_print_expr(p, s->limit);
+		print_expr(p, s->limit);
 	}
 	fputs(") ", out);
 	print_stmt(p, s->body);
@@ -366,11 +364,11 @@ static void print_stmt(const struct stap_printer *p, const struct stmt *s)
 		fputc(';', out);
 		break;
 	case S_EXPR:
-		stap_print_expr(p, s->e1);
+		print_expr(p, s->e1);
 		break;
 	case S_IF:
 		fputs("if (", out);
-		stap_print_expr(p, s->e1);
+		print_expr(p, s->e1);
 		fputs(") ", out);
 		print_stmt(p, s->body);
 		fputc('\n', out);
@@ -383,15 +381,15 @@ static void print_stmt(const struct stap_printer *p, const struct stmt *s)
 	case S_WHILE: case S_FOR:	/* a while loop is a for loop */
 		fputs("for (", out);
 		if (s->kind == S_FOR)
-			stap_print_expr(p, s->e1);
+			print_expr(p, s->e1);
 		fputs("; ", out);
 		if (s->e2 || s->kind == S_WHILE)
-			stap_print_expr(p, s->kind == S_WHILE ? s->e1 : s->e2);
+			print_expr(p, s->kind == S_WHILE ? s->e1 : s->e2);
 		else
 			fputc('1', out);
 		fputs("; ", out);
 		if (s->kind == S_FOR)
-			stap_print_expr(p, s->e3);
+			print_expr(p, s->e3);
 		fputs(") ", out);
 		print_stmt(p, s->body);
 		break;
@@ -402,12 +400,12 @@ static void print_stmt(const struct stap_printer *p, const struct stmt *s)
 		fputs("return", out);
 		if (s->e1) {
 			fputc(' ', out);
-			stap_print_expr(p, s->e1);
+			print_expr(p, s->e1);
 		}
 		break;
 	case S_DELETE:
 		fputs("delete ", out);
-		stap_print_expr(p, s->e1);
+		print_expr(p, s->e1);
 		break;
 	case S_BREAK:
 		fputs("break", out);
@@ -424,11 +422,6 @@ static void print_stmt(const struct stap_printer *p, const struct stmt *s)
 	}
 }
 
-void stap_print_stmt(const struct stap_printer *p, const struct stmt *s)
-{
-	print_stmt(p, s);
-}
-
 /* A literal of a probe point or a global's initializer: stap's parser
  * reads its sign with it ("begin(-1)"). */
 static void print_literal(const struct stap_printer *p, const struct expr *e)
@@ -436,7 +429,7 @@ static void print_literal(const struct stap_printer *p, const struct expr *e)
 	if (e->kind == E_NUM)
 		fprintf(p->out, "%" PRId64, e->num);
 	else
-		stap_print_expr(p, e);
+		print_expr(p, e);
 }
 
 /* A probe point as stap -p1 prints it: numbers in decimal. */
@@ -458,7 +451,7 @@ static void print_point(const struct stap_printer *p, const struct probe_point *
 		fputc('?', p->out);
 	if (pp->cond) {
 		fputs(" if (", p->out);
-		stap_print_expr(p, pp->cond);
+		print_expr(p, pp->cond);
 		fputc(')', p->out);
 	}
 }
