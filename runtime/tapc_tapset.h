@@ -252,12 +252,15 @@ long long tapset_random(long long n);
 /* ---- syscalls.stp, aux_syscalls.stp, uconversions.stp ---------------- */
 
 /*
- * The system call of a syscall.* or syscall_any hit: its x86-64 number (-1
- * in any other probe), argument @i (1..6, from the user registers; 0
- * elsewhere) and, in a return probe, its return value.
+ * The system call of a syscall.* or syscall_any hit: its number (x86-64's,
+ * or i386's for a 32-bit call; -1 in any other probe), argument @i (1..6,
+ * from the user registers, a 32-bit call's zero-extended; 0 elsewhere),
+ * the same as a C long (a 32-bit call's sign-extended) and, in a return
+ * probe, its return value.
  */
 long long tapset_syscall_nr(struct tap_context *c);
 long long tapset_syscall_arg(struct tap_context *c, long long i);
+long long tapset_syscall_long(struct tap_context *c, long long i);
 long long tapset_syscall_ret(struct tap_context *c);
 /* @__compat_task: 1 when the current task is a 32-bit (compat) process. */
 long long tapset_compat_task(void);

@@ -11,11 +11,12 @@
  * "syscall.*" script costs one indirect call and one table lookup per
  * system call, not one probe per system call name (doc/SYSCALLS.md).
  *
- * 32-bit (ia32) system calls use another numbering: only the probes on
- * compat numbers (arg[1] 1: syscall.send and syscall.recv, which on
- * x86-64 only socketcall of a 32-bit task reaches) see them, in the
- * table's entries past TAP_SC_COMPAT_BASE; syscall_any and the x86-64
- * probes ignore them, as they do numbers outside the table (x32 calls).
+ * 32-bit (ia32) system calls use another numbering: the probes on compat
+ * numbers (arg[1] 1: the i386 numbers an alias also covers, e.g.
+ * syscall.read's 3, and syscall.send's socketcall) sit in the table's
+ * entries past TAP_SC_COMPAT_BASE; syscall_any sees every call of both
+ * ABIs, as SystemTap's (its tracepoint does); numbers outside the table
+ * (x32 calls) are ignored.
  *
  * A syscall.NAME.return probe with @entry(...) has an entry half (its
  * ->entry), run on sys_enter of its call: the return probe sits in the
@@ -260,7 +261,7 @@ static void tap_sc_dispatch(struct tap_sc_table *t, struct pt_regs *regs,
 	const struct tap_sc_list *l;
 	unsigned int i;
 
-	for (i = 0; i < t->any.n && !ev->compat; i++)
+	for (i = 0; i < t->any.n; i++)
 		tap_run_event(t->any.probes[i], regs, 1, ev);
 	if (at >= t->size)
 		return;

@@ -81,6 +81,16 @@ long long tapset_syscall_arg(struct tap_context *c, long long i)
 	}
 }
 
+/* A long argument: a 32-bit call's is 32 bits, sign-extended (compat_long_t). */
+long long tapset_syscall_long(struct tap_context *c, long long i)
+{
+	const struct tap_syscall_event *ev = tap_sc_event(c);
+
+	if (ev && ev->compat)
+		return (s32)tapset_syscall_arg(c, i);
+	return tapset_syscall_arg(c, i);
+}
+
 long long tapset_syscall_ret(struct tap_context *c)
 {
 	const struct tap_syscall_event *ev = tap_sc_event(c);

@@ -33,10 +33,12 @@
  * instead of hundreds of probes each firing on every call (measurements
  * in doc/SYSCALLS.md).  No kernel debuginfo is needed.
  *
- * 32-bit calls are left out of syscall_any and of the x86-64 aliases;
- * the compat points serve the aliases that on x86-64 only a 32-bit task
- * reaches (syscall.send and syscall.recv: socketcall's SYS_SEND and
- * SYS_RECV, tapsets/syscalls_socketcall.stp).
+ * 32-bit (ia32) calls have numbers of their own: an alias lists the
+ * compat points of the i386 calls it covers besides its x86-64 one
+ * (syscall.read is __syscall(0)?, __syscall_compat(3)?; which calls,
+ * see scripts/gen-syscalls), and syscall.send and syscall.recv are
+ * compat points only (socketcall's SYS_SEND and SYS_RECV,
+ * tapsets/syscalls_socketcall.stp).  syscall_any sees both ABIs.
  */
 #include <inttypes.h>
 #include <string.h>

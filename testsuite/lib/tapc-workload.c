@@ -127,6 +127,13 @@
  *		"match" to /proc/systemtap/NAME/coresize when its data and
  *		text KiB add up to the core size (each rounded down: the sum
  *		is coresize / 1024 or one less), else "DATA TEXT CORESIZE"
+ *   compat		system calls as a 32-bit task makes them (int $0x80,
+ *		i386 numbers, arguments in a page mapped at 0x70000000, P),
+ *		between getpgid(4321) and getpgid(4322) (native, both fail:
+ *		ESRCH): fd = open(P "/dev/null", O_WRONLY); write(fd, P+0x40
+ *		"compat\n", 7) (7); lseek(fd, -1, SEEK_CUR) (0); fcntl64(fd,
+ *		F_GETFD, 0) (0); stat64(P "/dev/null", P+0x100) (0); close(fd)
+ *		(0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
  *		device is up: (TCP) s = socket(AF_INET,
@@ -985,6 +992,41 @@ static void sc_local(void)
 	close(w);
 }
 
+/* An i386 system call with up to three arguments, through int $0x80. */
+static long sc_call32(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "memory", "cc", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+static void step_compat(void)
+{
+	long page = (long)(uintptr_t)SC_PAGE, fd, me = getpid();
+
+	sc_check(mmap(SC_PAGE, 4096, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == SC_PAGE,
+		 "tapc-workload: compat mmap");
+	memcpy(SC_PAGE, "/dev/null", 10);
+	memcpy(SC_PAGE + 0x40, "compat\n", 7);
+	syscall(SYS_getpgid, 4321);
+	fd = sc_call32(5 /* open */, page, O_WRONLY, 0);
+	sc_check(fd >= 0, "tapc-workload: compat open");
+	sc_check(sc_call32(4 /* write */, fd, page + 0x40, 7) == 7, "tapc-workload: compat write");
+	sc_check(sc_call32(19 /* lseek */, fd, -1, SEEK_CUR) == 0, "tapc-workload: compat lseek");
+	sc_check(sc_call32(221 /* fcntl64 */, fd, F_GETFD, 0) == 0, "tapc-workload: compat fcntl64");
+	sc_check(sc_call32(195 /* stat64 */, page, page + 0x100, 0) == 0, "tapc-workload: compat stat64");
+	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
+	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
+	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
+	syscall(SYS_getpgid, 4322);
+	munmap(SC_PAGE, 4096);
+}
+
 static void step_sockcalls(long port)
 {
 	void *page;
@@ -1068,6 +1110,9 @@ int main(int argc, char **argv)
 			step_modsize(arg);
 		} else if (strcmp(step, "mmapargs") == 0) {
 			step_mmapargs();
+			i--;	/* takes no argument */
+		} else if (strcmp(step, "compat") == 0) {
+			step_compat();
 			i--;	/* takes no argument */
 		} else if (strcmp(step, "sockcalls") == 0) {
 			step_sockcalls(number(step, arg));
