@@ -329,7 +329,8 @@ void tapset_sysfb_nfsctl_cmd_str(char *out, long long cmd);
  * _struct_timezone_u(), _struct_itimerspec_u(), _struct_itimerval_u(),
  * _struct_timex_u(), _adjtimex_return_str(), _struct_tms_u(),
  * _struct_utimbuf_actime()/_modtime() (@modtime 0 or 1),
- * _stp_sigset_u(), _sigprocmask_how_str(), _struct_sigaction_u(),
+ * _stp_sigset_u(), _stp_sigmask_str() (a mask given by value),
+ * _sigprocmask_how_str(), _sighandler_str(), _struct_sigaction_u(),
  * _stp_siginfo_u(), _stp_sigaltstack_u(), _signalfd4_flags_str(),
  * _epoll_create1_flag_str(), _opoll_op_str().  The _u ones read user
  * memory without faulting: "NULL" for 0, the address in hex when
@@ -347,7 +348,9 @@ void tapset_st_adjtimex_return_str(char *out, long long ret);
 void tapset_st_tms_u(char *out, long long uaddr);
 long long tapset_st_utimbuf_field(long long uaddr, long long modtime);
 void tapset_st_sigset_u(char *out, long long uaddr);
+void tapset_st_sigmask_str(char *out, long long mask);
 void tapset_st_sigprocmask_how_str(char *out, long long how);
+void tapset_st_sighandler_str(char *out, long long handler);
 void tapset_st_sigaction_u(char *out, long long uaddr);
 void tapset_st_siginfo_u(char *out, long long uaddr);
 void tapset_st_sigaltstack_u(char *out, long long uaddr);

@@ -283,6 +283,17 @@ void tapset_st_sigset_u(char *out, long long uaddr)
 		st_sigset_str(&set, out);
 }
 
+/* The signals of a mask given as a number (the old one-word sigset of
+ * sgetmask/ssetmask and sigsuspend): bit N-1 is signal N. */
+void tapset_st_sigmask_str(char *out, long long mask)
+{
+	sigset_t set;
+
+	out[0] = '\0';
+	siginitset(&set, (unsigned long)mask);
+	st_sigset_str(&set, out);
+}
+
 static const struct tap_flag st_sigprocmask_how[] = {
 	TAP_FLAG(SIG_BLOCK), TAP_FLAG(SIG_UNBLOCK), TAP_FLAG(SIG_SETMASK),
 	{ 0, NULL }
@@ -298,6 +309,13 @@ void tapset_st_sigprocmask_how_str(char *out, long long how)
 static const struct tap_flag st_sa_handlers[] = {
 	{ 0, "SIG_DFL" }, { 1, "SIG_IGN" }, { 0, NULL }
 };
+
+/* _sighandler_str(): SIG_DFL, SIG_IGN, else the address in hex. */
+void tapset_st_sighandler_str(char *out, long long handler)
+{
+	out[0] = '\0';
+	tap_flag_lookup(st_sa_handlers, (unsigned long)handler, out);
+}
 
 static const struct tap_flag st_sa_flags[] = {
 	TAP_FLAG(SA_NOCLDSTOP), TAP_FLAG(SA_NOCLDWAIT), TAP_FLAG(SA_RESETHAND),

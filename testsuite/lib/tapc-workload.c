@@ -132,8 +132,13 @@
  *		between getpgid(4321) and getpgid(4322) (native, both fail:
  *		ESRCH): fd = open(P "/dev/null", O_WRONLY); write(fd, P+0x40
  *		"compat\n", 7) (7); lseek(fd, -1, SEEK_CUR) (0); fcntl64(fd,
- *		F_GETFD, 0) (0); stat64(P "/dev/null", P+0x100) (0); close(fd)
- *		(0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD)
+ *		F_GETFD, 0) (0); stat64(P "/dev/null", P+0x100) (0);
+ *		_llseek(fd, 0, 5, P+0x200, SEEK_SET) (0); close(fd) (0);
+ *		nice(0) (0); signal(SIGUSR2, SIG_IGN) (0: SIG_DFL);
+ *		sigprocmask(SIG_BLOCK, NULL, P+0x300) (0); ssetmask(SIGUSR1's
+ *		bit) (0); sgetmask() (SIGUSR1's bit); chown16(P+0x40
+ *		"compat\n", 0xffff, 7) (fails: ENOENT); getpid(); waitpid(-1,
+ *		NULL, WNOHANG) (fails: ECHILD); ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
  *		device is up: (TCP) s = socket(AF_INET,
@@ -992,16 +997,21 @@ static void sc_local(void)
 	close(w);
 }
 
-/* An i386 system call with up to three arguments, through int $0x80. */
-static long sc_call32(long nr, long a, long b, long c)
+/* An i386 system call with up to five arguments, through int $0x80. */
+static long sc_call32_5(long nr, long a, long b, long c, long d, long e)
 {
 	long ret;
 
 	__asm__ volatile("int $0x80"
 			 : "=a"(ret)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
 			 : "memory", "cc", "r8", "r9", "r10", "r11");
 	return ret;
+}
+
+static long sc_call32(long nr, long a, long b, long c)
+{
+	return sc_call32_5(nr, a, b, c, 0, 0);
 }
 
 static void step_compat(void)
@@ -1020,9 +1030,24 @@ static void step_compat(void)
 	sc_check(sc_call32(19 /* lseek */, fd, -1, SEEK_CUR) == 0, "tapc-workload: compat lseek");
 	sc_check(sc_call32(221 /* fcntl64 */, fd, F_GETFD, 0) == 0, "tapc-workload: compat fcntl64");
 	sc_check(sc_call32(195 /* stat64 */, page, page + 0x100, 0) == 0, "tapc-workload: compat stat64");
+	sc_check(sc_call32_5(140 /* _llseek */, fd, 0, 5, page + 0x200, SEEK_SET) == 0,
+		 "tapc-workload: compat _llseek");
 	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
+	sc_check(sc_call32(34 /* nice */, 0, 0, 0) == 0, "tapc-workload: compat nice");
+	sc_check(sc_call32(48 /* signal */, SIGUSR2, 1 /* SIG_IGN */, 0) == 0,
+		 "tapc-workload: compat signal");
+	sc_check(sc_call32(126 /* sigprocmask */, SIG_BLOCK, 0, page + 0x300) == 0,
+		 "tapc-workload: compat sigprocmask");
+	sc_check(sc_call32(69 /* ssetmask */, 1 << (SIGUSR1 - 1), 0, 0) == 0,
+		 "tapc-workload: compat ssetmask");
+	sc_check(sc_call32(68 /* sgetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
+		 "tapc-workload: compat sgetmask");
+	sc_check(sc_call32(182 /* chown16 */, page + 0x40, 0xffff, 7) == -ENOENT,
+		 "tapc-workload: compat chown16");
 	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
 	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
+	sc_check(sc_call32(69 /* ssetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
+		 "tapc-workload: compat ssetmask");
 	syscall(SYS_getpgid, 4322);
 	munmap(SC_PAGE, 4096);
 }
