@@ -137,8 +137,11 @@
  *		nice(0) (0); signal(SIGUSR2, SIG_IGN) (0: SIG_DFL);
  *		sigprocmask(SIG_BLOCK, NULL, P+0x300) (0); ssetmask(SIGUSR1's
  *		bit) (0); sgetmask() (SIGUSR1's bit); chown16(P+0x40
- *		"compat\n", 0xffff, 7) (fails: ENOENT); getpid(); waitpid(-1,
- *		NULL, WNOHANG) (fails: ECHILD); ssetmask(0) (SIGUSR1's bit)
+ *		"compat\n", 0xffff, 7) (fails: ENOENT); s = socketcall(SYS_SOCKET,
+ *		P+0x400 {AF_UNIX, SOCK_DGRAM, 0}); socketcall(SYS_GETSOCKNAME,
+ *		P+0x400 {s, P+0x440, P+0x480 (16)}) (0); close(s) (0);
+ *		getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
  *		device is up: (TCP) s = socket(AF_INET,
@@ -1017,6 +1020,7 @@ static long sc_call32(long nr, long a, long b, long c)
 static void step_compat(void)
 {
 	long page = (long)(uintptr_t)SC_PAGE, fd, me = getpid();
+	unsigned int *args = (unsigned int *)(SC_PAGE + 0x400);
 
 	sc_check(mmap(SC_PAGE, 4096, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == SC_PAGE,
@@ -1044,6 +1048,18 @@ static void step_compat(void)
 		 "tapc-workload: compat sgetmask");
 	sc_check(sc_call32(182 /* chown16 */, page + 0x40, 0xffff, 7) == -ENOENT,
 		 "tapc-workload: compat chown16");
+	args[0] = AF_UNIX;
+	args[1] = SOCK_DGRAM;
+	args[2] = 0;
+	fd = sc_call32(102 /* socketcall */, 1 /* SYS_SOCKET */, page + 0x400, 0);
+	sc_check(fd >= 0, "tapc-workload: compat socketcall socket");
+	args[0] = (unsigned int)fd;
+	args[1] = (unsigned int)(page + 0x440);
+	args[2] = (unsigned int)(page + 0x480);
+	*(unsigned int *)(SC_PAGE + 0x480) = 16;
+	sc_check(sc_call32(102, 6 /* SYS_GETSOCKNAME */, page + 0x400, 0) == 0,
+		 "tapc-workload: compat socketcall getsockname");
+	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
 	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
 	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
 	sc_check(sc_call32(69 /* ssetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
