@@ -140,7 +140,7 @@
  *		"compat\n", 0xffff, 7) (fails: ENOENT); s = socketcall(SYS_SOCKET,
  *		P+0x400 {AF_UNIX, SOCK_DGRAM, 0}); socketcall(SYS_GETSOCKNAME,
  *		P+0x400 {s, P+0x440, P+0x480 (16)}) (0); close(s) (0);
- *		getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		ustat(0, P+0x500) (fails); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
  *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
@@ -1060,6 +1060,7 @@ static void step_compat(void)
 	sc_check(sc_call32(102, 6 /* SYS_GETSOCKNAME */, page + 0x400, 0) == 0,
 		 "tapc-workload: compat socketcall getsockname");
 	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
+	sc_call32(62 /* ustat */, 0, page + 0x500, 0);
 	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
 	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
 	sc_check(sc_call32(69 /* ssetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
