@@ -286,6 +286,8 @@ void tapset_signal_name(char *out, long long sig);
  * ("[UTIME_NOW]", "[UTIME_OMIT]" for those nanoseconds), "NULL" for 0,
  * the address in hex when unreadable. */
 void tapset_timespec_u(char *out, long long uaddr, long long n);
+/* _struct_compat_timespec_u(): the same of a 32-bit program's. */
+void tapset_compat_timespec_u(char *out, long long uaddr, long long n);
 /* The socket calls' decoders (tapset_sockcall.c): _msg_flags_str(),
  * _sock_family_str(), _sock_type_str(), _sock_flags_str(),
  * _sock_protocol_str(), _shutdown_how_str(), _sockopt_level_str(),
@@ -347,6 +349,16 @@ void tapset_st_timex_u(char *out, long long uaddr);
 void tapset_st_adjtimex_return_str(char *out, long long ret);
 void tapset_st_tms_u(char *out, long long uaddr);
 long long tapset_st_utimbuf_field(long long uaddr, long long modtime);
+/* The same decoders of a 32-bit program's structures (SystemTap's
+ * _struct_compat_timeval_u(), _struct_compat_itimerval_u(),
+ * _struct_compat_timex_u(), _struct_compat_utimbuf_*(),
+ * _struct_sigaction32_u() and _struct_old_sigaction32_u()). */
+void tapset_st_compat_timeval_u(char *out, long long uaddr, long long n);
+void tapset_st_compat_itimerval_u(char *out, long long uaddr);
+void tapset_st_compat_timex_u(char *out, long long uaddr);
+long long tapset_st_compat_utimbuf_field(long long uaddr, long long modtime);
+void tapset_st_sigaction32_u(char *out, long long uaddr);
+void tapset_st_old_sigaction32_u(char *out, long long uaddr);
 void tapset_st_sigset_u(char *out, long long uaddr);
 void tapset_st_sigmask_str(char *out, long long mask);
 void tapset_st_sigprocmask_how_str(char *out, long long how);

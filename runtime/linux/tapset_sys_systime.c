@@ -237,6 +237,103 @@ long long tapset_st_utimbuf_field(long long uaddr, long long modtime)
 	return modtime ? ub.modtime : ub.actime;
 }
 
+/* ---- the same in a 32-bit (compat) task's layout ------------------------ */
+
+/* old_timeval32, old_itimerval32, old_utimbuf32 and the start of
+ * old_timex32 (linux/time32.h): 32-bit fields, as an i386 program lays
+ * them out.  Printed as the native ones are. */
+struct st_timeval32 {
+	s32 tv_sec;
+	s32 tv_usec;
+};
+
+struct st_itimerval32 {
+	struct st_timeval32 it_interval;
+	struct st_timeval32 it_value;
+};
+
+struct st_utimbuf32 {
+	s32 actime;
+	s32 modtime;
+};
+
+struct st_timex32 {
+	u32 modes;
+	s32 offset, freq, maxerror, esterror;
+	s32 status;
+	s32 constant, precision, tolerance;
+	struct st_timeval32 time;
+	s32 tick;
+};
+
+/* _struct_compat_timeval_u(): as _struct_timeval_u(). */
+void tapset_st_compat_timeval_u(char *out, long long uaddr, long long n)
+{
+	struct st_timeval32 tv[2];
+
+	if (!uaddr || n < 1 || n > 2) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(tv, uaddr, n * sizeof(tv[0]))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	if (n == 2)
+		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld][%ld.%.06ld]",
+			 (long)tv[0].tv_sec, (long)tv[0].tv_usec,
+			 (long)tv[1].tv_sec, (long)tv[1].tv_usec);
+	else
+		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld]",
+			 (long)tv[0].tv_sec, (long)tv[0].tv_usec);
+}
+
+void tapset_st_compat_itimerval_u(char *out, long long uaddr)
+{
+	struct st_itimerval32 itv;
+
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&itv, uaddr, sizeof(itv)))
+		st_addr(out, uaddr);
+	else
+		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]",
+			 itv.it_interval.tv_sec, itv.it_interval.tv_usec,
+			 itv.it_value.tv_sec, itv.it_value.tv_usec);
+}
+
+/* _struct_compat_timex_u(): the 32-bit fields unsigned, as SystemTap's. */
+void tapset_st_compat_timex_u(char *out, long long uaddr)
+{
+	struct st_timex32 tx;
+	size_t len;
+
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(&tx, uaddr, sizeof(tx))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	strscpy(out, "{", MAXSTRINGLEN);
+	tap_flag_or(st_adjtimex_modes, tx.modes, out);
+	len = strlen(out);
+	snprintf(out + len, MAXSTRINGLEN - len,
+		 ", constant=%u, esterror=%u, freq=%u, maxerror=%u, offset=%u, precision=%u, status=%d, tick=%u, tolerance=%u}",
+		 tx.constant, tx.esterror, tx.freq, tx.maxerror, tx.offset,
+		 tx.precision, tx.status, tx.tick, tx.tolerance);
+}
+
+long long tapset_st_compat_utimbuf_field(long long uaddr, long long modtime)
+{
+	struct st_utimbuf32 ub;
+
+	if (!uaddr || st_read(&ub, uaddr, sizeof(ub)))
+		return 0;
+	return modtime ? ub.modtime : ub.actime;
+}
+
 /* ---- signals ------------------------------------------------------------ */
 
 /* SystemTap's list and order of signal names (SIGPIPE before SIGUSR2, no
@@ -325,13 +422,28 @@ static const struct tap_flag st_sa_flags[] = {
 
 /* _struct_sigaction_u(): the handler; for a function also the flags, the
  * restorer and the blocked set: "0x401136, SA_RESTORER, 0x7f.., [SIGINT]". */
-void tapset_st_sigaction_u(char *out, long long uaddr)
+/* A sigaction as SystemTap prints it: the handler; for a function also
+ * the flags, the restorer and the blocked set. */
+static void st_sigaction_str(char *out, unsigned long handler, unsigned long flags,
+			     unsigned long restorer, sigset_t *mask)
 {
-	struct sigaction act;
-	unsigned long handler;
 	size_t len;
 
 	out[0] = '\0';
+	tap_flag_lookup(st_sa_handlers, handler, out);
+	if (handler == 0 || handler == 1)
+		return;
+	strlcat(out, ", ", MAXSTRINGLEN);
+	tap_flag_or(st_sa_flags, flags, out);
+	len = strlen(out);
+	snprintf(out + len, MAXSTRINGLEN - len, ", 0x%lx, ", restorer);
+	st_sigset_str(mask, out);
+}
+
+void tapset_st_sigaction_u(char *out, long long uaddr)
+{
+	struct sigaction act;
+
 	if (!uaddr) {
 		strscpy(out, "NULL", MAXSTRINGLEN);
 		return;
@@ -340,16 +452,62 @@ void tapset_st_sigaction_u(char *out, long long uaddr)
 		st_addr(out, uaddr);
 		return;
 	}
-	handler = (unsigned long)act.sa_handler;
-	tap_flag_lookup(st_sa_handlers, handler, out);
-	if (handler == 0 || handler == 1)
+	st_sigaction_str(out, (unsigned long)act.sa_handler, act.sa_flags,
+			 (unsigned long)act.sa_restorer, &act.sa_mask);
+}
+
+/* An i386 program's rt_sigaction (compat_sigaction: the mask is two
+ * 32-bit words, the same bytes as the native one-word mask) and old
+ * sigaction (a one-word mask between handler and flags). */
+struct st_sigaction32 {
+	u32 handler;
+	u32 flags;
+	u32 restorer;
+	u32 mask[2];
+};
+
+struct st_old_sigaction32 {
+	u32 handler;
+	u32 mask;
+	u32 flags;
+	u32 restorer;
+};
+
+/* _struct_sigaction32_u(): as _struct_sigaction_u(). */
+void tapset_st_sigaction32_u(char *out, long long uaddr)
+{
+	struct st_sigaction32 act;
+	sigset_t mask;
+
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
 		return;
-	strlcat(out, ", ", MAXSTRINGLEN);
-	tap_flag_or(st_sa_flags, act.sa_flags, out);
-	len = strlen(out);
-	snprintf(out + len, MAXSTRINGLEN - len, ", 0x%lx, ",
-		 (unsigned long)act.sa_restorer);
-	st_sigset_str(&act.sa_mask, out);
+	}
+	if (st_read(&act, uaddr, sizeof(act))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	sigemptyset(&mask);
+	mask.sig[0] = act.mask[0] | ((unsigned long)act.mask[1] << 32);
+	st_sigaction_str(out, act.handler, act.flags, act.restorer, &mask);
+}
+
+/* _struct_old_sigaction32_u(): sigaction's i386 predecessor. */
+void tapset_st_old_sigaction32_u(char *out, long long uaddr)
+{
+	struct st_old_sigaction32 act;
+	sigset_t mask;
+
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(&act, uaddr, sizeof(act))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	siginitset(&mask, act.mask);
+	st_sigaction_str(out, act.handler, act.flags, act.restorer, &mask);
 }
 
 static const struct tap_flag st_si_codes[] = {

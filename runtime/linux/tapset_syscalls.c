@@ -324,10 +324,29 @@ void tapset_signal_name(char *out, long long sig)
 		snprintf(out, MAXSTRINGLEN, "0x%llx", sig);
 }
 
+/* @n (1 or 2) timespecs as "[SEC.NSEC]", utimensat()'s special values
+ * by name. */
+static void tap_timespecs_str(char *out, const long long *sec, const long long *nsec, int n)
+{
+	size_t len = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (nsec[i] == UTIME_NOW)
+			len += scnprintf(out + len, MAXSTRINGLEN - len, "[UTIME_NOW]");
+		else if (nsec[i] == UTIME_OMIT)
+			len += scnprintf(out + len, MAXSTRINGLEN - len, "[UTIME_OMIT]");
+		else
+			len += scnprintf(out + len, MAXSTRINGLEN - len, "[%lld.%09lld]",
+					 sec[i], nsec[i]);
+	}
+}
+
 void tapset_timespec_u(char *out, long long uaddr, long long n)
 {
 	struct __kernel_timespec ts[2];
-	size_t len = 0;
+	long long sec[2], nsec[2];
 	int i;
 
 	if (!uaddr || n < 1 || n > 2) {
@@ -339,17 +358,34 @@ void tapset_timespec_u(char *out, long long uaddr, long long n)
 		snprintf(out, MAXSTRINGLEN, "0x%llx", uaddr);
 		return;
 	}
-	out[0] = '\0';
 	for (i = 0; i < n; i++) {
-		/* utimensat()'s special values, by name */
-		if (ts[i].tv_nsec == UTIME_NOW)
-			len += scnprintf(out + len, MAXSTRINGLEN - len, "[UTIME_NOW]");
-		else if (ts[i].tv_nsec == UTIME_OMIT)
-			len += scnprintf(out + len, MAXSTRINGLEN - len, "[UTIME_OMIT]");
-		else
-			len += scnprintf(out + len, MAXSTRINGLEN - len, "[%lld.%09lld]",
-					 (long long)ts[i].tv_sec, (long long)ts[i].tv_nsec);
+		sec[i] = ts[i].tv_sec;
+		nsec[i] = ts[i].tv_nsec;
 	}
+	tap_timespecs_str(out, sec, nsec, n);
+}
+
+/* _struct_compat_timespec_u(): an i386 program's old_timespec32s. */
+void tapset_compat_timespec_u(char *out, long long uaddr, long long n)
+{
+	struct { s32 tv_sec, tv_nsec; } ts[2];
+	long long sec[2], nsec[2];
+	int i;
+
+	if (!uaddr || n < 1 || n > 2) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (copy_from_user_nofault(ts, (const void __user *)(unsigned long)uaddr,
+				   n * sizeof(ts[0]))) {
+		snprintf(out, MAXSTRINGLEN, "0x%llx", uaddr);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		sec[i] = ts[i].tv_sec;
+		nsec[i] = ts[i].tv_nsec;
+	}
+	tap_timespecs_str(out, sec, nsec, n);
 }
 
 /* ---- user memory ----------------------------------------------------------- */

@@ -140,7 +140,13 @@
  *		"compat\n", 0xffff, 7) (fails: ENOENT); s = socketcall(SYS_SOCKET,
  *		P+0x400 {AF_UNIX, SOCK_DGRAM, 0}); socketcall(SYS_GETSOCKNAME,
  *		P+0x400 {s, P+0x440, P+0x480 (16)}) (0); close(s) (0);
- *		ustat(0, P+0x500) (fails); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		ustat(0, P+0x500) (fails); nanosleep(P+0x600 {0, 1000}, NULL)
+ *		(0); _newselect(0, NULL, NULL, NULL, P+0x608 {0, 5}) (0);
+ *		utime(P+0x40, P+0x610 {100, 200}) (fails: ENOENT);
+ *		sigaction(SIGUSR2, P+0x620 {0x12345, SIGQUIT's bit,
+ *		SA_RESTART, 0x23456}, NULL) (0); rt_sigaction(SIGUSR2,
+ *		P+0x630 {0x12345, SA_RESTART, 0x23456, SIGINT's bit}, NULL, 8)
+ *		(0), again with SIG_DFL (0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
  *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
@@ -1017,6 +1023,44 @@ static long sc_call32(long nr, long a, long b, long c)
 	return sc_call32_5(nr, a, b, c, 0, 0);
 }
 
+/* The calls whose structures a 32-bit program lays out otherwise: the
+ * 32-bit timespec, timeval, utimbuf and sigactions, at P+0x600 on. */
+static void sc_compat_structs(long page)
+{
+	unsigned int *u = (unsigned int *)(SC_PAGE + 0x600);
+
+	u[0] = 0;			/* nanosleep {0, 1000} */
+	u[1] = 1000;
+	sc_check(sc_call32(162 /* nanosleep */, page + 0x600, 0, 0) == 0,
+		 "tapc-workload: compat nanosleep");
+	u[2] = 0;			/* _newselect timeout {0, 5} */
+	u[3] = 5;
+	sc_check(sc_call32_5(142 /* _newselect */, 0, 0, 0, 0, page + 0x608) == 0,
+		 "tapc-workload: compat select");
+	u[4] = 100;			/* utime {100, 200} */
+	u[5] = 200;
+	sc_check(sc_call32(30 /* utime */, page + 0x40, page + 0x610, 0) == -ENOENT,
+		 "tapc-workload: compat utime");
+	/* old sigaction {handler, mask, flags, restorer} */
+	u[8] = 0x12345;
+	u[9] = 1 << (SIGQUIT - 1);
+	u[10] = SA_RESTART;
+	u[11] = 0x23456;
+	sc_check(sc_call32(67 /* sigaction */, SIGUSR2, page + 0x620, 0) == 0,
+		 "tapc-workload: compat sigaction");
+	/* rt_sigaction {handler, flags, restorer, mask[2]}, then SIG_DFL */
+	u[12] = 0x12345;
+	u[13] = SA_RESTART;
+	u[14] = 0x23456;
+	u[15] = 1 << (SIGINT - 1);
+	u[16] = 0;
+	sc_check(sc_call32_5(174 /* rt_sigaction */, SIGUSR2, page + 0x630, 0, 8, 0) == 0,
+		 "tapc-workload: compat rt_sigaction");
+	u[12] = 0;
+	sc_check(sc_call32_5(174 /* rt_sigaction */, SIGUSR2, page + 0x630, 0, 8, 0) == 0,
+		 "tapc-workload: compat rt_sigaction");
+}
+
 static void step_compat(void)
 {
 	long page = (long)(uintptr_t)SC_PAGE, fd, me = getpid();
@@ -1061,6 +1105,7 @@ static void step_compat(void)
 		 "tapc-workload: compat socketcall getsockname");
 	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
 	sc_call32(62 /* ustat */, 0, page + 0x500, 0);
+	sc_compat_structs(page);
 	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
 	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
 	sc_check(sc_call32(69 /* ssetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
