@@ -261,6 +261,8 @@ long long tapset_random(long long n);
 long long tapset_syscall_nr(struct tap_context *c);
 long long tapset_syscall_arg(struct tap_context *c, long long i);
 long long tapset_syscall_long(struct tap_context *c, long long i);
+/* A 64-bit offset at argument @i (a 32-bit call's in @i and @i + 1). */
+long long tapset_syscall_loff(struct tap_context *c, long long i);
 long long tapset_syscall_ret(struct tap_context *c);
 /* @__compat_task: 1 when the current task is a 32-bit (compat) process. */
 long long tapset_compat_task(void);

@@ -93,6 +93,18 @@ long long tapset_syscall_long(struct tap_context *c, long long i)
 	return tapset_syscall_arg(c, i);
 }
 
+/* A 64-bit offset from argument @i: a 32-bit call passes it in two, the
+ * low half first (i386's pread64, preadv ...). */
+long long tapset_syscall_loff(struct tap_context *c, long long i)
+{
+	const struct tap_syscall_event *ev = tap_sc_event(c);
+
+	if (ev && ev->compat)
+		return (long long)((u64)(u32)tapset_syscall_arg(c, i) |
+				   (u64)(u32)tapset_syscall_arg(c, i + 1) << 32);
+	return tapset_syscall_arg(c, i);
+}
+
 long long tapset_syscall_ret(struct tap_context *c)
 {
 	const struct tap_syscall_event *ev = tap_sc_event(c);

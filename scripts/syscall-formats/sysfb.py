@@ -31,7 +31,7 @@ _VECTOR = (["vector_uaddr = __sc_ulong(2)", "count = __sc_int(3)", "fd = __sc_in
 
 # preadv and pwritev: _VECTOR at a file offset
 _VECTOR_AT = (["fd = __sc_int(1)", "vector_uaddr = __sc_ulong(2)", "count = __sc_int(3)",
-               "offset = __sc_ulong(4)"],
+               "offset = __sc_loff(4)"],
               'sprintf("%d, %p, %d, 0x%x", fd, vector_uaddr, count, offset)')
 
 FORMATS.update({

@@ -146,7 +146,10 @@
  *		sigaction(SIGUSR2, P+0x620 {0x12345, SIGQUIT's bit,
  *		SA_RESTART, 0x23456}, NULL) (0); rt_sigaction(SIGUSR2,
  *		P+0x630 {0x12345, SA_RESTART, 0x23456, SIGINT's bit}, NULL, 8)
- *		(0), again with SIG_DFL (0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		(0), again with SIG_DFL (0); z = open(P+0x700 "/dev/zero",
+ *		O_RDONLY); pread64(z, P+0x800, 4, 5, 1) (4: offset
+ *		0x100000005); preadv(z, P+0x740 {P+0x800, 4}, 1, 5, 1) (4);
+ *		close(z) (0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
  *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
@@ -1061,6 +1064,25 @@ static void sc_compat_structs(long page)
 		 "tapc-workload: compat rt_sigaction");
 }
 
+/* The calls that split a 64-bit offset in two registers, low half first:
+ * pread64 and preadv of /dev/zero at offset 0x100000005. */
+static void sc_compat_offsets(long page)
+{
+	unsigned int *iov = (unsigned int *)(SC_PAGE + 0x740);
+	long fd;
+
+	memcpy(SC_PAGE + 0x700, "/dev/zero", 10);
+	fd = sc_call32(5 /* open */, page + 0x700, O_RDONLY, 0);
+	sc_check(fd >= 0, "tapc-workload: compat open");
+	sc_check(sc_call32_5(180 /* pread64 */, fd, page + 0x800, 4, 5, 1) == 4,
+		 "tapc-workload: compat pread64");
+	iov[0] = (unsigned int)(page + 0x800);
+	iov[1] = 4;
+	sc_check(sc_call32_5(333 /* preadv */, fd, page + 0x740, 1, 5, 1) == 4,
+		 "tapc-workload: compat preadv");
+	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
+}
+
 static void step_compat(void)
 {
 	long page = (long)(uintptr_t)SC_PAGE, fd, me = getpid();
@@ -1106,6 +1128,7 @@ static void step_compat(void)
 	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
 	sc_call32(62 /* ustat */, 0, page + 0x500, 0);
 	sc_compat_structs(page);
+	sc_compat_offsets(page);
 	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
 	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
 	sc_check(sc_call32(69 /* ssetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
