@@ -353,10 +353,15 @@ void tapset_st_tms_u(char *out, long long uaddr);
 long long tapset_st_utimbuf_field(long long uaddr, long long modtime);
 /* The same decoders of a 32-bit program's structures (SystemTap's
  * _struct_compat_timeval_u(), _struct_compat_itimerval_u(),
+ * _struct_compat_itimerspec_u(), _stp_compat_siginfo_u(),
+ * _stp_compat_sigaltstack_u(),
  * _struct_compat_timex_u(), _struct_compat_utimbuf_*(),
  * _struct_sigaction32_u() and _struct_old_sigaction32_u()). */
 void tapset_st_compat_timeval_u(char *out, long long uaddr, long long n);
 void tapset_st_compat_itimerval_u(char *out, long long uaddr);
+void tapset_st_compat_itimerspec_u(char *out, long long uaddr);
+void tapset_st_compat_siginfo_u(char *out, long long uaddr);
+void tapset_st_compat_sigaltstack_u(char *out, long long uaddr);
 void tapset_st_compat_timex_u(char *out, long long uaddr);
 long long tapset_st_compat_utimbuf_field(long long uaddr, long long modtime);
 void tapset_st_sigaction32_u(char *out, long long uaddr);

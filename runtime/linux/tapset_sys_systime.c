@@ -288,6 +288,19 @@ void tapset_st_compat_timeval_u(char *out, long long uaddr, long long n)
 			 (long)tv[0].tv_sec, (long)tv[0].tv_usec);
 }
 
+void tapset_st_compat_itimerspec_u(char *out, long long uaddr)
+{
+	struct { s32 is, ins, vs, vns; } its;
+
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&its, uaddr, sizeof(its)))
+		st_addr(out, uaddr);
+	else
+		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]", its.is, its.ins,
+			 its.vs, its.vns);
+}
+
 void tapset_st_compat_itimerval_u(char *out, long long uaddr)
 {
 	struct st_itimerval32 itv;
@@ -660,6 +673,70 @@ static const struct tap_flag st_ss_flags[] = {
 };
 
 /* _stp_sigaltstack_u(): a NULL stack shows as "0x0", as SystemTap's. */
+/* A 32-bit program's siginfo: the header, then the union's 32-bit words
+ * (at offset 12, where the native one is at 16), into a native siginfo
+ * with the fields st_siginfo_fields() prints. */
+void tapset_st_compat_siginfo_u(char *out, long long uaddr)
+{
+	const struct tap_flag *codes;
+	struct { s32 signo, errno_, code; u32 w[3]; } si32;
+	siginfo_t si;
+	size_t len;
+
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (st_read(&si32, uaddr, sizeof(si32))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	memset(&si, 0, sizeof(si));
+	si.si_signo = si32.signo;
+	si.si_errno = si32.errno_;
+	si.si_code = si32.code;
+	if (si32.code == SI_TIMER) {
+		si.si_tid = si32.w[0];
+		si.si_overrun = si32.w[1];
+	} else if (si32.code > 0 && (si32.signo == SIGILL || si32.signo == SIGFPE ||
+				     si32.signo == SIGSEGV || si32.signo == SIGBUS)) {
+		si.si_addr = (void __user *)(unsigned long)si32.w[0];
+	} else if (si32.code > 0 && si32.signo == SIGPOLL) {
+		si.si_band = (s32)si32.w[0];
+	} else {
+		si.si_pid = si32.w[0];
+		si.si_uid = si32.w[1];
+		if (si32.signo == SIGCHLD)
+			si.si_status = si32.w[2];
+	}
+	strscpy(out, "{si_signo=", MAXSTRINGLEN);
+	tap_flag_lookup(st_signals, (long)si.si_signo, out);
+	strlcat(out, ", si_code=", MAXSTRINGLEN);
+	len = strlen(out);
+	tap_flag_lookup(st_si_codes, (long)si.si_code, out);
+	codes = st_signal_codes(si.si_signo);
+	if (out[len] == '0' && codes)
+		tap_flag_lookup(codes, (long)si.si_code, out);
+	st_siginfo_fields(&si, out);
+	strlcat(out, "}", MAXSTRINGLEN);
+}
+
+/* A 32-bit program's stack_t: {ss_sp, ss_flags, ss_size}, 32 bits each. */
+void tapset_st_compat_sigaltstack_u(char *out, long long uaddr)
+{
+	struct { u32 ss_sp; s32 ss_flags; u32 ss_size; } stk;
+	size_t len;
+
+	if (!uaddr || st_read(&stk, uaddr, sizeof(stk))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	snprintf(out, MAXSTRINGLEN, "{ss_sp=0x%lx, ss_flags=", (unsigned long)stk.ss_sp);
+	tap_flag_lookup(st_ss_flags, (long)stk.ss_flags, out);
+	len = strlen(out);
+	snprintf(out + len, MAXSTRINGLEN - len, ", ss_size=%lu}", (unsigned long)stk.ss_size);
+}
+
 void tapset_st_sigaltstack_u(char *out, long long uaddr)
 {
 	stack_t stk;

@@ -146,7 +146,10 @@
  *		sigaction(SIGUSR2, P+0x620 {0x12345, SIGQUIT's bit,
  *		SA_RESTART, 0x23456}, NULL) (0); rt_sigaction(SIGUSR2,
  *		P+0x630 {0x12345, SA_RESTART, 0x23456, SIGINT's bit}, NULL, 8)
- *		(0), again with SIG_DFL (0); z = open(P+0x700 "/dev/zero",
+ *		(0), again with SIG_DFL (0); sigaltstack(P+0x650 {0x10000,
+ *		SS_DISABLE, 0}, NULL) (0); rt_sigtimedwait(P+0x660 {SIGUSR2},
+ *		P+0x668 {SIGUSR2, 0, SI_TKILL, 7, 8}, P+0x6a0 {0, 0}, 8) (fails:
+ *		EAGAIN); z = open(P+0x700 "/dev/zero",
  *		O_RDONLY); pread64(z, P+0x800, 4, 5, 1) (4: offset
  *		0x100000005); preadv(z, P+0x740 {P+0x800, 4}, 1, 5, 1) (4);
  *		close(z) (0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
@@ -1062,6 +1065,26 @@ static void sc_compat_structs(long page)
 	u[12] = 0;
 	sc_check(sc_call32_5(174 /* rt_sigaction */, SIGUSR2, page + 0x630, 0, 8, 0) == 0,
 		 "tapc-workload: compat rt_sigaction");
+	/* sigaltstack {ss_sp 0x10000, SS_DISABLE, 0} */
+	u[20] = 0x10000;
+	u[21] = SS_DISABLE;
+	u[22] = 0;
+	sc_check(sc_call32(186 /* sigaltstack */, page + 0x650, 0, 0) == 0,
+		 "tapc-workload: compat sigaltstack");
+	/* rt_sigtimedwait({SIGUSR2}, siginfo {SIGUSR2, 0, SI_TKILL, pid 7,
+	 * uid 8}, {0, 0}, 8): nothing pending */
+	u[24] = 1 << (SIGUSR2 - 1);
+	u[25] = 0;
+	u[26] = SIGUSR2;
+	u[27] = 0;
+	u[28] = (unsigned int)SI_TKILL;
+	u[29] = 7;
+	u[30] = 8;
+	u[40] = 0;
+	u[41] = 0;
+	sc_check(sc_call32_5(177 /* rt_sigtimedwait */, page + 0x660, page + 0x668,
+			     page + 0x6a0, 8, 0) == -EAGAIN,
+		 "tapc-workload: compat rt_sigtimedwait");
 }
 
 /* The calls that split a 64-bit offset in two registers, low half first:
