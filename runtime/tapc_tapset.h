@@ -361,6 +361,7 @@ void tapset_st_compat_timeval_u(char *out, long long uaddr, long long n);
 void tapset_st_compat_itimerval_u(char *out, long long uaddr);
 void tapset_st_compat_itimerspec_u(char *out, long long uaddr);
 void tapset_st_compat_siginfo_u(char *out, long long uaddr);
+void tapset_st_compat_tms_u(char *out, long long uaddr);
 void tapset_st_compat_sigaltstack_u(char *out, long long uaddr);
 void tapset_st_compat_timex_u(char *out, long long uaddr);
 long long tapset_st_compat_utimbuf_field(long long uaddr, long long modtime);
@@ -399,6 +400,10 @@ void tapset_sp_sched_policy_str(char *out, long long policy);
 void tapset_sp_struct_sched_attr_u(char *out, long long uaddr);
 void tapset_sp_seccomp_op_str(char *out, long long op);
 void tapset_sp_seccomp_flags_str(char *out, long long flags);
+/* _struct_compat_rlimit_u(), _struct_compat_sysinfo_u(): a 32-bit
+ * program's. */
+void tapset_sp_struct_compat_rlimit_u(char *out, long long uaddr);
+void tapset_sp_struct_compat_sysinfo_u(char *out, long long uaddr);
 void tapset_sp_struct_sysinfo_u(char *out, long long uaddr);
 void tapset_sp_struct_user_desc_u(char *out, long long uaddr);
 void tapset_sp_reboot_magic_str(char *out, long long magic);

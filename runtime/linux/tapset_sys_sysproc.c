@@ -219,6 +219,39 @@ void tapset_sp_seccomp_flags_str(char *out, long long flags)
 	tap_flag_lookup(tap_seccomp_flags, (unsigned int)flags, out);
 }
 
+/* A 32-bit program's rlimit: two 32-bit words, all ones for
+ * RLIM_INFINITY (printed -1, as the native one's). */
+void tapset_sp_struct_compat_rlimit_u(char *out, long long uaddr)
+{
+	u32 rl[2];
+
+	if (tap_sp_copy_struct(out, uaddr, rl, sizeof(rl)))
+		return;
+	snprintf(out, MAXSTRINGLEN, "[%lld,%lld]",
+		 rl[0] == U32_MAX ? -1LL : (long long)rl[0],
+		 rl[1] == U32_MAX ? -1LL : (long long)rl[1]);
+}
+
+/* A 32-bit program's sysinfo (compat_sysinfo: 32-bit fields). */
+void tapset_sp_struct_compat_sysinfo_u(char *out, long long uaddr)
+{
+	struct {
+		s32 uptime;
+		u32 loads[3];
+		u32 totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+		u16 procs;
+	} si;
+
+	if (tap_sp_copy_struct(out, uaddr, &si, sizeof(si)))
+		return;
+	snprintf(out, MAXSTRINGLEN,
+		 "{uptime=%d, loads=[%u, %u, %u], totalram=%u, freeram=%u, "
+		 "sharedram=%u, bufferram=%u, totalswap=%u, freeswap=%u, procs=%u}",
+		 si.uptime, si.loads[0], si.loads[1], si.loads[2], si.totalram,
+		 si.freeram, si.sharedram, si.bufferram, si.totalswap, si.freeswap,
+		 (unsigned int)si.procs);
+}
+
 void tapset_sp_struct_sysinfo_u(char *out, long long uaddr)
 {
 	struct sysinfo si;

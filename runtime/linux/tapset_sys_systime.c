@@ -338,6 +338,20 @@ void tapset_st_compat_timex_u(char *out, long long uaddr)
 		 tx.precision, tx.status, tx.tick, tx.tolerance);
 }
 
+void tapset_st_compat_tms_u(char *out, long long uaddr)
+{
+	struct { s32 utime, stime, cutime, cstime; } tm;
+
+	if (!uaddr)
+		strscpy(out, "NULL", MAXSTRINGLEN);
+	else if (st_read(&tm, uaddr, sizeof(tm)))
+		st_addr(out, uaddr);
+	else
+		snprintf(out, MAXSTRINGLEN,
+			 "{tms_utime=%u, tms_stime=%u, tms_cutime=%u, tms_cstime=%u}",
+			 (u32)tm.utime, (u32)tm.stime, (u32)tm.cutime, (u32)tm.cstime);
+}
+
 long long tapset_st_compat_utimbuf_field(long long uaddr, long long modtime)
 {
 	struct st_utimbuf32 ub;

@@ -149,7 +149,9 @@
  *		(0), again with SIG_DFL (0); sigaltstack(P+0x650 {0x10000,
  *		SS_DISABLE, 0}, NULL) (0); rt_sigtimedwait(P+0x660 {SIGUSR2},
  *		P+0x668 {SIGUSR2, 0, SI_TKILL, 7, 8}, P+0x6a0 {0, 0}, 8) (fails:
- *		EAGAIN); z = open(P+0x700 "/dev/zero",
+ *		EAGAIN); setrlimit(RLIMIT_CORE, P+0x6c0 {0, RLIM_INFINITY})
+ *		(0); times(P+0x900); sysinfo(P+0x980) (0); umount(P+0x6e0
+ *		"/tapc-nosuch") (fails: ENOENT); z = open(P+0x700 "/dev/zero",
  *		O_RDONLY); pread64(z, P+0x800, 4, 5, 1) (4: offset
  *		0x100000005); preadv(z, P+0x740 {P+0x800, 4}, 1, 5, 1) (4);
  *		close(z) (0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
@@ -197,6 +199,7 @@
 #include <sys/uio.h>
 #include <poll.h>
 #include <termios.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <errno.h>
 #include <pthread.h>
@@ -1085,6 +1088,18 @@ static void sc_compat_structs(long page)
 	sc_check(sc_call32_5(177 /* rt_sigtimedwait */, page + 0x660, page + 0x668,
 			     page + 0x6a0, 8, 0) == -EAGAIN,
 		 "tapc-workload: compat rt_sigtimedwait");
+	/* setrlimit(RLIMIT_CORE, {0, RLIM_INFINITY}); times and sysinfo
+	 * (their buffers zero); umount("/tapc-nosuch") */
+	u[48] = 0;
+	u[49] = 0xffffffffU;
+	sc_check(sc_call32(75 /* setrlimit */, RLIMIT_CORE, page + 0x6c0, 0) == 0,
+		 "tapc-workload: compat setrlimit");
+	sc_call32(43 /* times */, page + 0x900, 0, 0);	/* clock ticks */
+	sc_check(sc_call32(116 /* sysinfo */, page + 0x980, 0, 0) == 0,
+		 "tapc-workload: compat sysinfo");
+	memcpy(SC_PAGE + 0x6e0, "/tapc-nosuch", 13);
+	sc_check(sc_call32(22 /* umount */, page + 0x6e0, 0, 0) == -ENOENT,
+		 "tapc-workload: compat umount");
 }
 
 /* The calls that split a 64-bit offset in two registers, low half first:
