@@ -40,6 +40,21 @@ static void st_addr(char *out, long long uaddr)
 	snprintf(out, MAXSTRINGLEN, "0x%lx", (unsigned long)uaddr);
 }
 
+/* Read a structure to decode: 0, or -EFAULT with "NULL" (for 0) or its
+ * address in hex already in @out. */
+static int st_copy(char *out, long long uaddr, void *dst, size_t len)
+{
+	if (!uaddr) {
+		strscpy(out, "NULL", MAXSTRINGLEN);
+		return -EFAULT;
+	}
+	if (st_read(dst, uaddr, len)) {
+		st_addr(out, uaddr);
+		return -EFAULT;
+	}
+	return 0;
+}
+
 /* ---- clocks and timers ------------------------------------------------ */
 
 static const struct tap_flag st_clock_ids[] = {
@@ -93,25 +108,41 @@ void tapset_st_itimer_which_str(char *out, long long which)
 }
 
 /* _struct_timeval_u(): "[SEC.USEC]" for each of @n (1 or 2) timevals. */
-void tapset_st_timeval_u(char *out, long long uaddr, long long n)
+/* "[SEC.USEC]" for each of @n (1 or 2) timevals. */
+static void st_timevals_str(char *out, const long *sec, const long *usec, long long n)
 {
-	struct __kernel_old_timeval tv[2];
-
-	if (!uaddr || n < 1 || n > 2) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
-		return;
-	}
-	if (st_read(tv, uaddr, n * sizeof(tv[0]))) {
-		st_addr(out, uaddr);
-		return;
-	}
 	if (n == 2)
 		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld][%ld.%.06ld]",
-			 (long)tv[0].tv_sec, (long)tv[0].tv_usec,
-			 (long)tv[1].tv_sec, (long)tv[1].tv_usec);
+			 sec[0], usec[0], sec[1], usec[1]);
 	else
-		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld]",
-			 (long)tv[0].tv_sec, (long)tv[0].tv_usec);
+		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld]", sec[0], usec[0]);
+}
+
+/* _struct_timeval_u(): "[SEC.USEC]" for each of @n (1 or 2) timevals. */
+/* @n (1 or 2) timevals at @uaddr, native or (@compat) a 32-bit program's. */
+static void st_timevals_u(char *out, long long uaddr, long long n, bool compat)
+{
+	struct __kernel_old_timeval tv[2];
+	struct st_timeval32 { s32 tv_sec, tv_usec; } tv32[2];
+	long sec[2], usec[2];
+	int i;
+
+	if (n < 1 || n > 2)
+		uaddr = 0;
+	if (st_copy(out, uaddr, compat ? (void *)tv32 : (void *)tv,
+		    n * (compat ? sizeof(tv32[0]) : sizeof(tv[0]))))
+		return;
+	for (i = 0; i < n; i++) {
+		sec[i] = compat ? tv32[i].tv_sec : tv[i].tv_sec;
+		usec[i] = compat ? tv32[i].tv_usec : tv[i].tv_usec;
+	}
+	st_timevals_str(out, sec, usec, n);
+}
+
+/* _struct_timeval_u(): "[SEC.USEC]" for each of @n (1 or 2) timevals. */
+void tapset_st_timeval_u(char *out, long long uaddr, long long n)
+{
+	st_timevals_u(out, uaddr, n, false);
 }
 
 void tapset_st_timezone_u(char *out, long long uaddr)
@@ -129,6 +160,14 @@ void tapset_st_timezone_u(char *out, long long uaddr)
 
 /* _struct_itimerspec_u(): "[INTERVAL,VALUE]", each "SEC.NSEC" with the
  * nanoseconds padded to six digits only, as SystemTap prints them. */
+/* An interval and a value as "[SEC.FRAC,SEC.FRAC]", the fraction padded to
+ * six digits only (nanoseconds too), as SystemTap prints them. */
+static void st_itimer_str(char *out, int isec, int ifrac, int vsec, int vfrac)
+{
+	snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]", isec, ifrac, vsec, vfrac);
+}
+
+/* _struct_itimerspec_u(): "[INTERVAL,VALUE]". */
 void tapset_st_itimerspec_u(char *out, long long uaddr)
 {
 	struct __kernel_itimerspec its;
@@ -138,9 +177,8 @@ void tapset_st_itimerspec_u(char *out, long long uaddr)
 	else if (st_read(&its, uaddr, sizeof(its)))
 		st_addr(out, uaddr);
 	else
-		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]",
-			 (int)its.it_interval.tv_sec, (int)its.it_interval.tv_nsec,
-			 (int)its.it_value.tv_sec, (int)its.it_value.tv_nsec);
+		st_itimer_str(out, its.it_interval.tv_sec, its.it_interval.tv_nsec,
+			      its.it_value.tv_sec, its.it_value.tv_nsec);
 }
 
 void tapset_st_itimerval_u(char *out, long long uaddr)
@@ -152,9 +190,8 @@ void tapset_st_itimerval_u(char *out, long long uaddr)
 	else if (st_read(&itv, uaddr, sizeof(itv)))
 		st_addr(out, uaddr);
 	else
-		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]",
-			 (int)itv.it_interval.tv_sec, (int)itv.it_interval.tv_usec,
-			 (int)itv.it_value.tv_sec, (int)itv.it_value.tv_usec);
+		st_itimer_str(out, itv.it_interval.tv_sec, itv.it_interval.tv_usec,
+			      itv.it_value.tv_sec, itv.it_value.tv_usec);
 }
 
 static const struct tap_flag st_adjtimex_modes[] = {
@@ -165,28 +202,44 @@ static const struct tap_flag st_adjtimex_modes[] = {
 
 /* _struct_timex_u(): the modes, then the fields a caller sets; the
  * numbers unsigned but for the status, as SystemTap prints them. */
+/* The fields of a timex a caller sets, as SystemTap prints them. */
+struct st_timex_fields {
+	unsigned int modes;
+	unsigned long long constant, esterror, freq, maxerror, offset, precision;
+	int status;
+	unsigned long long tick, tolerance;
+};
+
+static void st_timex_str(char *out, const struct st_timex_fields *f)
+{
+	size_t len;
+
+	strscpy(out, "{", MAXSTRINGLEN);
+	tap_flag_or(st_adjtimex_modes, f->modes, out);
+	len = strlen(out);
+	snprintf(out + len, MAXSTRINGLEN - len,
+		 ", constant=%llu, esterror=%llu, freq=%llu, maxerror=%llu, offset=%llu, precision=%llu, status=%d, tick=%llu, tolerance=%llu}",
+		 f->constant, f->esterror, f->freq, f->maxerror, f->offset,
+		 f->precision, f->status, f->tick, f->tolerance);
+}
+
+/* _struct_timex_u(): the modes, then the fields a caller sets; the
+ * numbers unsigned but for the status, as SystemTap prints them. */
 void tapset_st_timex_u(char *out, long long uaddr)
 {
 	struct __kernel_timex tx;
-	size_t len;
+	struct st_timex_fields f;
 
-	if (!uaddr) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
+	if (st_copy(out, uaddr, &tx, sizeof(tx)))
 		return;
-	}
-	if (st_read(&tx, uaddr, sizeof(tx))) {
-		st_addr(out, uaddr);
-		return;
-	}
-	strscpy(out, "{", MAXSTRINGLEN);
-	tap_flag_or(st_adjtimex_modes, tx.modes, out);
-	len = strlen(out);
-	snprintf(out + len, MAXSTRINGLEN - len,
-		 ", constant=%lu, esterror=%lu, freq=%lu, maxerror=%lu, offset=%lu, precision=%lu, status=%d, tick=%lu, tolerance=%lu}",
-		 (unsigned long)tx.constant, (unsigned long)tx.esterror,
-		 (unsigned long)tx.freq, (unsigned long)tx.maxerror,
-		 (unsigned long)tx.offset, (unsigned long)tx.precision,
-		 tx.status, (unsigned long)tx.tick, (unsigned long)tx.tolerance);
+	f = (struct st_timex_fields) {
+		.modes = tx.modes, .constant = (unsigned long)tx.constant,
+		.esterror = (unsigned long)tx.esterror, .freq = (unsigned long)tx.freq,
+		.maxerror = (unsigned long)tx.maxerror, .offset = (unsigned long)tx.offset,
+		.precision = (unsigned long)tx.precision, .status = tx.status,
+		.tick = (unsigned long)tx.tick, .tolerance = (unsigned long)tx.tolerance,
+	};
+	st_timex_str(out, &f);
 }
 
 /* TIME_BAD is TIME_ERROR's other name: the first wins. */
@@ -211,6 +264,14 @@ void tapset_st_adjtimex_return_str(char *out, long long ret)
 	snprintf(out, MAXSTRINGLEN, "%d (%d)", state, state);
 }
 
+static void st_tms_str(char *out, unsigned long utime, unsigned long stime,
+		       unsigned long cutime, unsigned long cstime)
+{
+	snprintf(out, MAXSTRINGLEN,
+		 "{tms_utime=%lu, tms_stime=%lu, tms_cutime=%lu, tms_cstime=%lu}",
+		 utime, stime, cutime, cstime);
+}
+
 void tapset_st_tms_u(char *out, long long uaddr)
 {
 	struct tms tm;
@@ -220,10 +281,7 @@ void tapset_st_tms_u(char *out, long long uaddr)
 	else if (st_read(&tm, uaddr, sizeof(tm)))
 		st_addr(out, uaddr);
 	else
-		snprintf(out, MAXSTRINGLEN,
-			 "{tms_utime=%lu, tms_stime=%lu, tms_cutime=%lu, tms_cstime=%lu}",
-			 (unsigned long)tm.tms_utime, (unsigned long)tm.tms_stime,
-			 (unsigned long)tm.tms_cutime, (unsigned long)tm.tms_cstime);
+		st_tms_str(out, tm.tms_utime, tm.tms_stime, tm.tms_cutime, tm.tms_cstime);
 }
 
 /* _struct_utimbuf_actime() (@modtime 0) and _modtime() (1): 0 when the
@@ -239,19 +297,10 @@ long long tapset_st_utimbuf_field(long long uaddr, long long modtime)
 
 /* ---- the same in a 32-bit (compat) task's layout ------------------------ */
 
-/* old_timeval32, old_itimerval32, old_utimbuf32 and the start of
- * old_timex32 (linux/time32.h): 32-bit fields, as an i386 program lays
- * them out.  Printed as the native ones are. */
-struct st_timeval32 {
-	s32 tv_sec;
-	s32 tv_usec;
-};
-
-struct st_itimerval32 {
-	struct st_timeval32 it_interval;
-	struct st_timeval32 it_value;
-};
-
+/* The structures as an i386 program lays them out, 32-bit fields
+ * (linux/time32.h's old_*32), printed as the native ones are: here
+ * old_utimbuf32 and the start of old_timex32; the others are local to
+ * their decoders. */
 struct st_utimbuf32 {
 	s32 actime;
 	s32 modtime;
@@ -262,94 +311,57 @@ struct st_timex32 {
 	s32 offset, freq, maxerror, esterror;
 	s32 status;
 	s32 constant, precision, tolerance;
-	struct st_timeval32 time;
+	s32 time_sec, time_usec;
 	s32 tick;
 };
 
 /* _struct_compat_timeval_u(): as _struct_timeval_u(). */
 void tapset_st_compat_timeval_u(char *out, long long uaddr, long long n)
 {
-	struct st_timeval32 tv[2];
-
-	if (!uaddr || n < 1 || n > 2) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
-		return;
-	}
-	if (st_read(tv, uaddr, n * sizeof(tv[0]))) {
-		st_addr(out, uaddr);
-		return;
-	}
-	if (n == 2)
-		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld][%ld.%.06ld]",
-			 (long)tv[0].tv_sec, (long)tv[0].tv_usec,
-			 (long)tv[1].tv_sec, (long)tv[1].tv_usec);
-	else
-		snprintf(out, MAXSTRINGLEN, "[%ld.%06ld]",
-			 (long)tv[0].tv_sec, (long)tv[0].tv_usec);
+	st_timevals_u(out, uaddr, n, true);
 }
 
 void tapset_st_compat_itimerspec_u(char *out, long long uaddr)
 {
-	struct { s32 is, ins, vs, vns; } its;
+	struct { s32 isec, insec, vsec, vnsec; } its;
 
-	if (!uaddr)
-		strscpy(out, "NULL", MAXSTRINGLEN);
-	else if (st_read(&its, uaddr, sizeof(its)))
-		st_addr(out, uaddr);
-	else
-		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]", its.is, its.ins,
-			 its.vs, its.vns);
+	if (!st_copy(out, uaddr, &its, sizeof(its)))
+		st_itimer_str(out, its.isec, its.insec, its.vsec, its.vnsec);
 }
 
 void tapset_st_compat_itimerval_u(char *out, long long uaddr)
 {
-	struct st_itimerval32 itv;
+	struct { s32 isec, iusec, vsec, vusec; } itv;
 
-	if (!uaddr)
-		strscpy(out, "NULL", MAXSTRINGLEN);
-	else if (st_read(&itv, uaddr, sizeof(itv)))
-		st_addr(out, uaddr);
-	else
-		snprintf(out, MAXSTRINGLEN, "[%d.%06d,%d.%06d]",
-			 itv.it_interval.tv_sec, itv.it_interval.tv_usec,
-			 itv.it_value.tv_sec, itv.it_value.tv_usec);
+	if (!st_copy(out, uaddr, &itv, sizeof(itv)))
+		st_itimer_str(out, itv.isec, itv.iusec, itv.vsec, itv.vusec);
 }
 
+/* _struct_compat_timex_u(): the 32-bit fields unsigned, as SystemTap's. */
 /* _struct_compat_timex_u(): the 32-bit fields unsigned, as SystemTap's. */
 void tapset_st_compat_timex_u(char *out, long long uaddr)
 {
 	struct st_timex32 tx;
-	size_t len;
+	struct st_timex_fields f;
 
-	if (!uaddr) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
+	if (st_copy(out, uaddr, &tx, sizeof(tx)))
 		return;
-	}
-	if (st_read(&tx, uaddr, sizeof(tx))) {
-		st_addr(out, uaddr);
-		return;
-	}
-	strscpy(out, "{", MAXSTRINGLEN);
-	tap_flag_or(st_adjtimex_modes, tx.modes, out);
-	len = strlen(out);
-	snprintf(out + len, MAXSTRINGLEN - len,
-		 ", constant=%u, esterror=%u, freq=%u, maxerror=%u, offset=%u, precision=%u, status=%d, tick=%u, tolerance=%u}",
-		 tx.constant, tx.esterror, tx.freq, tx.maxerror, tx.offset,
-		 tx.precision, tx.status, tx.tick, tx.tolerance);
+	f = (struct st_timex_fields) {
+		.modes = tx.modes, .constant = (u32)tx.constant,
+		.esterror = (u32)tx.esterror, .freq = (u32)tx.freq,
+		.maxerror = (u32)tx.maxerror, .offset = (u32)tx.offset,
+		.precision = (u32)tx.precision, .status = tx.status,
+		.tick = (u32)tx.tick, .tolerance = (u32)tx.tolerance,
+	};
+	st_timex_str(out, &f);
 }
 
 void tapset_st_compat_tms_u(char *out, long long uaddr)
 {
-	struct { s32 utime, stime, cutime, cstime; } tm;
+	struct { u32 utime, stime, cutime, cstime; } tm;
 
-	if (!uaddr)
-		strscpy(out, "NULL", MAXSTRINGLEN);
-	else if (st_read(&tm, uaddr, sizeof(tm)))
-		st_addr(out, uaddr);
-	else
-		snprintf(out, MAXSTRINGLEN,
-			 "{tms_utime=%u, tms_stime=%u, tms_cutime=%u, tms_cstime=%u}",
-			 (u32)tm.utime, (u32)tm.stime, (u32)tm.cutime, (u32)tm.cstime);
+	if (!st_copy(out, uaddr, &tm, sizeof(tm)))
+		st_tms_str(out, tm.utime, tm.stime, tm.cutime, tm.cstime);
 }
 
 long long tapset_st_compat_utimbuf_field(long long uaddr, long long modtime)
@@ -471,14 +483,8 @@ void tapset_st_sigaction_u(char *out, long long uaddr)
 {
 	struct sigaction act;
 
-	if (!uaddr) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
+	if (st_copy(out, uaddr, &act, sizeof(act)))
 		return;
-	}
-	if (st_read(&act, uaddr, sizeof(act))) {
-		st_addr(out, uaddr);
-		return;
-	}
 	st_sigaction_str(out, (unsigned long)act.sa_handler, act.sa_flags,
 			 (unsigned long)act.sa_restorer, &act.sa_mask);
 }
@@ -506,14 +512,8 @@ void tapset_st_sigaction32_u(char *out, long long uaddr)
 	struct st_sigaction32 act;
 	sigset_t mask;
 
-	if (!uaddr) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
+	if (st_copy(out, uaddr, &act, sizeof(act)))
 		return;
-	}
-	if (st_read(&act, uaddr, sizeof(act))) {
-		st_addr(out, uaddr);
-		return;
-	}
 	sigemptyset(&mask);
 	mask.sig[0] = act.mask[0] | ((unsigned long)act.mask[1] << 32);
 	st_sigaction_str(out, act.handler, act.flags, act.restorer, &mask);
@@ -525,14 +525,8 @@ void tapset_st_old_sigaction32_u(char *out, long long uaddr)
 	struct st_old_sigaction32 act;
 	sigset_t mask;
 
-	if (!uaddr) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
+	if (st_copy(out, uaddr, &act, sizeof(act)))
 		return;
-	}
-	if (st_read(&act, uaddr, sizeof(act))) {
-		st_addr(out, uaddr);
-		return;
-	}
 	siginitset(&mask, act.mask);
 	st_sigaction_str(out, act.handler, act.flags, act.restorer, &mask);
 }
@@ -656,30 +650,32 @@ static void st_siginfo_fields(const siginfo_t *si, char *out)
  * and, as SystemTap does, followed by its name for the signal
  * ("0x1SEGV_MAPERR").
  */
-void tapset_st_siginfo_u(char *out, long long uaddr)
+/* A siginfo as SystemTap prints it: the signal, the code by name and the
+ * fields of that code. */
+static void st_siginfo_str(const siginfo_t *si, char *out)
 {
 	const struct tap_flag *codes;
-	siginfo_t si;
 	size_t len;
 
-	if (!uaddr) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
-		return;
-	}
-	if (st_read(&si, uaddr, sizeof(si))) {
-		st_addr(out, uaddr);
-		return;
-	}
 	strscpy(out, "{si_signo=", MAXSTRINGLEN);
-	tap_flag_lookup(st_signals, (long)si.si_signo, out);
+	tap_flag_lookup(st_signals, (long)si->si_signo, out);
 	strlcat(out, ", si_code=", MAXSTRINGLEN);
 	len = strlen(out);
-	tap_flag_lookup(st_si_codes, (long)si.si_code, out);
-	codes = st_signal_codes(si.si_signo);
+	tap_flag_lookup(st_si_codes, (long)si->si_code, out);
+	codes = st_signal_codes(si->si_signo);
 	if (out[len] == '0' && codes)
-		tap_flag_lookup(codes, (long)si.si_code, out);
-	st_siginfo_fields(&si, out);
+		tap_flag_lookup(codes, (long)si->si_code, out);
+	st_siginfo_fields(si, out);
 	strlcat(out, "}", MAXSTRINGLEN);
+}
+
+void tapset_st_siginfo_u(char *out, long long uaddr)
+{
+	siginfo_t si;
+
+	if (st_copy(out, uaddr, &si, sizeof(si)))
+		return;
+	st_siginfo_str(&si, out);
 }
 
 static const struct tap_flag st_ss_flags[] = {
@@ -692,19 +688,11 @@ static const struct tap_flag st_ss_flags[] = {
  * with the fields st_siginfo_fields() prints. */
 void tapset_st_compat_siginfo_u(char *out, long long uaddr)
 {
-	const struct tap_flag *codes;
 	struct { s32 signo, errno_, code; u32 w[3]; } si32;
 	siginfo_t si;
-	size_t len;
 
-	if (!uaddr) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
+	if (st_copy(out, uaddr, &si32, sizeof(si32)))
 		return;
-	}
-	if (st_read(&si32, uaddr, sizeof(si32))) {
-		st_addr(out, uaddr);
-		return;
-	}
 	memset(&si, 0, sizeof(si));
 	si.si_signo = si32.signo;
 	si.si_errno = si32.errno_;
@@ -723,49 +711,41 @@ void tapset_st_compat_siginfo_u(char *out, long long uaddr)
 		if (si32.signo == SIGCHLD)
 			si.si_status = si32.w[2];
 	}
-	strscpy(out, "{si_signo=", MAXSTRINGLEN);
-	tap_flag_lookup(st_signals, (long)si.si_signo, out);
-	strlcat(out, ", si_code=", MAXSTRINGLEN);
+	st_siginfo_str(&si, out);
+}
+
+static void st_sigaltstack_str(char *out, unsigned long sp, int flags,
+			       unsigned long size)
+{
+	size_t len;
+
+	snprintf(out, MAXSTRINGLEN, "{ss_sp=0x%lx, ss_flags=", sp);
+	tap_flag_lookup(st_ss_flags, (long)flags, out);
 	len = strlen(out);
-	tap_flag_lookup(st_si_codes, (long)si.si_code, out);
-	codes = st_signal_codes(si.si_signo);
-	if (out[len] == '0' && codes)
-		tap_flag_lookup(codes, (long)si.si_code, out);
-	st_siginfo_fields(&si, out);
-	strlcat(out, "}", MAXSTRINGLEN);
+	snprintf(out + len, MAXSTRINGLEN - len, ", ss_size=%lu}", size);
+}
+
+void tapset_st_sigaltstack_u(char *out, long long uaddr)
+{
+	stack_t stk;
+
+	if (!uaddr || st_read(&stk, uaddr, sizeof(stk))) {
+		st_addr(out, uaddr);
+		return;
+	}
+	st_sigaltstack_str(out, (unsigned long)stk.ss_sp, stk.ss_flags, stk.ss_size);
 }
 
 /* A 32-bit program's stack_t: {ss_sp, ss_flags, ss_size}, 32 bits each. */
 void tapset_st_compat_sigaltstack_u(char *out, long long uaddr)
 {
 	struct { u32 ss_sp; s32 ss_flags; u32 ss_size; } stk;
-	size_t len;
 
 	if (!uaddr || st_read(&stk, uaddr, sizeof(stk))) {
 		st_addr(out, uaddr);
 		return;
 	}
-	snprintf(out, MAXSTRINGLEN, "{ss_sp=0x%lx, ss_flags=", (unsigned long)stk.ss_sp);
-	tap_flag_lookup(st_ss_flags, (long)stk.ss_flags, out);
-	len = strlen(out);
-	snprintf(out + len, MAXSTRINGLEN - len, ", ss_size=%lu}", (unsigned long)stk.ss_size);
-}
-
-void tapset_st_sigaltstack_u(char *out, long long uaddr)
-{
-	stack_t stk;
-	size_t len;
-
-	if (!uaddr || st_read(&stk, uaddr, sizeof(stk))) {
-		st_addr(out, uaddr);
-		return;
-	}
-	snprintf(out, MAXSTRINGLEN, "{ss_sp=0x%lx, ss_flags=",
-		 (unsigned long)stk.ss_sp);
-	tap_flag_lookup(st_ss_flags, (long)stk.ss_flags, out);
-	len = strlen(out);
-	snprintf(out + len, MAXSTRINGLEN - len, ", ss_size=%lu}",
-		 (unsigned long)stk.ss_size);
+	st_sigaltstack_str(out, stk.ss_sp, stk.ss_flags, stk.ss_size);
 }
 
 static const struct tap_flag st_signalfd4_flags[] = {

@@ -355,9 +355,12 @@ static void tap_timespecs_str(char *out, const long long *sec, const long long *
 	}
 }
 
-void tapset_timespec_u(char *out, long long uaddr, long long n)
+/* @n (1 or 2) timespecs at @uaddr, 64-bit or (@compat) a 32-bit
+ * program's old_timespec32s, into @out. */
+static void tap_timespecs_u(char *out, long long uaddr, long long n, bool compat)
 {
 	struct __kernel_timespec ts[2];
+	struct { s32 tv_sec, tv_nsec; } ts32[2];
 	long long sec[2], nsec[2];
 	int i;
 
@@ -365,39 +368,28 @@ void tapset_timespec_u(char *out, long long uaddr, long long n)
 		strscpy(out, "NULL", MAXSTRINGLEN);
 		return;
 	}
-	if (copy_from_user_nofault(ts, (const void __user *)(unsigned long)uaddr,
-				   n * sizeof(ts[0]))) {
+	if (copy_from_user_nofault(compat ? (void *)ts32 : (void *)ts,
+				   (const void __user *)(unsigned long)uaddr,
+				   n * (compat ? sizeof(ts32[0]) : sizeof(ts[0])))) {
 		snprintf(out, MAXSTRINGLEN, "0x%llx", uaddr);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		sec[i] = ts[i].tv_sec;
-		nsec[i] = ts[i].tv_nsec;
+		sec[i] = compat ? ts32[i].tv_sec : ts[i].tv_sec;
+		nsec[i] = compat ? ts32[i].tv_nsec : ts[i].tv_nsec;
 	}
 	tap_timespecs_str(out, sec, nsec, n);
+}
+
+void tapset_timespec_u(char *out, long long uaddr, long long n)
+{
+	tap_timespecs_u(out, uaddr, n, false);
 }
 
 /* _struct_compat_timespec_u(): an i386 program's old_timespec32s. */
 void tapset_compat_timespec_u(char *out, long long uaddr, long long n)
 {
-	struct { s32 tv_sec, tv_nsec; } ts[2];
-	long long sec[2], nsec[2];
-	int i;
-
-	if (!uaddr || n < 1 || n > 2) {
-		strscpy(out, "NULL", MAXSTRINGLEN);
-		return;
-	}
-	if (copy_from_user_nofault(ts, (const void __user *)(unsigned long)uaddr,
-				   n * sizeof(ts[0]))) {
-		snprintf(out, MAXSTRINGLEN, "0x%llx", uaddr);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		sec[i] = ts[i].tv_sec;
-		nsec[i] = ts[i].tv_nsec;
-	}
-	tap_timespecs_str(out, sec, nsec, n);
+	tap_timespecs_u(out, uaddr, n, true);
 }
 
 /* ---- user memory ----------------------------------------------------------- */
