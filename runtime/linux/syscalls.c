@@ -16,10 +16,11 @@
  * syscall.read's 3) sit in the table's entries past TAP_SC_COMPAT_BASE;
  * syscall_any sees every call of both ABIs, as SystemTap's (its
  * tracepoint does); numbers outside the table (x32 calls) are ignored.
- * A 32-bit socketcall(SYS_x, args) runs the probes on its own number and
- * then those on TAP_SC_SOCKETCALL + SYS_x (syscall.socket ..., as
- * SystemTap's aliases cover socketcall), which read their arguments from
- * the array args points at, fetched once per call.
+ * A 32-bit socketcall(SYS_x, args) or ipc(x, ...) runs the probes on its
+ * own number and then those of its sub-call (syscall.socket ...,
+ * syscall.semop ..., as SystemTap's aliases cover the multiplexers),
+ * which read the sub-call's arguments, fetched once per call
+ * (syscall_mux.c).
  *
  * A syscall.NAME.return probe with @entry(...) has an entry half (its
  * ->entry), run on sys_enter of its call: the return probe sits in the
@@ -33,7 +34,6 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/tracepoint.h>
-#include <linux/uaccess.h>
 #include <asm/syscall.h>
 #include "tap_internal.h"
 #include "tap_syscall.h"
@@ -280,29 +280,6 @@ static void tap_sc_run_list(struct tap_sc_table *t, unsigned long at,
 	}
 }
 
-/* socketcall's sub-calls and how many arguments each takes (the
- * kernel's own table, net/socket.c). */
-static const unsigned char tap_sc_sockcall_nargs[] = {
-	0, 3, 3, 3, 2, 3, 3, 3, 4, 4, 4, 6, 6, 2, 5, 5, 3, 3, 4, 5, 4,
-};
-
-/* A 32-bit socketcall's sub-call: its number, and on entry its arguments
- * (return probes read none); false if there is none or they cannot be
- * read without faulting. */
-static bool tap_sc_sockcall(struct pt_regs *regs, struct tap_syscall_event *ev)
-{
-	u32 call = (u32)regs->bx;
-	void __user *args = compat_ptr((u32)regs->cx);
-
-	if (!ev->compat || ev->nr != TAP_SC_SOCKETCALL_NR || call == 0 ||
-	    call >= ARRAY_SIZE(tap_sc_sockcall_nargs))
-		return false;
-	ev->sockcall = call;
-	return ev->is_return ||
-	       !copy_from_user_nofault(ev->sockargs, args,
-				       tap_sc_sockcall_nargs[call] * sizeof(u32));
-}
-
 static void tap_sc_dispatch(struct tap_sc_table *t, struct pt_regs *regs,
 			    struct tap_syscall_event *ev)
 {
@@ -312,8 +289,8 @@ static void tap_sc_dispatch(struct tap_sc_table *t, struct pt_regs *regs,
 	for (i = 0; i < t->any.n; i++)
 		tap_run_event(t->any.probes[i], regs, 1, ev);
 	tap_sc_run_list(t, base + ev->nr, regs, ev);
-	if (tap_sc_sockcall(regs, ev))
-		tap_sc_run_list(t, base + TAP_SC_SOCKETCALL + ev->sockcall, regs, ev);
+	if (tap_sc_subcall(regs, ev))
+		tap_sc_run_list(t, base + ev->subcall, regs, ev);
 }
 
 static void tap_sc_enter(void *data, struct pt_regs *regs, long id)

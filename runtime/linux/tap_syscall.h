@@ -13,17 +13,21 @@ struct tap_syscall_event {
 	int is_return;		/* 1 in a .return probe */
 	int compat;		/* 1: a 32-bit (ia32) call; its arguments are
 				 * in bx cx dx si di bp */
-	int sockcall;		/* in the probes of a 32-bit socketcall's
-				 * sub-call (SYS_*): its number, and its
-				 * arguments, read from the call's array */
-	u32 sockargs[6];
+	int subcall;		/* in the probes of a 32-bit multiplexer's
+				 * sub-call: its table number, and its
+				 * arguments in the call's own order */
+	u32 subargs[6];
 };
 
 /* A 32-bit socketcall(SYS_x, args) also runs the probes on compat number
  * TAP_SC_SOCKETCALL + SYS_x (syscall_name()'s numbering of the sub-calls),
- * with args[0..] as their arguments. */
+ * ipc(x, ...) those on TAP_SC_IPC + x (syscall_mux.c). */
 #define TAP_SC_SOCKETCALL 500
 #define TAP_SC_SOCKETCALL_NR 102
+#define TAP_SC_IPC 600
+#define TAP_SC_IPC_NR 117
+
+bool tap_sc_subcall(const struct pt_regs *regs, struct tap_syscall_event *ev);
 
 /* SystemTap's flag decoders (_stp_lookup_str, _stp_lookup_or_str): a
  * {value, name} list ending in a NULL name, shared by tapset_syscalls.c

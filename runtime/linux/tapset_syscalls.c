@@ -68,8 +68,8 @@ long long tapset_syscall_arg(struct tap_context *c, long long i)
 
 	if (!ev)
 		return 0;
-	if (ev->sockcall)
-		return i >= 1 && i <= ARRAY_SIZE(ev->sockargs) ? ev->sockargs[i - 1] : 0;
+	if (ev->subcall)
+		return i >= 1 && i <= ARRAY_SIZE(ev->subargs) ? ev->subargs[i - 1] : 0;
 	if (ev->compat)
 		return tap_sc_compat_arg(r, i);
 	switch (i) {

@@ -154,7 +154,10 @@
  *		"/tapc-nosuch") (fails: ENOENT); z = open(P+0x700 "/dev/zero",
  *		O_RDONLY); pread64(z, P+0x800, 4, 5, 1) (4: offset
  *		0x100000005); preadv(z, P+0x740 {P+0x800, 4}, 1, 5, 1) (4);
- *		close(z) (0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		close(z) (0); ipc(MSGGET, IPC_PRIVATE, IPC_CREAT|0600) (q);
+ *		ipc(MSGCTL, q, IPC_RMID, 0, NULL) (0); ipc(SEMGET, IPC_PRIVATE,
+ *		1, IPC_CREAT|0600) (s); ipc(SEMCTL, s, 0, IPC_RMID, P+0xb00)
+ *		(0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
  *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
@@ -199,6 +202,7 @@
 #include <sys/uio.h>
 #include <poll.h>
 #include <termios.h>
+#include <sys/ipc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <errno.h>
@@ -1121,6 +1125,22 @@ static void sc_compat_offsets(long page)
 	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
 }
 
+/* SysV IPC through the i386 ipc multiplexer (call 117): a message queue
+ * and a semaphore set, made and removed. */
+static void sc_compat_ipc(long page)
+{
+	long msq, sem;
+
+	msq = sc_call32(117, 13 /* MSGGET */, IPC_PRIVATE, IPC_CREAT | 0600);
+	sc_check(msq >= 0, "tapc-workload: compat ipc msgget");
+	sc_check(sc_call32_5(117, 14 /* MSGCTL */, msq, IPC_RMID, 0, 0) == 0,
+		 "tapc-workload: compat ipc msgctl");
+	sem = sc_call32_5(117, 2 /* SEMGET */, IPC_PRIVATE, 1, IPC_CREAT | 0600, 0);
+	sc_check(sem >= 0, "tapc-workload: compat ipc semget");
+	sc_check(sc_call32_5(117, 3 /* SEMCTL */, sem, 0, IPC_RMID, page + 0xb00) == 0,
+		 "tapc-workload: compat ipc semctl");
+}
+
 static void step_compat(void)
 {
 	long page = (long)(uintptr_t)SC_PAGE, fd, me = getpid();
@@ -1167,6 +1187,7 @@ static void step_compat(void)
 	sc_call32(62 /* ustat */, 0, page + 0x500, 0);
 	sc_compat_structs(page);
 	sc_compat_offsets(page);
+	sc_compat_ipc(page);
 	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
 	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
 	sc_check(sc_call32(69 /* ssetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
