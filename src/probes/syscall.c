@@ -18,6 +18,8 @@
  *	__syscall_any		entry of every system call
  *	__syscall_any_return	return of every system call
  *	__syscall_compat(NR)	entry of 32-bit (ia32) system call number NR
+ *				(500 + SYS_x: socketcall's sub-call x;
+ *				600 + x: ipc's)
  *	__syscall_compat_return(NR)	its return
  *
  * (The return points have names of their own, not ".return" suffixes: the
@@ -36,9 +38,11 @@
  * 32-bit (ia32) calls have numbers of their own: an alias lists the
  * compat points of the i386 calls it covers besides its x86-64 one
  * (syscall.read is __syscall(0)?, __syscall_compat(3)?; which calls,
- * see scripts/gen-syscalls), and syscall.send and syscall.recv are
- * compat points only (socketcall's SYS_SEND and SYS_RECV,
- * tapsets/syscalls_socketcall.stp).  syscall_any sees both ABIs.
+ * see scripts/gen-syscalls); SystemTap's aliases of i386-only calls and
+ * of 32-bit forms (syscall.waitpid, syscall.compat_select ...), and
+ * syscall.send and syscall.recv (socketcall's SYS_SEND and SYS_RECV,
+ * tapsets/syscalls_socketcall.stp), are compat points only.  syscall_any
+ * sees both ABIs.
  */
 #include <inttypes.h>
 #include <string.h>
