@@ -296,6 +296,7 @@ static void tap_sc_dispatch(struct tap_sc_table *t, struct pt_regs *regs,
 static void tap_sc_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct tap_syscall_event ev = {
+		.tp_args = { (unsigned long)regs, id },
 		.nr = id, .ret = 0, .is_return = 0, .compat = in_compat_syscall(),
 	};
 
@@ -308,6 +309,7 @@ static void tap_sc_enter(void *data, struct pt_regs *regs, long id)
 static void tap_sc_leave(void *data, struct pt_regs *regs, long ret)
 {
 	struct tap_syscall_event ev = {
+		.tp_args = { (unsigned long)regs, ret },
 		.nr = syscall_get_nr(current, regs), .ret = ret, .is_return = 1,
 		.compat = in_compat_syscall(),
 	};

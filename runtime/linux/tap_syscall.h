@@ -7,6 +7,9 @@
 #define TAPC_LINUX_SYSCALL_H
 
 struct tap_syscall_event {
+	/* The raw_syscalls tracepoint's arguments, first: target variables
+	 * read them as a tracepoint's ($regs and $id, or $regs and $ret). */
+	unsigned long tp_args[2];
 	long nr;		/* the system call's number (x86-64 table, or
 				 * i386's when compat) */
 	long ret;		/* its return value (return probes only) */

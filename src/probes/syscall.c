@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "probes/family.h"
+#include "probes/tracepoint.h"
 #include "util.h"
 
 enum { SC_ENTRY, SC_RETURN, SC_ANY, SC_ANY_RETURN, SC_COMPAT, SC_COMPAT_RETURN };
@@ -112,6 +113,27 @@ static bool sc_saves_entry(const struct derived_probe *dp)
 	return dp->fp.flags && dp->fp.num[0] >= 0;
 }
 
+/* The tracepoint a probe runs on: its target variables are that
+ * tracepoint's arguments ($regs and $id, or $regs and $ret on return),
+ * as in SystemTap's aliases, which are kernel.trace probes on this
+ * kernel; the runtime's event begins with them (tap_syscall_event). */
+static const char *sc_tracepoint(const struct derived_probe *dp)
+{
+	return dp->fp.flags ? "sys_exit" : "sys_enter";
+}
+
+static enum sem_type sc_target_type(const struct derived_probe *dp, const struct expr *e,
+				    bool write, struct family_error *err,
+				    struct tvar **access)
+{
+	return tracepoint_target_type(sc_tracepoint(dp), e, write, err, access);
+}
+
+static void sc_list_targets(const struct derived_probe *dp, struct vec *out)
+{
+	tracepoint_list_targets(sc_tracepoint(dp), out);
+}
+
 /* SystemTap's syscall aliases end in the raw_syscalls tracepoints on
  * this kernel, so pp() (and -p2, -t) names every such probe
  * kernel.trace("raw_syscalls:sys_enter") or ...:sys_exit; -l and -L
@@ -134,6 +156,8 @@ const struct probe_family probe_family_syscall = {
 	.rows = sc_rows,
 	.n_rows = sizeof(sc_rows) / sizeof(sc_rows[0]),
 	.expand = sc_expand,
+	.target_type = sc_target_type,
+	.list_targets = sc_list_targets,
 	.armable = true,
 	.internal_points = true,
 	.emit_entry = sc_emit,

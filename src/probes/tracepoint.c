@@ -21,6 +21,7 @@
 #include "ctypes.h"
 #include "kinfo.h"
 #include "probes/family.h"
+#include "probes/tracepoint.h"
 #include "suggest.h"
 #include "tpcatalog.h"
 #include "translate_int.h"
@@ -209,18 +210,18 @@ static struct tvar *text_access(const struct expr *e, const char *text)
 	return tv;
 }
 
-static enum sem_type trace_target_type(const struct derived_probe *dp, const struct expr *e,
-				       bool write, struct family_error *err,
-				       struct tvar **access)
+/* The target expression e of a probe on event tp (with btf; NULL when
+ * the event is no longer known, named by name). */
+static enum sem_type event_target_type(const struct btf *btf, const struct btf_tracepoint *tp,
+				       const char *name, const struct expr *e, bool write,
+				       struct family_error *err, struct tvar **access)
 {
-	const struct btf *btf;
-	const struct btf_tracepoint *tp = probe_event(dp, &btf);
 	struct ctypes ct;
 	int i;
 
 	err->pos = e->pos;
 	if (!tp) {
-		err->msg = xasprintf("tracepoint '%s' is no longer known", dp->fp.target);
+		err->msg = xasprintf("tracepoint '%s' is no longer known", name);
 		return SEM_UNKNOWN;
 	}
 	ct = ctypes_btf(btf);
@@ -258,11 +259,38 @@ static enum sem_type trace_target_type(const struct derived_probe *dp, const str
 	return *access ? (*access)->type : SEM_UNKNOWN;
 }
 
-/* -L: "$name:TYPE" for each argument. */
-static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
+static enum sem_type trace_target_type(const struct derived_probe *dp, const struct expr *e,
+				       bool write, struct family_error *err,
+				       struct tvar **access)
 {
 	const struct btf *btf;
 	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+
+	return event_target_type(btf, tp, dp->fp.target, e, write, err, access);
+}
+
+/* The event called name in the kernel's BTF, with *btf, or NULL. */
+static const struct btf_tracepoint *event_named(const char *name, const struct btf **btf)
+{
+	const struct btf_tracepoints *tps = kinfo_tracepoints(NULL);
+
+	*btf = kinfo_btf(NULL);
+	return tps && *btf ? btf_tracepoint_find(tps, name) : NULL;
+}
+
+enum sem_type tracepoint_target_type(const char *name, const struct expr *e, bool write,
+				     struct family_error *err, struct tvar **access)
+{
+	const struct btf *btf;
+	const struct btf_tracepoint *tp = event_named(name, &btf);
+
+	return event_target_type(btf, tp, name, e, write, err, access);
+}
+
+/* -L: "$name:TYPE" for each argument. */
+static void event_list_targets(const struct btf *btf, const struct btf_tracepoint *tp,
+			       struct vec *out)
+{
 	struct ctypes ct;
 
 	if (!tp)
@@ -277,6 +305,22 @@ static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
 		vec_push(out, xasprintf("$%s:%s", tp->args[i].name, tn));
 		free(tn);
 	}
+}
+
+static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
+{
+	const struct btf *btf;
+	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+
+	event_list_targets(btf, tp, out);
+}
+
+void tracepoint_list_targets(const char *name, struct vec *out)
+{
+	const struct btf *btf;
+	const struct btf_tracepoint *tp = event_named(name, &btf);
+
+	event_list_targets(btf, tp, out);
 }
 
 /* ---- pass 3 ------------------------------------------------------------ */
