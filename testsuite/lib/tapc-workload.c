@@ -154,7 +154,11 @@
  *		"/tapc-nosuch") (fails: ENOENT); z = open(P+0x700 "/dev/zero",
  *		O_RDONLY); pread64(z, P+0x800, 4, 5, 1) (4: offset
  *		0x100000005); preadv(z, P+0x740 {P+0x800, 4}, 1, 5, 1) (4);
- *		close(z) (0); ipc(MSGGET, IPC_PRIVATE, IPC_CREAT|0600) (q);
+ *		close(z) (0); sync_file_range(-1, 0x100000005, 7,
+ *		SYNC_FILE_RANGE_WAIT_BEFORE) and fanotify_mark(-1,
+ *		FAN_MARK_ADD, FAN_ACCESS, AT_FDCWD, P "/dev/null") (fail:
+ *		EBADF); clone(CLONE_THREAD, 0, P+0xc00, tls 0x1234, P+0xc40)
+ *		(fails: EINVAL); ipc(MSGGET, IPC_PRIVATE, IPC_CREAT|0600) (q);
  *		ipc(MSGCTL, q, IPC_RMID, 0, NULL) (0); ipc(SEMGET, IPC_PRIVATE,
  *		1, IPC_CREAT|0600) (s); ipc(SEMCTL, s, 0, IPC_RMID, P+0xb00)
  *		(0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
@@ -1031,6 +1035,20 @@ static long sc_call32_5(long nr, long a, long b, long c, long d, long e)
 	return ret;
 }
 
+/* ... and with six: the sixth in ebp, which the compiler may use itself
+ * (saved and restored around the call; f comes in a register, since the
+ * push moves the stack an rsp-relative operand would be read from). */
+static long sc_call6_32(long nr, long a, long b, long c, long d, long e, long f)
+{
+	long ret;
+
+	__asm__ volatile("push %%rbp\n\tmov %7, %%rbp\n\tint $0x80\n\tpop %%rbp"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e), "r"(f)
+			 : "memory", "cc", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
 static long sc_call32(long nr, long a, long b, long c)
 {
 	return sc_call32_5(nr, a, b, c, 0, 0);
@@ -1123,6 +1141,14 @@ static void sc_compat_offsets(long page)
 	sc_check(sc_call32_5(333 /* preadv */, fd, page + 0x740, 1, 5, 1) == 4,
 		 "tapc-workload: compat preadv");
 	sc_check(sc_call32(6 /* close */, fd, 0, 0) == 0, "tapc-workload: compat close");
+	/* arguments i386 places otherwise; every call fails */
+	sc_check(sc_call6_32(314 /* sync_file_range */, -1, 5, 1, 7, 0, 1) == -EBADF,
+		 "tapc-workload: compat sync_file_range");
+	sc_check(sc_call6_32(339 /* fanotify_mark */, -1, 1, 1, 0, -100, page) == -EBADF,
+		 "tapc-workload: compat fanotify_mark");
+	sc_check(sc_call32_5(120 /* clone */, 0x10000 /* CLONE_THREAD */, 0, page + 0xc00,
+			     0x1234, page + 0xc40) == -EINVAL,
+		 "tapc-workload: compat clone");
 }
 
 /* SysV IPC through the i386 ipc multiplexer (call 117): a message queue
