@@ -291,6 +291,11 @@ struct derived_probe {
 	struct vec entry_exprs;
 };
 
+/* Whether dp and prev, derived one after the other, are the one probe
+ * SystemTap has for both (probe_family.one_probe_per_alias): printed and
+ * warned about once. */
+bool derived_probe_twins(const struct derived_probe *prev, const struct derived_probe *dp);
+
 /* What a name in an expression refers to (see program_ref). */
 struct sem_ref {
 	enum sem_type type;		/* the expression's inferred type */

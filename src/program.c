@@ -138,6 +138,26 @@ static void body_free(struct sem_body *b)
 	vec_free(&b->calls);
 }
 
+/* Whether dp is the twin of prev that SystemTap's one probe stands for
+ * (probe_family.one_probe_per_alias): the same user's probe through the
+ * same aliases, printed alike. */
+bool derived_probe_twins(const struct derived_probe *prev, const struct derived_probe *dp)
+{
+	if (prev->family != dp->family || !dp->family->one_probe_per_alias)
+		return false;
+	if (prev->origin != dp->origin || prev->chain.n != dp->chain.n)
+		return false;
+	for (size_t i = 0; i < dp->chain.n; i++)
+		if (strcmp(prev->chain.v[i], dp->chain.v[i]))
+			return false;
+	char *a = pp_resolved_text(prev->loc), *b = pp_resolved_text(dp->loc);
+	bool same = !strcmp(a, b);
+
+	free(a);
+	free(b);
+	return same;
+}
+
 static void derived_probe_free(struct derived_probe *dp)
 {
 	probe_point_free(dp->loc);

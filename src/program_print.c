@@ -156,6 +156,8 @@ static void print_probe(FILE *out, const struct derived_probe *dp)
 
 void program_print(FILE *out, const struct program *p)
 {
+	const struct derived_probe *prev = NULL;
+
 	if (p->embeds.n)
 		fputs("# global embedded code\n", out);
 	for (size_t i = 0; i < p->embeds.n; i++)
@@ -181,8 +183,11 @@ void program_print(FILE *out, const struct program *p)
 	for (size_t i = 0; i < p->probes.n; i++) {
 		const struct derived_probe *dp = p->probes.v[i];
 
-		print_probe(out, dp);
-		print_locals(out, &dp->locals);
+		if (!prev || !derived_probe_twins(prev, dp)) {
+			print_probe(out, dp);
+			print_locals(out, &dp->locals);
+		}
+		prev = dp;
 	}
 	/* SystemTap arms conditions on globals with a begin probe of its
 	 * own, which -p2 lists before the display probes */

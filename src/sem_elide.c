@@ -56,7 +56,8 @@ size_t sem_elide_probes(struct elab *E)
 			P->probes.v[kept++] = dp;
 			continue;
 		}
-		warn_elided(E, dp);
+		if (!P->elided.n || !derived_probe_twins(P->elided.v[P->elided.n - 1], dp))
+			warn_elided(E, dp);
 		vec_push(&P->elided, dp);
 		elided++;
 	}

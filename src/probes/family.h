@@ -44,6 +44,10 @@ struct probe_family {
 	 * "perf.type(1).config(0).sample(1000000) <- perf.type(1).config(0)");
 	 * print_point may still name the point and the chain. */
 	bool chain_is_matched;
+	/* SystemTap's probe for all the points one alias derives is one
+	 * (a system call's numbers, native and 32-bit, share one tracepoint
+	 * probe): -p2 prints such twins once. */
+	bool one_probe_per_alias;
 
 	/* ---- pass 2 ---- */
 

@@ -160,6 +160,7 @@ const struct probe_family probe_family_syscall = {
 	.list_targets = sc_list_targets,
 	.armable = true,
 	.internal_points = true,
+	.one_probe_per_alias = true,
 	.emit_entry = sc_emit,
 	.saves_entry = sc_saves_entry,
 	.derived_point = sc_derived_point,
