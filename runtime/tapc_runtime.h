@@ -200,6 +200,8 @@ union tap_probe_data {
 		unsigned long offset;	/* bytes past the symbol's start */
 		int maxactive;		/* .return: instances, -1 for the default */
 		int optional;		/* no warning when it does not register */
+		int init_text;		/* in its module's init text, which is
+					 * gone once the module is live */
 	} kprobe;
 	struct {			/* TAP_PROBE_HWBKPT */
 		unsigned long addr;	/* kernel.data(ADDR); 0: .target names

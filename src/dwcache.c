@@ -20,7 +20,7 @@
 #include "util.h"
 
 /* Changed whenever what the index holds or leaves out changes. */
-#define DWCACHE_MAGIC "tapc-dwidx-5"
+#define DWCACHE_MAGIC "tapc-dwidx-6"
 
 struct dwcache_header {
 	char magic[16];

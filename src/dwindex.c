@@ -4,8 +4,12 @@
  * (register_kprobe's checks, which SystemTap's own section rule agrees
  * with):
  *  - anything outside the text proper: a module's function must lie in
- *    .text or a .text.* section (not .init.text, .exit.text,
- *    .noinstr.text ...); a vmlinux function must lie in .text;
+ *    .text or a .text.* section (not .noinstr.text ...), or in its
+ *    .init.text or .exit.text, whose functions SystemTap lists and probes
+ *    too (the runtime registers them when the module is loaded, before
+ *    its init function runs); a vmlinux function must lie in .text, as
+ *    its init text is gone once the kernel has booted; a user binary's
+ *    in .text;
  *  - in vmlinux, the areas the kernel blacklists as a whole:
  *    __kprobes_text (functions marked __kprobes), the noinstr text and,
  *    on x86, the entry text (populate_kprobe_blacklist);
@@ -53,6 +57,7 @@ struct dwindex {
 	Dwarf *dw;
 	Dwarf_Addr bias;	/* DWARF address + bias = the module's address */
 	bool is_kernel;
+	bool is_kmodule;	/* a kernel module's */
 
 	struct dwfunc *funcs;	/* sorted by name, then address */
 	size_t n, cap;
@@ -287,9 +292,26 @@ static void read_kernel_limits(struct dwindex *ix)
 	read_blacklist(ix);
 }
 
+/* The name of the section of a module or user binary that holds ADDR
+ * (a DWARF address), or NULL. */
+static const char *section_of(const struct dwindex *ix, Dwarf_Addr addr)
+{
+	Dwarf_Addr a = addr + ix->bias, bias;
+	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
+	GElf_Shdr sh;
+	size_t shstrndx;
+	Elf *elf = dwfl_module_getelf(ix->mod, &bias);
+
+	if (!scn || !elf || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	return elf_strptr(elf, shstrndx, sh.sh_name);
+}
+
 /* Whether the kernel would kprobe a function entered at ADDR. */
 static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 {
+	const char *name;
+
 	if (ix->is_kernel) {
 		if (addr < ix->stext || addr >= ix->etext)
 			return false;
@@ -298,17 +320,19 @@ static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 				return false;
 		return !in_ranges(ix->blacklist, ix->n_blacklist, addr);
 	}
-	Dwarf_Addr a = addr + ix->bias, bias;
-	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
-	GElf_Shdr sh;
-	size_t shstrndx;
-	Elf *elf = dwfl_module_getelf(ix->mod, &bias);
-	const char *name;
-
-	if (!scn || !elf || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+	name = section_of(ix, addr);
+	if (!name)
 		return false;
-	name = elf_strptr(elf, shstrndx, sh.sh_name);
-	return name && (strcmp(name, ".text") == 0 || strncmp(name, ".text.", 6) == 0);
+	if (ix->is_kmodule && (!strcmp(name, ".init.text") || !strcmp(name, ".exit.text")))
+		return true;
+	return strcmp(name, ".text") == 0 || strncmp(name, ".text.", 6) == 0;
+}
+
+bool dwindex_in_init_text(const struct dwindex *ix, Dwarf_Addr addr)
+{
+	const char *name = ix->is_kmodule ? section_of(ix, addr) : NULL;
+
+	return name && !strcmp(name, ".init.text");
 }
 
 /* ---- the walk */
@@ -440,6 +464,7 @@ static bool open_all(struct dwindex *ix, const Dwfl_Callbacks *cb, const char *p
 		     const char *module, bool is_kernel, char *err, size_t errlen)
 {
 	ix->is_kernel = is_kernel;
+	ix->is_kmodule = !is_kernel && strcmp(module, "@user") != 0;
 	if (!open_dwfl(ix, cb, path, module, err, errlen))
 		return false;
 	read_symbols(ix);

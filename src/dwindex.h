@@ -150,6 +150,9 @@ const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned l
 /* The address of the line-table row that holds ADDR (the start of its
  * statement) in *start; false when no compile unit holds ADDR. */
 bool dwindex_row_start(const struct dwindex *ix, Dwarf_Addr addr, Dwarf_Addr *start);
+/* Whether ADDR lies in a kernel module's .init.text: code the kernel
+ * frees once the module's init function has run. */
+bool dwindex_in_init_text(const struct dwindex *ix, Dwarf_Addr addr);
 /* The kernel's _stext address (0 elsewhere or without it): SystemTap
  * prints a kernel probe's address from it. */
 Dwarf_Addr dwindex_stext(const struct dwindex *ix);

@@ -210,8 +210,11 @@ static bool tap_kp_in_module(const struct tap_kp *k, const char *name)
 /*
  * Under tap_kp_mutex.  A module function whose module is not loaded does
  * not resolve (-ENOENT): it waits for the module, quietly, as in
- * SystemTap; one missing from a module that is loaded is an error.  A
- * probe the arming condition keeps off is registered disabled.
+ * SystemTap; one missing from a module that is loaded is an error, but
+ * for one in the module's init text, freed once the module is live:
+ * SystemTap registers such a probe only when the module is loaded while
+ * it runs, and says nothing otherwise.  A probe the arming condition
+ * keeps off is registered disabled.
  */
 static void tap_kp_register(struct tap_kp *k, bool at_start)
 {
@@ -223,7 +226,7 @@ static void tap_kp_register(struct tap_kp *k, bool at_start)
 	rc = k->ret ? register_kretprobe(&k->u.krp) : register_kprobe(&k->u.kp);
 	k->registered = rc == 0;
 	if (rc && !(at_start && rc == -ENOENT && k->probe->module &&
-		    !tap_module_live(k->probe->module)))
+		    (k->probe->u.kprobe.init_text || !tap_module_live(k->probe->module))))
 		tap_kp_warn(k, rc);
 }
 

@@ -665,8 +665,9 @@ static void kfunc_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	emit_str_field(out, "target", d->symbol);
 	emit_str_field(out, "module", d->module);
 	fprintf(out, ".flags = %s, ", dp->fp.flags ? "TAP_PF_RETURN" : "0");
-	fprintf(out, ".u.kprobe = { .offset = %luUL, .maxactive = %d, .optional = %d }, ",
-		d->offset, (int)dp->fp.num[0], optional);
+	fprintf(out, ".u.kprobe = { .offset = %luUL, .maxactive = %d, .optional = %d, "
+		".init_text = %d }, ", d->offset, (int)dp->fp.num[0], optional,
+		d->module && dwindex_in_init_text(d->ix, d->scope.pc) ? 1 : 0);
 }
 
 const struct probe_family probe_family_kfunc = {
