@@ -49,6 +49,7 @@ struct addr_range {
 struct fsym {
 	Dwarf_Addr lo, hi;
 	const char *name;
+	int rank;		/* among aliases, lower first: global, weak, local */
 };
 
 struct dwindex {
@@ -139,6 +140,8 @@ static int fsym_cmp(const void *a, const void *b)
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
 	return strcmp(x->name, y->name);
 }
 
@@ -164,16 +167,21 @@ static void read_symbols(struct dwindex *ix)
 				cap = cap ? 2 * cap : 4096;
 				ix->fsyms = xrealloc(ix->fsyms, cap * sizeof(*ix->fsyms));
 			}
+			int bind = GELF_ST_BIND(sym.st_info);
+
 			ix->fsyms[ix->n_fsyms++] = (struct fsym){ addr - ix->bias,
-				addr - ix->bias + sym.st_size, name };
+				addr - ix->bias + sym.st_size, name,
+				bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2 };
 		}
 	}
 	if (ix->n_fsyms > 1)	/* none in a file of types only (uheader.c) */
 		qsort(ix->fsyms, ix->n_fsyms, sizeof(*ix->fsyms), fsym_cmp);
 }
 
-/* The function symbol that contains ADDR (the first by address when
- * aliases do), or NULL. */
+/* The function symbol that contains ADDR (of aliases, the first by
+ * address, then the global one, as SystemTap names a module's init
+ * function's address init_module, not the function's own local name), or
+ * NULL. */
 static const struct fsym *fsym_at(const struct dwindex *ix, Dwarf_Addr addr)
 {
 	size_t lo = 0, hi = ix->n_fsyms;
