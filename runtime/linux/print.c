@@ -62,8 +62,29 @@ void tap_print(struct tap_context *c, const char *s)
 
 struct tap_memread {
 	u64 fault_addr;
-	bool user;
 };
+
+/*
+ * The address of the first byte of [addr, addr + len) that cannot be read:
+ * SystemTap reads %m and %M byte by byte and names the byte that faulted.
+ * Only called once a read of the whole range failed.
+ */
+static u64 tap_mem_first_fault(u64 addr, size_t len, bool user)
+{
+	size_t i;
+	char b;
+
+	for (i = 0; i < len; i++) {
+		long ret = user ?
+			copy_from_user_nofault(&b, (const void __user *)
+					       (uintptr_t)(addr + i), 1) :
+			tap_read_kernel(&b, (unsigned long)(addr + i), 1);
+
+		if (ret)
+			return addr + i;
+	}
+	return addr;
+}
 
 static int tap_mem_read(void *priv, void *dst, u64 addr, size_t len,
 			bool user)
@@ -78,8 +99,7 @@ static int tap_mem_read(void *priv, void *dst, u64 addr, size_t len,
 	else
 		ret = tap_read_kernel(dst, (unsigned long)addr, len);
 	if (ret) {
-		m->fault_addr = addr;
-		m->user = user;
+		m->fault_addr = tap_mem_first_fault(addr, len, user);
 		return -EFAULT;
 	}
 	return 0;
@@ -112,9 +132,11 @@ static void tap_format_error(struct tap_context *c, int ret,
 {
 	char msg[64];
 
+	/* SystemTap's one message for a memory read that faults, kernel or
+	 * user (its STAP_MSG_LOC2C_01) */
 	if (ret == -EFAULT) {
-		snprintf(msg, sizeof(msg), "%s read fault at 0x%llx",
-			 m->user ? "user" : "kernel", m->fault_addr);
+		snprintf(msg, sizeof(msg), "read fault [man error::fault] at 0x%llx",
+			 m->fault_addr);
 		tap_error(c, msg);
 	} else {
 		tap_error(c, "invalid printf format or arguments");
