@@ -25,6 +25,10 @@ struct elab {
 	struct script **user;
 	int n_user;
 	struct vec fns;		/* struct sem_function *: user ones first */
+	/* struct sem_function *: those only elided code called, which
+	 * leave the program but are type-checked all the same, as
+	 * SystemTap checks them (drop_dead_functions, infer.c) */
+	struct vec dead_fns;
 	struct vec globals;	/* struct vardecl *: every declared global */
 	struct namemap fn_names;	/* name -> fns of that name, in order */
 	struct namemap global_names;	/* name -> globals of that name */

@@ -446,7 +446,8 @@ static int fn_cmp(const void *x, const void *y)
 
 /* The functions reached again, now only through calls pass 3 emits:
  * those only dropped assignments called (sem_live_calls) leave the
- * program, as SystemTap does not emit them either. */
+ * program, as SystemTap does not emit them either; they are still
+ * type-checked (E->dead_fns). */
 static void drop_dead_functions(struct elab *E)
 {
 	struct program *P = E->P;
@@ -471,6 +472,8 @@ static void drop_dead_functions(struct elab *E)
 
 		if (f->used)
 			P->functions.v[kept++] = f;
+		else
+			vec_push(&E->dead_fns, f);
 	}
 	P->functions.n = kept;
 }
@@ -652,6 +655,7 @@ struct program *elaborate(struct script **user, int n_user,
 		free(E.aliases.v[i]);
 	vec_free(&E.aliases);
 	vec_free(&E.fns);
+	vec_free(&E.dead_fns);
 	vec_free(&E.globals);
 	namemap_free(&E.fn_names);
 	namemap_free(&E.global_names);

@@ -21,6 +21,7 @@ struct tctx {
 	struct sem_function *fn;
 	const struct derived_probe *dp;	/* the probe being typed, or NULL */
 	bool report;		/* the final pass: report what is wrong */
+	bool dead;		/* typing a function of E->dead_fns */
 	int changed;
 	struct vec pend;	/* struct pending *: mismatches of the final pass */
 };
@@ -137,7 +138,7 @@ static char *with_what(const struct expr *e, char *msg)
  * mode lets a target variable that does not resolve leave it so). */
 static void unresolved_at(struct tctx *T, const struct srcpos *pos, const char *what)
 {
-	if (T->report && !T->E->o->listing)
+	if (T->report && !T->E->o->listing && !T->dead)
 		pend(T, -1, pos, with_what_at(pos, what, xstrdup("unresolved type ")),
 		     NULL, NULL);
 }
@@ -890,6 +891,16 @@ static void type_program(struct tctx *T)
 		if (f->decl->body)
 			type_body(T, f->decl->body, NULL, f, NULL);
 	}
+	/* SystemTap type-checks a function whose only calls were elided:
+	 * its mismatches are errors, what stays unknown is not */
+	T->dead = true;
+	for (size_t i = 0; i < T->E->dead_fns.n; i++) {
+		struct sem_function *f = T->E->dead_fns.v[i];
+
+		if (f->decl->body)
+			type_body(T, f->decl->body, NULL, f, NULL);
+	}
+	T->dead = false;
 	for (size_t i = 0; i < P->probes.n; i++) {
 		struct derived_probe *dp = P->probes.v[i];
 
