@@ -168,6 +168,8 @@ struct probe_point {
 
 struct probe {
 	struct srcpos pos;
+	bool version_dependent;	/* parsed under a systemtap_v condition
+				 * (--check-version) */
 	struct vec points;	/* struct probe_point * */
 	struct stmt *body;
 	bool privileged;
@@ -176,6 +178,8 @@ struct probe {
 /* probe NAME = POINTS { body } (prologue style) or += (epilogue style). */
 struct probe_alias {
 	struct srcpos pos;
+	bool version_dependent;	/* parsed under a systemtap_v condition
+				 * (--check-version) */
 	struct vec names;	/* struct probe_point * */
 	struct vec points;	/* struct probe_point * */
 	bool epilogue;		/* written with += */
@@ -186,6 +190,8 @@ struct probe_alias {
 
 struct global {
 	struct srcpos pos;
+	bool version_dependent;	/* parsed under a systemtap_v condition
+				 * (--check-version) */
 	char *name;
 	bool is_private;
 	bool wrap;		/* global a% */
@@ -214,6 +220,8 @@ enum {
 
 struct function {
 	struct srcpos pos;
+	bool version_dependent;	/* parsed under a systemtap_v condition
+				 * (--check-version) */
 	char *name;
 	bool is_private;
 	enum value_type type;

@@ -13,6 +13,7 @@
 #include "token.h"
 #include "probes/family.h"
 #include "glob.h"
+#include "sem_version.h"
 #include "suggest.h"
 
 /* ---- deep copies of statements (each derived probe owns its body) ---- */
@@ -168,6 +169,7 @@ static struct expr *and_cond(const struct expr *a, const struct expr *b)
  * the end the user's probe points (see derived_probe.chain). */
 struct chain_link {
 	char *text;
+	const struct probe_alias *alias;	/* the alias's step, or NULL */
 	const struct chain_link *next;
 };
 
@@ -213,6 +215,19 @@ static void defer_error(struct derive *D, const struct srcpos *pos, const char *
 	D->deferred_kind = kind;
 }
 
+/* --check-version: the probe's derivation, for sem_version_warn. */
+static void note_version(struct elab *E, const struct derive *D,
+			 const struct derived_probe *dp, const struct chain_link *chain)
+{
+	const struct probe_alias *aliases[MAX_ALIAS_DEPTH + 1];
+	int n = 0;
+
+	for (const struct chain_link *l = chain; l && n <= MAX_ALIAS_DEPTH; l = l->next)
+		if (l->alias)
+			aliases[n++] = l->alias;
+	sem_version_note_probe(E, dp, D->origin, aliases, n);
+}
+
 /* Give dp (its family and loc set) the user's body and condition, and add it
  * to the program. */
 static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
@@ -221,6 +236,8 @@ static void add_probe(struct elab *E, const struct derive *D, struct derived_pro
 {
 	for (const struct chain_link *l = chain; l; l = l->next)
 		vec_push(&dp->chain, (void *)program_text(E->P, l->text));
+	if (E->o->check_version)
+		note_version(E, D, dp, chain);
 	/* what -l prints (see struct derive); NULL: the text of dp->loc */
 	dp->list_name = D->list_name ? xstrdup(D->list_name) : NULL;
 	dp->body = stmt_dup(body);
@@ -492,7 +509,7 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 {
 	const struct probe_alias *a = r->a;
 	struct stmt *blk;
-	struct chain_link link = { .next = chain };
+	struct chain_link link = { .next = chain, .alias = r->a };
 	int total = 0;
 
 	for (int i = 0; i < D->depth; i++)

@@ -19,6 +19,7 @@
 #include "sem_dead.h"
 #include "sem_defer.h"
 #include "sem_elide.h"
+#include "sem_version.h"
 #include "sem_foreach.h"
 #include "sem_limits.h"
 #include "sem_overload.h"
@@ -636,6 +637,8 @@ struct program *elaborate(struct script **user, int n_user,
 			drain_work(&E);
 		}
 	}
+	if (d->errors == errors && o->check_version)
+		sem_version_warn(&E);
 	if (d->errors == errors)
 		sem_autocast_resolve(&E);
 	if (d->errors == errors) {
@@ -656,6 +659,7 @@ struct program *elaborate(struct script **user, int n_user,
 	vec_free(&E.aliases);
 	vec_free(&E.fns);
 	vec_free(&E.dead_fns);
+	sem_version_free(&E);
 	vec_free(&E.globals);
 	namemap_free(&E.fn_names);
 	namemap_free(&E.global_names);

@@ -44,6 +44,7 @@ struct elab_options {
 	int64_t maxstringlen, maxmapentries;
 	unsigned privilege;	/* --privilege: enum privilege; 0 counts as
 				 * PRIV_STAPDEV */
+	bool check_version;	/* --check-version (sem_version.c) */
 };
 
 /* A variable: global, function parameter or local. */

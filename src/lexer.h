@@ -59,6 +59,10 @@ void preproc_next(struct preproc *pp, struct token *out);
 /* Whether the file held any token before preprocessing (a lexical error
  * included): more than blanks and comments. */
 bool preproc_saw_token(const struct preproc *pp);
+/* Whether a %( systemtap_v ... %) condition was evaluated since the last
+ * call: the declaration being parsed then depends on the language
+ * version (--check-version). */
+bool preproc_take_version_seen(struct preproc *pp);
 void preproc_free(struct preproc *pp);
 
 /* Make the library macros visible to this file (call before the first

@@ -156,6 +156,7 @@ static struct program *run_pass2(struct session *s,
 		.maxstringlen = define_value(&opts->defines, "MAXSTRINGLEN"),
 		.maxmapentries = define_value(&opts->defines, "MAXMAPENTRIES"),
 		.privilege = opts->privilege,
+		.check_version = opts->check_version,
 	};
 	struct pass_clock clock;
 	struct program *prog;

@@ -112,6 +112,14 @@ struct pstate {
 	int pp_paren;
 	int pp_alt;
 	int prev;		/* raw kind of the previous token, or -1 */
+
+	/* --check-version, as SystemTap decides it: a declaration depends
+	 * on the language version when a systemtap_v condition was
+	 * evaluated from just before its first token to its end.  The
+	 * parser may have read the next declaration's keyword when it
+	 * builds one, so the flag of the one before is kept too. */
+	bool version_decl, version_prev;
+	int raw_prev;		/* kind of the previous token read */
 };
 
 static void perr(struct pstate *ps, const struct srcpos *pos,
@@ -364,7 +372,8 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 			    struct expr *b);
 static bool alias_names_ok(struct pstate *ps, struct vec *names);
 static bool params_unique(struct pstate *ps, struct vec *params);
-static void add_global(struct pstate *ps, struct global *g, bool is_private);
+static void add_global(struct pstate *ps, struct global *g, bool is_private, int la);
+static bool version_dependent(const struct pstate *ps, int la);
 static struct expr *build_target(struct pstate *ps, struct expr *e,
 				 const struct tokv *t);
 static bool add_member(struct pstate *ps, struct expr *e,
@@ -525,13 +534,13 @@ opt_semi:
 	;
 
 global_list:
-	  global_var			{ add_global(ps, $1, false); }
-	| global_list COMMA global_var	{ add_global(ps, $3, false); }
+	  global_var			{ add_global(ps, $1, false, yychar); }
+	| global_list COMMA global_var	{ add_global(ps, $3, false, yychar); }
 	;
 
 private_global_list:
-	  global_var				{ add_global(ps, $1, true); }
-	| private_global_list COMMA global_var	{ add_global(ps, $3, true); }
+	  global_var				{ add_global(ps, $1, true, yychar); }
+	| private_global_list COMMA global_var	{ add_global(ps, $3, true, yychar); }
 	;
 
 global_var:
@@ -608,11 +617,25 @@ string_lit:
 /* ---- functions ---- */
 
 function_decl:
-	  func_head block		{ fn_body(ps, $1, $2); }
-	| func_head EMBEDDED		{ fn_embedded(ps, $1, $2, &@2); }
-	| PRIVATE func_head block	{ $2->is_private = true; fn_body(ps, $2, $3); }
+	  func_head block
+		{ $1->version_dependent = version_dependent(ps, yychar); fn_body(ps, $1, $2); }
+	| func_head EMBEDDED
+		{
+			$1->version_dependent = version_dependent(ps, yychar);
+			fn_embedded(ps, $1, $2, &@2);
+		}
+	| PRIVATE func_head block
+		{
+			$2->is_private = true;
+			$2->version_dependent = version_dependent(ps, yychar);
+			fn_body(ps, $2, $3);
+		}
 	| PRIVATE func_head EMBEDDED
-		{ $2->is_private = true; fn_embedded(ps, $2, $3, &@3); }
+		{
+			$2->is_private = true;
+			$2->version_dependent = version_dependent(ps, yychar);
+			fn_embedded(ps, $2, $3, &@3);
+		}
 	;
 
 func_head:
@@ -699,6 +722,7 @@ probe_decl:
 			free($2);
 			p->body = $3;
 			p->privileged = ps->privileged;
+			p->version_dependent = version_dependent(ps, yychar);
 			check_tree(ps, $3);
 			script_add(ps->script, D_PROBE, p);
 		}
@@ -724,6 +748,7 @@ probe_decl:
 			a->body = $4;
 			a->epi_body = $5;
 			a->privileged = ps->privileged;
+			a->version_dependent = version_dependent(ps, yychar);
 			check_tree(ps, $4);
 			check_tree(ps, $5);
 			script_add(ps->script, D_ALIAS, a);
@@ -1673,9 +1698,10 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 	return e;
 }
 
-static void add_global(struct pstate *ps, struct global *g, bool is_private)
+static void add_global(struct pstate *ps, struct global *g, bool is_private, int la)
 {
 	g->is_private = is_private;
+	g->version_dependent = version_dependent(ps, la);
 	script_add(ps->script, D_GLOBAL, g);
 	namemap_add(&ps->global_names, g->name, g);
 }
@@ -1917,6 +1943,32 @@ static bool is_sync_token(int yytok)
 		|| yytok == PRIVATE || yytok == EMBEDDED || yytok == END;
 }
 
+/* A declaration starts at probe, global, function, or private (then not
+ * again at the global or function after it). */
+static void track_version(struct pstate *ps, int kind)
+{
+	bool seen = preproc_take_version_seen(ps->pp);
+	bool starts = kind == TK_PROBE || kind == TK_GLOBAL || kind == TK_FUNCTION ||
+		      kind == TK_PRIVATE;
+
+	if (starts && ps->raw_prev != TK_PRIVATE) {
+		ps->version_prev = ps->version_decl;
+		ps->version_decl = seen;
+	} else {
+		ps->version_decl |= seen;
+	}
+	ps->raw_prev = kind;
+}
+
+/* Whether the declaration being built depends on the language version;
+ * la is the parser's lookahead token. */
+static bool version_dependent(const struct pstate *ps, int la)
+{
+	if (la == PROBE || la == GLOBAL || la == FUNCTION || la == PRIVATE)
+		return ps->version_prev;
+	return ps->version_decl;
+}
+
 static void raw_next(struct pstate *ps, struct token *t)
 {
 	if (ps->have_la) {
@@ -1928,6 +1980,7 @@ static void raw_next(struct pstate *ps, struct token *t)
 
 	memset(t, 0, sizeof(*t));
 	preproc_next(ps->pp, t);
+	track_version(ps, t->kind);
 	if (t->kind != TK_EOF)
 		ps->script->parsed_tokens = true;
 	if (ps->d->errors != errors)
@@ -2343,6 +2396,7 @@ struct script *parse_script(struct srcfile *f, const struct pass1_env *env,
 	ps.script = script_new(f);
 	ps.privileged = f->privileged || (env && env->guru_mode);
 	ps.prev = -1;
+	ps.raw_prev = -1;
 	p1_parse(&ps);
 	if (ps.have_la)
 		token_free(&ps.la);

@@ -124,6 +124,9 @@ struct preproc {
 
 	int quiet;			/* > 0 while skipping a branch */
 	bool saw_token;			/* the lexer returned one */
+	/* a systemtap_v condition was evaluated since the parser last
+	 * asked (--check-version, preproc_take_version_seen) */
+	bool version_seen;
 	bool collect_library;		/* loading a .stpm file */
 	bool lib_stray_reported;
 };
@@ -1052,6 +1055,8 @@ static int eval_cond(struct preproc *pp, const struct token *l,
 {
 	const struct pass1_env *env = pp->env;
 
+	if (is_ident(l, "systemtap_v"))
+		pp->version_seen = true;
 	if (is_ident(l, "kernel_v") || is_ident(l, "kernel_vr") ||
 	    is_ident(l, "systemtap_v"))
 		return eval_version(pp, l, op, r);
@@ -1389,6 +1394,14 @@ void preproc_next(struct preproc *pp, struct token *out)
 	if (scan_pp(pp, out))
 		return;
 	make_token(out, TK_EOF, "", &pp->eof_pos);
+}
+
+bool preproc_take_version_seen(struct preproc *pp)
+{
+	bool seen = pp->version_seen;
+
+	pp->version_seen = false;
+	return seen;
 }
 
 bool preproc_saw_token(const struct preproc *pp)
