@@ -219,8 +219,8 @@ void tapset_msg_flags_str(char *out, long long flags);
 
 long long tapset_gettimeofday_ns(void);
 long long tapset_local_clock_ns(void);
-/* cpu_clock_ns(cpu): raises "invalid cpu number CPU" for a CPU that
- * does not exist (the result is 0). */
+/* cpu_clock_ns(cpu): raises SystemTap's "cpu CPU is not online" for a
+ * CPU that does not exist or is offline (the result is 0). */
 long long tapset_cpu_clock_ns(struct tap_context *c, long long cpu);
 long long tapset_get_cycles(void);
 long long tapset_jiffies(void);

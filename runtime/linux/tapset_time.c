@@ -25,8 +25,9 @@ long long tapset_local_clock_ns(void)
 
 long long tapset_cpu_clock_ns(struct tap_context *c, long long cpu)
 {
-	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
-		tap_errorf(c, "invalid cpu number %lld", cpu);
+	/* an offline CPU's clock is not kept up to date: SystemTap refuses it */
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+		tap_errorf(c, "cpu %lld is not online", cpu);
 		return 0;
 	}
 	return cpu_clock(cpu);
