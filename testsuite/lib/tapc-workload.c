@@ -161,7 +161,11 @@
  *		(fails: EINVAL); ipc(MSGGET, IPC_PRIVATE, IPC_CREAT|0600) (q);
  *		ipc(MSGCTL, q, IPC_RMID, 0, NULL) (0); ipc(SEMGET, IPC_PRIVATE,
  *		1, IPC_CREAT|0600) (s); ipc(SEMCTL, s, 0, IPC_RMID, P+0xb00)
- *		(0); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		(0); setitimer(ITIMER_VIRTUAL, P+0xd00 {{1, 2}, {0, 0}},
+ *		NULL) (0); utimensat(AT_FDCWD, P+0x6e0, P+0xd40 {{1, 2}, {3,
+ *		4}}, 0) (fails: ENOENT); adjtimex(P+0xd80, zeroed); execve(P+0x6e0,
+ *		P+0xe00 {P+0x6e0, P+0xe40 "-x"}, P+0xe10 {P+0xe40}) (fails:
+ *		ENOENT); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
  *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
@@ -191,6 +195,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -1124,6 +1129,39 @@ static void sc_compat_structs(long page)
 		 "tapc-workload: compat umount");
 }
 
+/* More 32-bit layouts, at P+0xd00 on: setitimer(ITIMER_VIRTUAL,
+ * {interval {1, 2}, value {0, 0}}, NULL) (0: the value disarms it);
+ * utimensat(AT_FDCWD, "/tapc-nosuch", {{1, 2}, {3, 4}}, 0) (fails:
+ * ENOENT); adjtimex of a zeroed struct timex (modes 0: reads only);
+ * execve("/tapc-nosuch", {"/tapc-nosuch", "-x", NULL}, {"-x", NULL})
+ * (fails: ENOENT). */
+static void sc_compat_decoders(long page)
+{
+	unsigned int *u = (unsigned int *)(SC_PAGE + 0xd00);
+
+	u[0] = 1;			/* itimerval: interval {1, 2} */
+	u[1] = 2;
+	u[2] = 0;			/* value {0, 0} */
+	u[3] = 0;
+	sc_check(sc_call32(104 /* setitimer */, ITIMER_VIRTUAL, page + 0xd00, 0) == 0,
+		 "tapc-workload: compat setitimer");
+	for (int i = 0; i < 4; i++)	/* two timespecs at P+0xd40 */
+		u[16 + i] = (unsigned int)i + 1;
+	sc_check(sc_call32_5(320 /* utimensat */, AT_FDCWD, page + 0x6e0, page + 0xd40, 0, 0)
+		 == -ENOENT, "tapc-workload: compat utimensat");
+	memset(SC_PAGE + 0xd80, 0, 0x80);	/* struct compat_timex */
+	sc_check(sc_call32(124 /* adjtimex */, page + 0xd80, 0, 0) >= 0,
+		 "tapc-workload: compat adjtimex");
+	memcpy(SC_PAGE + 0xe40, "-x", 3);
+	u[0x40] = (unsigned int)(page + 0x6e0);	/* argv at P+0xe00 */
+	u[0x41] = (unsigned int)(page + 0xe40);
+	u[0x42] = 0;
+	u[0x44] = (unsigned int)(page + 0xe40);	/* envp at P+0xe10 */
+	u[0x45] = 0;
+	sc_check(sc_call32(11 /* execve */, page + 0x6e0, page + 0xe00, page + 0xe10) == -ENOENT,
+		 "tapc-workload: compat execve");
+}
+
 /* The calls that split a 64-bit offset in two registers, low half first:
  * pread64 and preadv of /dev/zero at offset 0x100000005. */
 static void sc_compat_offsets(long page)
@@ -1214,6 +1252,7 @@ static void step_compat(void)
 	sc_compat_structs(page);
 	sc_compat_offsets(page);
 	sc_compat_ipc(page);
+	sc_compat_decoders(page);
 	sc_check(sc_call32(20 /* getpid */, 0, 0, 0) == me, "tapc-workload: compat getpid");
 	sc_check(sc_call32(7 /* waitpid */, -1, 0, WNOHANG) == -ECHILD, "tapc-workload: compat waitpid");
 	sc_check(sc_call32(69 /* ssetmask */, 0, 0, 0) == 1 << (SIGUSR1 - 1),
