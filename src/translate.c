@@ -959,9 +959,9 @@ static bool any_embedded(const struct program *p)
  * see the script's constant or self comparisons, comparisons used as
  * numbers, or arithmetic used as a truth value: all legal in the script
  * language, all rejected by -Wall -Wextra -Werror when spelled inline.
- * Shift counts outside 0..63 leave the value unchanged, as SystemTap's
- * shifts behave on x86-64 (counts are clamped to 0..64 and the hardware
- * masks 64 to 0); in C they would be undefined. */
+ * A shift count is taken modulo 64 (its low 6 bits), as SystemTap 4.8's
+ * translator masks it ("<< (n & 63)"); in C a count outside 0..63 would
+ * be undefined.  Literal counts it folds are binary()'s (translate_expr.c). */
 static const struct {
 	const char *name;	/* as the generated code calls it */
 	const char *def;
@@ -976,7 +976,7 @@ static const struct {
 	{ "tap_op_true(", "static inline int tap_op_true(long long a) { return a != 0; }" },
 	{ "tap_op_not(", "static inline long long tap_op_not(long long a) { return a == 0; }" },
 	{ "tap_op_sh", "static inline int tap_op_count(long long n) "
-	  "{ return n >= 0 && n < 64 ? (int)n : 0; }" },
+	  "{ return (int)(n & 63); }" },
 	{ "tap_op_shl(", "static inline long long tap_op_shl(long long a, long long n)\n"
 	  "{ return (long long)((unsigned long long)a << tap_op_count(n)); }" },
 	{ "tap_op_shr(", "static inline long long tap_op_shr(long long a, long long n)\n"

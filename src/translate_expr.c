@@ -589,6 +589,18 @@ static bool settled_by_literal(struct tr *T, const struct expr *e, long long *v)
 	return false;
 }
 
+/* SystemTap's folding of a shift by a literal count it will not shift
+ * by: a negative count, or a count past 63 of a literal, leaves the value
+ * as it is (other counts are masked to 0..63 at run time). */
+static bool shift_folds_to_left(const struct expr *e)
+{
+	const struct expr *n = e->b;
+
+	if ((e->op != TK_SHL && e->op != TK_SHR) || !n || n->kind != E_NUM)
+		return false;
+	return n->num < 0 || (n->num > 63 && e->a->kind == E_NUM);
+}
+
 static char *binary(struct tr *T, const struct expr *e)
 {
 	char *a, *b, *r;
@@ -599,6 +611,8 @@ static char *binary(struct tr *T, const struct expr *e)
 		return logical(T, e);
 	if (settled_by_literal(T, e, &v))
 		return xasprintf("%lldLL", v);
+	if (shift_folds_to_left(e))
+		return tr_expr(T, e->a);
 	a = tr_expr(T, e->a);
 	if (e->op == TK_MATCH || e->op == TK_NMATCH) {
 		r = regex_match(T, e, a);
