@@ -165,7 +165,8 @@
  *		NULL) (0); utimensat(AT_FDCWD, P+0x6e0, P+0xd40 {{1, 2}, {3,
  *		4}}, 0) (fails: ENOENT); adjtimex(P+0xd80, zeroed); execve(P+0x6e0,
  *		P+0xe00 {P+0x6e0, P+0xe40 "-x"}, P+0xe10 {P+0xe40}) (fails:
- *		ENOENT); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		ENOENT); _sysctl(P+0xf00) and bdflush(2, 0x1234) (fail:
+ *		ENOSYS); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
  *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
@@ -1134,7 +1135,7 @@ static void sc_compat_structs(long page)
  * utimensat(AT_FDCWD, "/tapc-nosuch", {{1, 2}, {3, 4}}, 0) (fails:
  * ENOENT); adjtimex of a zeroed struct timex (modes 0: reads only);
  * execve("/tapc-nosuch", {"/tapc-nosuch", "-x", NULL}, {"-x", NULL})
- * (fails: ENOENT). */
+ * (fails: ENOENT); _sysctl and bdflush (fail: ENOSYS). */
 static void sc_compat_decoders(long page)
 {
 	unsigned int *u = (unsigned int *)(SC_PAGE + 0xd00);
@@ -1160,6 +1161,12 @@ static void sc_compat_decoders(long page)
 	u[0x45] = 0;
 	sc_check(sc_call32(11 /* execve */, page + 0x6e0, page + 0xe00, page + 0xe10) == -ENOENT,
 		 "tapc-workload: compat execve");
+	/* two calls 6.1 no longer has (sys_ni_syscall) that SystemTap
+	 * names: _sysctl(P+0xf00) and bdflush(2, 0x1234) */
+	sc_check(sc_call32(149 /* _sysctl */, page + 0xf00, 0, 0) == -ENOSYS,
+		 "tapc-workload: compat _sysctl");
+	sc_check(sc_call32(134 /* bdflush */, 2, 0x1234, 0) == -ENOSYS,
+		 "tapc-workload: compat bdflush");
 }
 
 /* The calls that split a 64-bit offset in two registers, low half first:
