@@ -215,17 +215,16 @@ static void defer_error(struct derive *D, const struct srcpos *pos, const char *
 	D->deferred_kind = kind;
 }
 
-/* --check-version: the probe's derivation, for sem_version_warn. */
+/* --check-version: the probe's derivation, innermost alias first, for
+ * sem_version_warn. */
 static void note_version(struct elab *E, const struct derive *D,
 			 const struct derived_probe *dp, const struct chain_link *chain)
 {
-	const struct probe_alias *aliases[MAX_ALIAS_DEPTH + 1];
-	int n = 0;
-
-	for (const struct chain_link *l = chain; l && n <= MAX_ALIAS_DEPTH; l = l->next)
-		if (l->alias)
-			aliases[n++] = l->alias;
-	sem_version_note_probe(E, dp, D->origin, aliases, n);
+	for (const struct chain_link *l = chain; l; l = l->next)
+		if (l->alias && l->alias->version_dependent)
+			sem_version_note(E, dp, "alias", &l->alias->pos);
+	if (D->origin && D->origin->version_dependent)
+		sem_version_note(E, dp, "probe", &D->origin->pos);
 }
 
 /* Give dp (its family and loc set) the user's body and condition, and add it

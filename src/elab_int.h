@@ -29,8 +29,8 @@ struct elab {
 	 * leave the program but are type-checked all the same, as
 	 * SystemTap checks them (drop_dead_functions, infer.c) */
 	struct vec dead_fns;
-	/* --check-version: where the version-dependent probes and aliases
-	 * of the derived probes are (const struct srcpos *, sem_version.c) */
+	/* --check-version: the version-dependent probes and aliases each
+	 * derived probe came through (struct version_note *, sem_version.c) */
 	struct vec version_probes;
 	struct vec globals;	/* struct vardecl *: every declared global */
 	struct namemap fn_names;	/* name -> fns of that name, in order */

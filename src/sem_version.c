@@ -5,8 +5,9 @@
  * warns of each such global, then function, then probe and alias: the
  * globals in the order resolution met them, the functions by name, then
  * for each probe the aliases it came through, innermost first ("This
- * alias uses ..."), and the user's probe ("This probe uses ...").  The same warning at one place is
- * printed once (the diagnostics count the others as similar).
+ * alias uses ..."), and the user's probe ("This probe uses ...").  As
+ * every SystemTap warning, one text is printed once and the others are
+ * counted as similar (-v shows them).
  */
 #include "sem_version.h"
 
@@ -25,8 +26,8 @@ struct version_note {
 	const struct srcpos *pos;
 };
 
-static void note(struct elab *E, const struct derived_probe *dp, const char *kind,
-		 const struct srcpos *pos)
+void sem_version_note(struct elab *E, const struct derived_probe *dp, const char *kind,
+		      const struct srcpos *pos)
 {
 	struct version_note *n = xmalloc(sizeof(*n));
 
@@ -34,17 +35,6 @@ static void note(struct elab *E, const struct derived_probe *dp, const char *kin
 	n->kind = kind;
 	n->pos = pos;
 	vec_push(&E->version_probes, n);
-}
-
-void sem_version_note_probe(struct elab *E, const struct derived_probe *dp,
-			    const struct probe *user,
-			    const struct probe_alias *const *aliases, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (aliases[i]->version_dependent)
-			note(E, dp, "alias", &aliases[i]->pos);
-	if (user && user->version_dependent)
-		note(E, dp, "probe", &user->pos);
 }
 
 void sem_version_free(struct elab *E)
@@ -84,6 +74,25 @@ static void warn_functions(struct elab *E)
 	vec_free(&fns);
 }
 
+/* The twins of one SystemTap probe (a system call's numbers) are one
+ * probe to warn about. */
+static void warn_probes(struct elab *E)
+{
+	const struct derived_probe *last = NULL;
+	bool twin = false;
+
+	for (size_t i = 0; i < E->version_probes.n; i++) {
+		const struct version_note *n = E->version_probes.v[i];
+
+		if (n->dp != last) {
+			twin = last && derived_probe_twins(last, n->dp);
+			last = n->dp;
+		}
+		if (!twin)
+			sem_warn(E, n->pos, "keyword", version_msg, n->kind);
+	}
+}
+
 void sem_version_warn(struct elab *E)
 {
 	const struct program *P = E->P;
@@ -98,19 +107,5 @@ void sem_version_warn(struct elab *E)
 		sem_warn(E, &v->decl->pos, what, version_msg, "global");
 	}
 	warn_functions(E);
-	/* the twins of one SystemTap probe (a system call's numbers) are
-	 * one probe to warn about */
-	const struct derived_probe *last = NULL;
-	bool twin = false;
-
-	for (size_t i = 0; i < E->version_probes.n; i++) {
-		const struct version_note *n = E->version_probes.v[i];
-
-		if (n->dp != last) {
-			twin = last && derived_probe_twins(last, n->dp);
-			last = n->dp;
-		}
-		if (!twin)
-			sem_warn(E, n->pos, "keyword", version_msg, n->kind);
-	}
+	warn_probes(E);
 }

@@ -5,14 +5,12 @@
 
 struct derived_probe;
 struct elab;
-struct probe;
-struct probe_alias;
+struct srcpos;
 
-/* A derived probe came from the user's probe through these aliases (n of
- * them, innermost first): remember the version-dependent ones. */
-void sem_version_note_probe(struct elab *E, const struct derived_probe *dp,
-			    const struct probe *user,
-			    const struct probe_alias *const *aliases, int n);
+/* Derived probe dp came through a version-dependent alias or user's
+ * probe (kind "alias" or "probe") declared at pos. */
+void sem_version_note(struct elab *E, const struct derived_probe *dp, const char *kind,
+		      const struct srcpos *pos);
 
 /* Once the probes and what they use are resolved: warn, as SystemTap
  * does, of each global, function and probe (or alias it came through)
