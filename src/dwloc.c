@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwfentry.h"
 #include "util.h"
 
 /* DWARF's x86-64 numbering: 0-15 the general registers, 16 the return
@@ -1600,7 +1601,7 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
 				 "[man error::dwarf]", name ? name : "?");
 		return -1;
 	}
-	r = dwarf_getlocation_addr(&attr, scope->pc, &ops, &n, 1);
+	r = dwfentry_getlocation((Dwarf_Die *)&scope->func, &attr, scope->pc, &ops, &n);
 	if (r != 1 || n == 0) {
 		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
 				 "[man error::dwarf]", (uint64_t)scope->pc);

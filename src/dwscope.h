@@ -37,11 +37,6 @@ struct dwarf_scope {
 	 * nested in it, as SystemTap does (it takes the function's scope,
 	 * not the scopes around the address). */
 	bool function_entry;
-	/* -L finds a function probe's variables with a value past the
-	 * function's entry breakpoint (dwarf_entry_breakpoints: after the
-	 * call to __fentry__ that starts a kernel function), as SystemTap
-	 * lists them, not at pc; looked up when -L asks, not in pass 2. */
-	bool list_past_entry;
 	/* "kernel", or the name of the module the function is in: what the
 	 * addresses of its static variables are relative to at run time;
 	 * for a user binary its path. */

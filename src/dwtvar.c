@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwfentry.h"
 #include "dwloc.h"
 #include "dwscope.h"
 #include "suggest.h"
@@ -426,8 +427,8 @@ enum sem_type dwtvar_type(const struct dwarf_scope *scope, const struct expr *e,
 }
 
 /* Whether V has a value at the scope's pc: a constant, or a location
- * (list) that covers the pc. */
-static bool located_at(Dwarf_Addr pc, const struct dwvar *v)
+ * (list) that covers the pc, or the pc past an -mfentry call (dwfentry.h). */
+static bool located_at(const struct dwarf_scope *scope, const struct dwvar *v)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -436,19 +437,8 @@ static bool located_at(Dwarf_Addr pc, const struct dwvar *v)
 	if (dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_const_value, &attr))
 		return true;
 	return dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_location, &attr) &&
-	       dwarf_getlocation_addr(&attr, pc, &ops, &n, 1) == 1 && n > 0;
-}
-
-/* Where -L looks for the variables' values (dwarf_scope.list_past_entry). */
-static Dwarf_Addr listing_pc(const struct dwarf_scope *scope)
-{
-	Dwarf_Addr *bkpts = NULL, at = scope->pc;
-
-	if (scope->list_past_entry &&
-	    dwarf_entry_breakpoints((Dwarf_Die *)&scope->func, &bkpts) > 0)
-		at = bkpts[0];
-	free(bkpts);
-	return at;
+	       dwfentry_getlocation((Dwarf_Die *)&scope->func, &attr, scope->pc, &ops, &n) == 1 &&
+	       n > 0;
 }
 
 /* As SystemTap's -L lists them: $return first, then the innermost
@@ -459,7 +449,6 @@ void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
 {
 	struct ctypes ct = scope_types(scope);
 	struct dwvars vars = scope_vars(scope);
-	Dwarf_Addr pc = listing_pc(scope);
 	int deepest = 0;
 
 	if (scope->at_return && dwloc_type_of((Dwarf_Die *)&scope->func)) {
@@ -480,7 +469,7 @@ void dwtvar_list(const struct dwarf_scope *scope, struct vec *out)
 			char *tn;
 
 			if (v->depth != depth || find_var(&vars, v->name) != v ||
-			    !located_at(pc, v) || !(type = dwloc_type_of((Dwarf_Die *)&v->die)))
+			    !located_at(scope, v) || !(type = dwloc_type_of((Dwarf_Die *)&v->die)))
 				continue;
 			tn = tvar_type_name(&ct, type);
 			vec_push(out, xasprintf("$%s:%s", v->name, tn));

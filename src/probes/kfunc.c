@@ -255,7 +255,6 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
 	d->scope.pc = addr;
 	d->scope.function_entry = m->keep != DWM_STATEMENT && !m->at_label;
-	d->scope.list_past_entry = d->scope.function_entry && !f->inline_instance;
 	if (!mod)
 		d->stext_off = addr - dwindex_stext(ix);
 	d->symtab_only = f->die == 0;
