@@ -82,6 +82,7 @@ struct tap_proc_probe {
 	struct path path;		/* .target, resolved: its inode */
 	bool has_path;
 	bool glob;			/* .target is a glob (TAP_PROC_GLOB) */
+	bool never;			/* .target names no file: no match */
 };
 
 /* Per CPU, the path of the program a glob is matched against; allocated
@@ -132,7 +133,7 @@ static bool tap_proc_runs(const struct tap_proc_probe *tp)
 	/* a stapusr module sees only its user's processes */
 	if (tap_stapusr() && !tap_is_myproc())
 		return false;
-	if (p->arg[1] && current->tgid != p->arg[1])
+	if (tp->never || (p->arg[1] && current->tgid != p->arg[1]))
 		return false;
 	if (!tp->has_path && !tp->glob)
 		return true;
@@ -762,7 +763,15 @@ static int tap_proc_collect(void)
 				return -ENOMEM;
 			continue;
 		}
-		ret = kern_path(p->target, LOOKUP_FOLLOW, &tp->path);
+		/* as SystemTap's, a program that is not there (or a
+		 * relative name, kept as written) is no error: no process
+		 * runs it */
+		ret = p->target[0] == '/' ?
+		      kern_path(p->target, LOOKUP_FOLLOW, &tp->path) : -ENOENT;
+		if (ret == -ENOENT || ret == -ENOTDIR) {
+			tp->never = true;
+			continue;
+		}
 		if (ret) {
 			tap_proc_fail(p->pp, ret);
 			return ret;

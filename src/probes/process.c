@@ -25,10 +25,11 @@
  *	as in SystemTap.)
  *
  * A PATH without '/' is looked up in $PATH, and every PATH is resolved to
- * the file it names (symbolic links followed), as SystemTap does; it must
- * be an ELF file or a "#!" script, which SystemTap takes as itself (a
- * script's processes run its interpreter, so they never match it); the
- * runtime matches the program's file.  A PATH with a wildcard ('*', '?',
+ * the file it names (symbolic links followed), as SystemTap does; a "#!"
+ * script is taken as itself (its processes run its interpreter, so they
+ * never match it), and a PATH that names no file stays as written (as in
+ * SystemTap, whose event probes do not check it); the runtime matches the
+ * program's file.  A PATH with a wildcard ('*', '?',
  * '[') stays as written, as in SystemTap (pp() shows it), and the runtime
  * matches it, as a glob, against the path of the program a process runs.  The runtime half is
  * runtime/linux/process.c (TAP_PROBE_PROCESS): .arg[0] is the event
@@ -110,70 +111,48 @@ static char *search_path(const char *name)
 	return found;
 }
 
-/* The file PATH names, with symbolic links resolved, or NULL. */
-static char *resolve_program(const char *path)
+/*
+ * The program process("NAME") names, malloc'd: NAME, or without a '/' the
+ * executable $PATH holds by that name; then the file that names, with
+ * symbolic links resolved, when there is one.  As SystemTap's utrace
+ * probes, nothing else is checked: a program that is not there (or not
+ * a program) is kept as written, and no process ever runs it.
+ */
+static char *resolve_program(const char *name)
 {
-	char *cand = strchr(path, '/') ? xstrdup(path) : search_path(path);
-	char *real;
+	char *cand = strchr(name, '/') ? NULL : search_path(name);
+	char *real = realpath(cand ? cand : name, NULL);
 
-	if (!cand)
-		return NULL;
-	real = realpath(cand, NULL);
+	if (!real)
+		real = xstrdup(cand ? cand : name);
 	free(cand);
-	if (real && !is_executable(real)) {
-		free(real);
-		return NULL;
-	}
 	return real;
-}
-
-/* Whether PATH is a program the kernel can run: an ELF file, or a "#!"
- * script (whose processes run its interpreter). */
-static bool is_program(const char *path)
-{
-	unsigned char head[4];
-	FILE *f = fopen(path, "rb");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fread(head, 1, sizeof(head), f) == sizeof(head) &&
-	     (!memcmp(head, "\177ELF", 4) || !memcmp(head, "#!", 2));
-	fclose(f);
-	return ok;
 }
 
 /*
  * process("PATH") of an event probe into fp->target: as SystemTap's
  * utrace probes take it, a glob as written (the runtime matches it
  * against the path of the program a process runs; TAP_PROC_GLOB), else
- * the file it names with links resolved.  A script is kept as itself,
- * not its interpreter (as in SystemTap, whose processes run the
- * interpreter and so never match it).
+ * resolve_program's file.  A script is kept as itself, not its
+ * interpreter (as in SystemTap, whose processes run the interpreter and
+ * so never match it).
  */
 static bool process_target(const struct pp_comp *c0, struct family_point *fp,
 			   struct family_error *err)
 {
 	const char *name = c0->arg->str;
 
+	if (!*name) {
+		err->pos = c0->pos;
+		err->msg = xstrdup("empty module");
+		return false;
+	}
 	if (upath_has_glob(name)) {
 		fp->target = xstrdup(name);
 		fp->flags |= TAP_PROC_GLOB;
 		return true;
 	}
 	fp->target = resolve_program(name);
-	if (!fp->target) {
-		err->pos = c0->pos;
-		err->msg = xasprintf("cannot find executable '%s'", name);
-		return false;
-	}
-	if (!is_program(fp->target)) {
-		err->pos = c0->pos;
-		err->msg = xasprintf("'%s' is not an ELF executable", fp->target);
-		free(fp->target);
-		fp->target = NULL;
-		return false;
-	}
 	return true;
 }
 
