@@ -121,6 +121,7 @@ struct probe_point *probe_point_dup(const struct probe_point *pp)
 	for (size_t i = 0; i < pp->comps.n; i++)
 		vec_push(&r->comps, pp_comp_dup(pp->comps.v[i]));
 	r->optional = pp->optional;
+	r->optional_inherited = pp->optional_inherited;
 	r->sufficient = pp->sufficient;
 	r->cond = expr_dup(pp->cond);
 	return r;

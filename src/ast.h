@@ -162,6 +162,8 @@ struct probe_point {
 	struct srcpos pos;
 	struct vec comps;	/* struct pp_comp * */
 	bool optional;		/* ? (also set by !) */
+	bool optional_inherited;	/* optional only through the point naming
+				 * its alias, which -p2 shows without '?' */
 	bool sufficient;	/* ! */
 	struct expr *cond;	/* if (cond); NULL when absent */
 };

@@ -307,6 +307,7 @@ static struct probe_point *family_loc(const struct point_pattern *p,
 		vec_push(&loc->comps, pp_comp_new(xstrdup(p->c[i].name), arg, &c->pos));
 	}
 	loc->optional = pp->optional;
+	loc->optional_inherited = pp->optional_inherited;
 	loc->sufficient = pp->sufficient;
 	loc->cond = expr_dup(pp->cond);
 	return loc;
@@ -320,6 +321,7 @@ static void replace_point(struct derived_probe *dp, struct probe_point *named, b
 {
 	if (marks) {
 		named->optional = dp->loc->optional;
+		named->optional_inherited = dp->loc->optional_inherited;
 		named->sufficient = dp->loc->sufficient;
 	}
 	named->cond = dp->loc->cond;
@@ -545,8 +547,12 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 		np->cond = and_cond(loc->cond, pp->cond);
 		/* As in SystemTap, a "?" on the point naming the alias (or
 		 * on any alias above it) makes each of its locations
-		 * optional: one its kernel lacks resolves to nothing. */
-		np->optional = np->optional || parent_optional || pp->optional;
+		 * optional: one its kernel lacks resolves to nothing.  Its
+		 * -p2 text keeps only the marks the alias wrote. */
+		if (!np->optional && (parent_optional || pp->optional)) {
+			np->optional = true;
+			np->optional_inherited = true;
+		}
 		for (size_t j = (size_t)k; j < pp->comps.n; j++)
 			vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
 		n = derive_point(E, D, np, blk, &link, parent_optional || pp->optional);
@@ -781,6 +787,7 @@ static struct probe_point *dglob_point(const struct probe_point *pp, int i, int 
 	for (size_t j = (size_t)i + 1; j < pp->comps.n; j++)
 		vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
 	np->optional = pp->optional;
+	np->optional_inherited = pp->optional_inherited;
 	np->sufficient = pp->sufficient;
 	np->cond = expr_dup(pp->cond);
 	return np;

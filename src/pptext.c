@@ -122,7 +122,7 @@ char *pp_marked_text(const struct probe_point *pp, const char *comps, const char
 		pp_comps_text(&sb, pp, 0, pp->comps.n);
 	if (pp->sufficient)
 		strbuf_addc(&sb, '!');
-	else if (pp->optional)
+	else if (pp->optional && !pp->optional_inherited)
 		strbuf_addc(&sb, '?');
 	if (pp->cond) {
 		strbuf_adds(&sb, " if (");
