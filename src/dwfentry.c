@@ -111,18 +111,19 @@ static bool at_function_entry(struct unit_facts *u, Dwarf_Die *cu, Dwarf_Die *fu
 	return false;
 }
 
-int dwfentry_getlocation(Dwarf_Die *func, Dwarf_Attribute *attr, Dwarf_Addr pc,
+int dwfentry_getlocation(Dwarf_Die *func, Dwarf_Attribute *attr, Dwarf_Addr *pc,
 			 Dwarf_Op **ops, size_t *n)
 {
 	Dwarf_Die cu;
 	struct unit_facts *u;
-	int r = dwarf_getlocation_addr(attr, pc, ops, n, 1);
+	int r = dwarf_getlocation_addr(attr, *pc, ops, n, 1);
 
 	if (r != 0 || getenv("PR15123_DISABLE") ||
 	    !dwarf_diecu(func, &cu, NULL, NULL))
 		return r;
 	u = facts_of(&cu);
-	if (!u->mfentry || !at_function_entry(u, &cu, func, pc))
+	if (!u->mfentry || !at_function_entry(u, &cu, func, *pc))
 		return r;
-	return dwarf_getlocation_addr(attr, pc + FENTRY_CALL_LEN, ops, n, 1);
+	*pc += FENTRY_CALL_LEN;
+	return dwarf_getlocation_addr(attr, *pc, ops, n, 1);
 }

@@ -16,11 +16,12 @@
 #include <elfutils/libdw.h>
 #include <stdbool.h>
 
-/* dwarf_getlocation_addr(attr, pc) with the retry above: 1 with
+/* dwarf_getlocation_addr(attr, *pc) with the retry above: 1 with
  * *ops and *n set when attr (a variable of function func's scope) has a
- * location at pc, or at pc + 5 where the heuristic applies; 0 if
- * neither; -1 on a DWARF error. */
-int dwfentry_getlocation(Dwarf_Die *func, Dwarf_Attribute *attr, Dwarf_Addr pc,
+ * location at *pc, or at *pc + 5 where the heuristic applies; 0 if
+ * neither; -1 on a DWARF error.  *pc is left at the address looked at
+ * last (SystemTap's messages name it). */
+int dwfentry_getlocation(Dwarf_Die *func, Dwarf_Attribute *attr, Dwarf_Addr *pc,
 			 Dwarf_Op **ops, size_t *n);
 
 #endif

@@ -1132,3 +1132,11 @@ Dwarf *dwindex_dwarf(const struct dwindex *ix)
 {
 	return ix->dw;
 }
+
+const char *dwindex_debug_file(const struct dwindex *ix)
+{
+	const char *main_file = NULL, *debug_file = NULL;
+
+	dwfl_module_info(ix->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+	return debug_file ? debug_file : main_file;
+}

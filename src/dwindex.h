@@ -160,6 +160,8 @@ Dwarf_Addr dwindex_stext(const struct dwindex *ix);
 bool dwindex_exported(const struct dwindex *ix, const char *name);
 /* The DWARF itself (its variables and types), valid until dwindex_free. */
 Dwarf *dwindex_dwarf(const struct dwindex *ix);
+/* The path of the file its DWARF was read from (for messages), or NULL. */
+const char *dwindex_debug_file(const struct dwindex *ix);
 /* How many functions the index holds (for -v and the benchmark). */
 size_t dwindex_count(const struct dwindex *ix);
 

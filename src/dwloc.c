@@ -1583,11 +1583,46 @@ static int implicit_pointer(const struct dwarf_scope *scope, Dwarf_Attribute *at
 	return r;
 }
 
+/* SystemTap's lines under "not accessible at this address": which DIE
+ * of which file, the function (and the source line at the pc), the ranges
+ * where the variable does have a location, for a probe placed there. */
+static void not_here_details(struct strbuf *sb, const struct dwarf_scope *scope, Dwarf_Die *die,
+			     Dwarf_Attribute *attr)
+{
+	Dwarf_Die *func = (Dwarf_Die *)&scope->func, cu;
+	Dwarf_Attribute name_attr;
+	const char *fname = dwarf_formstring(dwarf_attr_integrate(func, DW_AT_name, &name_attr));
+	Dwarf_Line *at = dwarf_diecu(func, &cu, NULL, NULL) ? dwarf_getsrc_die(&cu, scope->pc) : NULL;
+	const char *file = at ? dwarf_linesrc(at, NULL, NULL) : NULL;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t n;
+	ptrdiff_t off = 0;
+	int line = 0, col = 0, ranges = 0;
+
+	strbuf_addf(sb, "\n    dieoffset: %#" PRIx64, (uint64_t)dwarf_dieoffset(die));
+	if (scope->debug_file)
+		strbuf_addf(sb, " from %s", scope->debug_file);
+	if (fname && file) {
+		dwarf_lineno(at, &line);
+		dwarf_linecol(at, &col);
+		strbuf_addf(sb, "\n    function: %s at %s:%d:%d", fname, file, line, col);
+	}
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &ops, &n)) > 0) {
+		if (start >= end)
+			continue;
+		strbuf_addf(sb, "%s[%#" PRIx64 ",%#" PRIx64 "]",
+			    ranges++ ? ", " : "\n    alternative locations: ",
+			    (uint64_t)start, (uint64_t)end);
+	}
+}
+
 int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_origin *out,
 		   char **msg)
 {
 	Dwarf_Attribute attr, cv;
 	struct eval ev = { .scope = scope, .attr = &attr };
+	Dwarf_Addr looked_at;
 	Dwarf_Op *ops;
 	size_t n;
 	const char *name = dwarf_diename(die);
@@ -1601,10 +1636,15 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
 				 "[man error::dwarf]", name ? name : "?");
 		return -1;
 	}
-	r = dwfentry_getlocation((Dwarf_Die *)&scope->func, &attr, scope->pc, &ops, &n);
+	looked_at = scope->pc;
+	r = dwfentry_getlocation((Dwarf_Die *)&scope->func, &attr, &looked_at, &ops, &n);
 	if (r != 1 || n == 0) {
-		*msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
-				 "[man error::dwarf]", (uint64_t)scope->pc);
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "not accessible at this address (pc: %#" PRIx64 ") "
+			    "[man error::dwarf]", (uint64_t)looked_at);
+		not_here_details(&sb, scope, die, &attr);
+		*msg = strbuf_detach(&sb);
 		return -1;
 	}
 	if (n == 1 && (ops[0].atom == DW_OP_implicit_pointer ||

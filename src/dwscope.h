@@ -37,6 +37,9 @@ struct dwarf_scope {
 	 * nested in it, as SystemTap does (it takes the function's scope,
 	 * not the scopes around the address). */
 	bool function_entry;
+	/* The file the DWARF was read from, for SystemTap's "dieoffset:
+	 * ... from FILE" detail of an unreadable variable; NULL: none. */
+	const char *debug_file;
 	/* "kernel", or the name of the module the function is in: what the
 	 * addresses of its static variables are relative to at run time;
 	 * for a user binary its path. */

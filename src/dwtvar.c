@@ -431,13 +431,14 @@ enum sem_type dwtvar_type(const struct dwarf_scope *scope, const struct expr *e,
 static bool located_at(const struct dwarf_scope *scope, const struct dwvar *v)
 {
 	Dwarf_Attribute attr;
+	Dwarf_Addr pc = scope->pc;
 	Dwarf_Op *ops;
 	size_t n = 0;
 
 	if (dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_const_value, &attr))
 		return true;
 	return dwarf_attr_integrate((Dwarf_Die *)&v->die, DW_AT_location, &attr) &&
-	       dwfentry_getlocation((Dwarf_Die *)&scope->func, &attr, scope->pc, &ops, &n) == 1 &&
+	       dwfentry_getlocation((Dwarf_Die *)&scope->func, &attr, &pc, &ops, &n) == 1 &&
 	       n > 0;
 }
 

@@ -184,12 +184,21 @@ __attribute__((format(printf, 3, 0)))
 static char *sem_message(const struct srcpos *pos, const char *what,
 			 const char *fmt, va_list ap)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *t;
+	size_t head;
 
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&text, fmt, ap);
+	t = text.buf ? text.buf : "";
+	/* lines of detail (a DWARF variable's: where it does have a value)
+	 * come after the headline and its place, as SystemTap prints them */
+	head = strcspn(t, "\n");
+	strbuf_addf(&sb, "%.*s", (int)head, t);
 	if (what && pos && pos->file)
 		strbuf_addf(&sb, ": %s at %s:%d:%d", what, pos->file->name,
 			    pos->line, pos->col);
+	strbuf_addf(&sb, "%s", t + head);
+	strbuf_free(&text);
 	return strbuf_detach(&sb);
 }
 

@@ -168,6 +168,7 @@ static struct kfunc_data *make_data(const struct dwindex *ix, const struct dwfun
 	d->die = f->die;
 	d->scope.pc = f->entry;
 	d->scope.ix = ix;
+	d->scope.debug_file = dwindex_debug_file(ix);
 	d->scope.symbol_at = dwindex_symbol;
 	d->scope.at_return = at_return;
 	d->symbol = stash(&at, sym);

@@ -265,6 +265,7 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 	d->scope.function_entry = m->keep != DWM_STATEMENT && !m->at_label;
 	d->scope.module = d->file;
 	d->scope.user = true;
+	d->scope.debug_file = dwindex_debug_file(ix);
 	if (ubin_current) {	/* expand_dwarf's binary */
 		d->scope.file_offset = scope_file_offset;
 		d->scope.file_offset_ctx = ubin_current;
