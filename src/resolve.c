@@ -675,6 +675,14 @@ static void atvar_default_module(const struct derived_probe *dp, struct expr *e)
 		e->module = xstrdup(mod);
 }
 
+/* @var("name") without a module in a probe that has no DWARF context
+ * (a family without a debug_module hook: begin, timer, kernel.trace ...):
+ * SystemTap leaves it unresolved, as no module is there to look in. */
+static bool atvar_without_context(const struct derived_probe *dp, const struct expr *e)
+{
+	return !e->module && dp && !dp->family->debug_module;
+}
+
 /* Whether dp probes the code of the user binary at path (the same file,
  * however named). */
 static bool probes_binary(const struct derived_probe *dp, const char *path)
@@ -696,6 +704,11 @@ static void res_atvar(struct rctx *R, struct expr *e)
 {
 	const struct sem_atvar *sa;
 
+	if (atvar_without_context(R->dp, e)) {
+		res_index_exprs(R, e);
+		sem_error(R->E, &e->pos, "operator '@var'", "unresolved @var() expression");
+		return;
+	}
 	atvar_default_module(R->dp, e);
 	res_index_exprs(R, e);
 	sa = sem_atvar_of(e);
@@ -929,6 +942,8 @@ bool sem_defined(const struct derived_probe *dp, const struct expr *e)
 	if (e->a && e->a->kind == E_AUTOCAST)
 		return sem_autocast_decided(e->a) && sem_cast_of(e->a)->type != SEM_UNKNOWN;
 	if (e->a && e->a->kind == E_VAR) {
+		if (atvar_without_context(dp, e->a))
+			return false;
 		atvar_default_module(dp, e->a);
 		return sem_atvar_of(e->a)->type != SEM_UNKNOWN;
 	}

@@ -131,7 +131,8 @@ struct probe_family {
 	 * The kernel module whose DWARF dp sits in (its name as the kernel
 	 * knows it), where @var("name") without a module looks, as
 	 * SystemTap's module("M") probes do; NULL: the kernel.  NULL hook:
-	 * the kernel for all the family's probes.
+	 * the family's probes have no DWARF context, where such an @var is
+	 * unresolved, as in SystemTap (begin, timer, kernel.trace ...).
 	 */
 	const char *(*debug_module)(const struct derived_probe *dp);
 	/*

@@ -471,10 +471,20 @@ static void sdt_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	char *path = tr_cstr(dp->fp.module, strlen(dp->fp.module));
 
 	(void)index;
+	/* .addr, the marker's link-time address, gives the load bias that
+	 * @var's statics of the binary are read at */
 	fprintf(out, ".kind = TAP_PROBE_UPROBE, .target = %s, .arg = { %lldLL, 0 }, "
 		".u.uprobe = { .offset = %#" PRIx64 "ULL, .ref_ctr = %#" PRIx64 "ULL, "
-		".maxactive = -1 }, ", path, sp->pid, sp->pc_offset, sp->sem_offset);
+		".addr = %#" PRIx64 "ULL, .maxactive = -1 }, ", path, sp->pid, sp->pc_offset,
+		sp->sem_offset, sp->pc);
 	free(path);
+}
+
+/* @var("name") in a marker probe looks in the file the marker sits in,
+ * as in SystemTap (whose markers are statement probes of that file). */
+static const char *sdt_debug_module(const struct derived_probe *dp)
+{
+	return dp->fp.module;
 }
 
 const struct probe_family probe_family_sdt = {
@@ -488,6 +498,7 @@ const struct probe_family probe_family_sdt = {
 	.print_point = sdt_print_point,
 	.derived_point = sdt_derived_point,
 	.unprivileged = sdt_unprivileged,
+	.debug_module = sdt_debug_module,
 	.free_data = sdt_free_data,
 	.emit_entry = sdt_emit,
 };
