@@ -1617,6 +1617,27 @@ static void not_here_details(struct strbuf *sb, const struct dwarf_scope *scope,
 	}
 }
 
+/*
+ * A kernel global the CU only declares (extern: slab_caches in mm/'s
+ * files): SystemTap finds its definition elsewhere; its address is that
+ * of its symbol, relocated as the kernel's statics are.
+ */
+static bool declared_kernel_static(const struct dwarf_scope *scope, Dwarf_Die *die,
+				   struct tvar_origin *out)
+{
+	Dwarf *dbg = dwarf_cu_getdwarf(((Dwarf_Die *)&scope->cu)->cu);
+	Dwarf_Attribute decl;
+	const char *name = dwarf_diename(die);
+
+	if (scope->user || strcmp(scope->module ? scope->module : "kernel", "kernel") ||
+	    !name || !dwarf_attr_integrate(die, DW_AT_declaration, &decl) || !dbg)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->base = TVAR_BASE_STATIC;
+	out->in_mem = true;
+	return dwloc_symbol(dbg, name, &out->addr) && reloc_ref(dbg, &out->reloc_ref);
+}
+
 int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_origin *out,
 		   char **msg)
 {
@@ -1632,6 +1653,8 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
 	if (!dwarf_attr_integrate(die, DW_AT_location, &attr)) {
 		if (dwarf_attr_integrate(die, DW_AT_const_value, &cv))
 			return from_const_value(&cv, out, msg);
+		if (declared_kernel_static(scope, die, out))
+			return 0;
 		*msg = xasprintf("failed to retrieve location attribute for '%s' "
 				 "[man error::dwarf]", name ? name : "?");
 		return -1;
