@@ -64,6 +64,11 @@ char *describe_expr(const struct expr *e);
 char *describe_token_at(const struct srcpos *pos);
 void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* An error whose text was prepared elsewhere (msg), of the given kind
+ * for SystemTap's "similar error" counting: the first of a kind is shown,
+ * the others counted unless -v. */
+void sem_error_kind(struct elab *E, const struct srcpos *pos, const char *what,
+		    const char *kind, const char *msg);
 void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void ident_what(char *buf, size_t n, const char *name);

@@ -179,27 +179,34 @@ char *describe_expr(const struct expr *e)
 	}
 }
 
-/* "MSG: WHAT at FILE:LINE:COL", the text of a semantic error or warning. */
+/* "MSG: WHAT at FILE:LINE:COL", the text of a semantic error or warning;
+ * lines of detail in msg (a DWARF variable's: where it does have a
+ * value) come after the headline and its place, as SystemTap prints them. */
+static char *sem_message_of(const struct srcpos *pos, const char *what, const char *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t head = strcspn(msg, "\n");
+
+	strbuf_addf(&sb, "%.*s", (int)head, msg);
+	if (what && pos && pos->file)
+		strbuf_addf(&sb, ": %s at %s:%d:%d", what, pos->file->name,
+			    pos->line, pos->col);
+	strbuf_addf(&sb, "%s", msg + head);
+	return strbuf_detach(&sb);
+}
+
+/* The same with MSG from a printf format. */
 __attribute__((format(printf, 3, 0)))
 static char *sem_message(const struct srcpos *pos, const char *what,
 			 const char *fmt, va_list ap)
 {
-	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
-	const char *t;
-	size_t head;
+	struct strbuf text = STRBUF_INIT;
+	char *msg;
 
 	strbuf_vaddf(&text, fmt, ap);
-	t = text.buf ? text.buf : "";
-	/* lines of detail (a DWARF variable's: where it does have a value)
-	 * come after the headline and its place, as SystemTap prints them */
-	head = strcspn(t, "\n");
-	strbuf_addf(&sb, "%.*s", (int)head, t);
-	if (what && pos && pos->file)
-		strbuf_addf(&sb, ": %s at %s:%d:%d", what, pos->file->name,
-			    pos->line, pos->col);
-	strbuf_addf(&sb, "%s", t + head);
+	msg = sem_message_of(pos, what, text.buf ? text.buf : "");
 	strbuf_free(&text);
-	return strbuf_detach(&sb);
+	return msg;
 }
 
 __attribute__((format(printf, 4, 0)))
@@ -233,6 +240,15 @@ void sem_error(struct elab *E, const struct srcpos *pos, const char *what,
 	va_start(ap, fmt);
 	sem_verror(E->d, pos, what, fmt, ap);
 	va_end(ap);
+}
+
+void sem_error_kind(struct elab *E, const struct srcpos *pos, const char *what,
+		    const char *kind, const char *msg)
+{
+	char *text = sem_message_of(pos, what, msg);
+
+	diag_error_keyed(E->d, pos, "semantic error", kind, "%s", text);
+	free(text);
 }
 
 void sem_warn(struct elab *E, const struct srcpos *pos, const char *what,

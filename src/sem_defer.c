@@ -20,6 +20,7 @@
 #include "sem_defer.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "astwalk.h"
 #include "lookup.h"
@@ -135,6 +136,20 @@ void sem_drop_deferred(struct elab *E)
 	vec_free(&E->deferred);
 }
 
+/* The kind of a deferred error, for SystemTap's "similar error"
+ * counting, which tells errors apart by the check that raised them, not
+ * by what they name: the message up to its first name, number or detail
+ * ("unable to find local", "not accessible at this address"); malloc'd,
+ * NULL when the message starts with one (each is then a kind of its own). */
+static char *deferred_kind(const char *msg)
+{
+	size_t n = strcspn(msg, "'\"(:,[0123456789\n");
+
+	while (n > 0 && msg[n - 1] == ' ')
+		n--;
+	return n ? xstrndup(msg, n) : NULL;
+}
+
 void sem_report_deferred(struct elab *E)
 {
 	struct program *P = E->P;
@@ -154,8 +169,12 @@ void sem_report_deferred(struct elab *E)
 	for (size_t i = 0; i < E->deferred.n; i++) {
 		struct deferred *d = E->deferred.v[i];
 
-		if (ptrindex_get(&live, d->e) > 0 && ptrindex_get(&dead, d->e) < 0)
-			sem_error(E, &d->pos, d->what, "%s", d->msg);
+		if (ptrindex_get(&live, d->e) > 0 && ptrindex_get(&dead, d->e) < 0) {
+			char *kind = deferred_kind(d->msg);
+
+			sem_error_kind(E, &d->pos, d->what, kind, d->msg);
+			free(kind);
+		}
 	}
 	sem_drop_deferred(E);
 	ptrindex_free(&live);
