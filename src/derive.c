@@ -186,6 +186,16 @@ struct derive {
 	struct srcpos deferred_pos;
 	char *deferred_msg;
 	const char *deferred_kind;	/* its kind, for similar-error suppression */
+	/* The points whose derivation failed, innermost first: an alias's
+	 * location, the point naming that alias ... the user's point.  As
+	 * SystemTap, each is named in a "while resolving" line of its own.
+	 * Their first components' places and names (a point may be a
+	 * temporary one). */
+	struct failed_level {
+		struct srcpos pos;
+		char *name;
+	} levels[MAX_ALIAS_DEPTH + 2];
+	int nlevels;
 	/* -l/-L: the name the user's point resolved to at the top level:
 	 * the alias's name and the user's suffix, while that alias is
 	 * being expanded; else NULL and the concrete point names itself. */
@@ -213,6 +223,29 @@ static void defer_error(struct derive *D, const struct srcpos *pos, const char *
 	D->deferred_pos = *pos;
 	D->deferred_msg = msg;
 	D->deferred_kind = kind;
+}
+
+/* pp failed to derive: one more level out from the first failure. */
+static void note_level(struct derive *D, const struct probe_point *pp)
+{
+	const struct pp_comp *first = pp->comps.v[0];
+	struct failed_level *l;
+
+	if (!D->deferred || D->nlevels == MAX_ALIAS_DEPTH + 2)
+		return;
+	l = &D->levels[D->nlevels++];
+	l->pos = first->pos;
+	l->name = xstrdup(first->name);
+}
+
+/* Undo a failed attempt: D again as saved before it. */
+static void restore_derive(struct derive *D, const struct derive *saved)
+{
+	if (D->deferred && !saved->deferred)
+		free(D->deferred_msg);
+	for (int i = saved->nlevels; i < D->nlevels; i++)
+		free(D->levels[i].name);
+	*D = *saved;
 }
 
 /* --check-version: the probe's derivation, innermost alias first, for
@@ -431,6 +464,15 @@ static void set_wellformed(struct derived_probe *dp, const struct point_pattern 
  * pp's components matched the pattern; as in SystemTap, finding nothing
  * there is no error (kernel.function("f").* of a function never inlined
  * has no .inline), only when no match of the wildcard finds anything. */
+static const char *no_match_kind(const struct family_error *err)
+{
+	if (!err->msg)
+		return "no match";
+	if (err->kind != FAMILY_ERR_NO_MATCH)
+		return NULL;
+	return strcmp(err->msg, "no match") ? "no match (similar)" : "no match";
+}
+
 static int derive_family(struct elab *E, struct derive *D, const struct probe_family *fam,
 			 const struct point_pattern *p, const struct probe_point *pp,
 			 const struct stmt *body, const struct chain_link *chain, bool wild)
@@ -460,9 +502,10 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 	}
 	if (n < 0) {
 		/* "no match (similar functions: ...)" is one kind whatever
-		 * its suggestions; another family error is its own kind */
-		defer_error(D, &err.pos,
-			    !err.msg || err.kind == FAMILY_ERR_NO_MATCH ? "no match" : NULL,
+		 * its suggestions, and a plain "no match" another (stap
+		 * raises them in different places); another family error is
+		 * its own kind */
+		defer_error(D, &err.pos, no_match_kind(&err),
 			    err.msg ? err.msg : xstrdup("no match"));
 		for (size_t i = 0; i < points.n; i++)
 			family_point_free(fam, points.v[i]);
@@ -502,6 +545,17 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 	return n;
 }
 
+static void recursion_error(struct derive *D, const struct probe_point *pp)
+{
+	const struct pp_comp *c = pp->comps.v[0];
+	char *t = pp_full_text(pp);
+
+	defer_error(D, &c->pos, "recursive loop", xasprintf(
+		"recursive loop in alias expansion of %s at %s:%d:%d",
+		t, c->pos.file->name, c->pos.line, c->pos.col));
+	free(t);
+}
+
 /* Expand pp through alias a, whose name matched pp's first k
  * components; the rest of pp is a suffix for each alias location. */
 static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref *r,
@@ -512,18 +566,19 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 	struct stmt *blk;
 	struct chain_link link = { .next = chain, .alias = r->a };
 	int total = 0;
+	bool again = false;
 
+	if (D->depth >= MAX_ALIAS_DEPTH) {
+		recursion_error(D, pp);
+		return -1;
+	}
+	/* As SystemTap, an alias is expanded again inside itself, and it
+	 * is a location of that second expansion that is named: stap
+	 * checks the alias of the probe a location belongs to against the
+	 * aliases that derived it. */
 	for (int i = 0; i < D->depth; i++)
-		if (D->stack[i] == a || D->depth >= MAX_ALIAS_DEPTH) {
-			const struct pp_comp *c = pp->comps.v[0];
-			char *t = pp_full_text(pp);
-
-			defer_error(D, &c->pos, "recursive loop", xasprintf(
-				"recursive loop in alias expansion of %s at %s:%d:%d",
-				t, c->pos.file->name, c->pos.line, c->pos.col));
-			free(t);
-			return -1;
-		}
+		if (D->stack[i] == a)
+			again = true;
 	D->stack[D->depth++] = a;
 
 	/* "=" runs the alias body first, "+=" after the user's body;
@@ -555,6 +610,12 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 		}
 		for (size_t j = (size_t)k; j < pp->comps.n; j++)
 			vec_push(&np->comps, pp_comp_dup(pp->comps.v[j]));
+		if (again) {
+			recursion_error(D, np);
+			note_level(D, np);
+			probe_point_free(np);
+			break;
+		}
 		n = derive_point(E, D, np, blk, &link, parent_optional || pp->optional);
 		probe_point_free(np);
 		if (n > 0) {
@@ -872,9 +933,7 @@ static int derive_point_q(struct elab *E, struct derive *D,
 
 				n = expand_alias(E, D, r, k, pp, body, chain, parent_optional);
 				if (D->failed) {
-					if (D->deferred && !saved.deferred)
-						free(D->deferred_msg);
-					*D = saved;
+					restore_derive(D, &saved);
 					n = 0;
 				}
 			} else {
@@ -912,9 +971,7 @@ static int derive_point_q(struct elab *E, struct derive *D,
 
 			n = derive_family(E, D, fam, p, pp, body, chain, false);
 			if (D->failed) {
-				if (D->deferred && !saved.deferred)
-					free(D->deferred_msg);
-				*D = saved;
+				restore_derive(D, &saved);
 				n = 0;
 			}
 		} else {
@@ -923,13 +980,47 @@ static int derive_point_q(struct elab *E, struct derive *D,
 		if (n > 0)
 			total += n;
 	}
-	if (D->failed)
-		return -1;
-	if (total == 0 && !optional && !quiet) {
+	if (!D->failed && total == 0 && !optional && !quiet)
 		point_mismatch(E, D, pp, best);
+	if (D->failed) {
+		note_level(D, pp);
 		return -1;
 	}
 	return total;
+}
+
+/*
+ * D's failure below the user's point pp, as SystemTap reports it: the
+ * innermost point that failed with the error, then each point out to pp
+ * with a plain "no match" (all but the first of those held back as
+ * similar).  A bad suffix is pp's own: the points it was appended to are
+ * not named.
+ */
+static void report_failure(struct elab *E, struct derive *D, const struct probe_point *pp)
+{
+	const struct pp_comp *first = pp->comps.v[0];
+	int from = 0, n = D->nlevels;
+	char what[300];
+
+	if (n == 0 || (D->deferred_kind && !strcmp(D->deferred_kind, "invalid suffix")))
+		from = n > 0 ? n - 1 : 0;
+	for (int i = from; i < n || i == from; i++) {
+		const struct srcpos *pos = i < n ? &D->levels[i].pos : &first->pos;
+
+		ident_what(what, sizeof(what), i < n ? D->levels[i].name : first->name);
+		diag_chain_begin(E->d);
+		sem_error(E, pos, what, "while resolving probe point");
+		if (i == from)
+			diag_error_keyed(E->d, &D->deferred_pos, "semantic error",
+					 D->deferred_kind, "%s", D->deferred_msg);
+		else
+			diag_error_keyed(E->d, NULL, "semantic error", "no match", "no match");
+		diag_chain_end(E->d);
+	}
+	free(D->deferred_msg);
+	for (int i = 0; i < n; i++)
+		free(D->levels[i].name);
+	D->nlevels = 0;
 }
 
 void derive_probe(struct elab *E, const struct probe *p)
@@ -944,18 +1035,8 @@ void derive_probe(struct elab *E, const struct probe *p)
 		D.user_point = pp;
 		n = derive_point(E, &D, pp, p->body, &user, false);
 
-		if (D.deferred) {
-			const struct pp_comp *first = pp->comps.v[0];
-			char what[300];
-
-			ident_what(what, sizeof(what), first->name);
-			diag_chain_begin(E->d);
-			sem_error(E, &first->pos, what, "while resolving probe point");
-			diag_error_keyed(E->d, &D.deferred_pos, "semantic error",
-					 D.deferred_kind, "%s", D.deferred_msg);
-			diag_chain_end(E->d);
-			free(D.deferred_msg);
-		}
+		if (D.deferred)
+			report_failure(E, &D, pp);
 		if (D.failed)
 			break;
 		if (n > 0 && pp->sufficient)

@@ -349,7 +349,9 @@ void diag_verror_keyed(struct diag *d, const struct srcpos *pos, const char *kin
 {
 	char *text = format_text(fmt, ap);
 
-	if (seen_before(d, pos, kind, text)) {
+	/* a chain's parts are not repeats on their own: the chain as a
+	 * whole is (diag_chain_end) */
+	if (!d->chain_stream && seen_before(d, pos, kind, text)) {
 		free(text);
 		return;
 	}
@@ -434,12 +436,19 @@ void diag_chain_end(struct diag *d)
 	fclose(d->chain_stream);
 	d->chain_stream = NULL;
 	d->stream = d->chain_saved_stream;
-	hold = d->chain_len && d->chain_keyed && !d->show_similar &&
-	       remembered(d->erred, &d->nerred, d->chain_kind);
-	if (hold)
-		d->similar_errors_suppressed++;
-	else
-		fwrite(d->chain_buf, 1, d->chain_len, d->stream);
+	/* a chain shown word for word already is not shown again, as a
+	 * lone error is not (seen_before) */
+	if (d->chain_len && remembered(d->seen, &d->nseen,
+				       text_hash(0xcbf29ce484222325ULL, d->chain_buf))) {
+		hold = false;
+	} else {
+		hold = d->chain_len && d->chain_keyed && !d->show_similar &&
+		       remembered(d->erred, &d->nerred, d->chain_kind);
+		if (hold)
+			d->similar_errors_suppressed++;
+		else
+			fwrite(d->chain_buf, 1, d->chain_len, d->stream);
+	}
 	free(d->chain_buf);
 	d->chain_buf = NULL;
 	d->chain_len = 0;
