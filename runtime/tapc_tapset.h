@@ -545,20 +545,24 @@ long long tap_deref_bits(struct tap_context *c, unsigned long addr,
  * @v, or with @in_mem the bytes at address @v (faults as tap_deref()). */
 void tap_dwarf_piece(struct tap_context *c, char *buf, unsigned int off, unsigned int size,
 		     int in_mem, unsigned long v);
-/* The NUL-terminated string at @addr into @out (MAXSTRINGLEN bytes), or
- * "<unknown>" when it cannot be read; raises nothing (pretty-printing). */
-void tap_deref_cstring(char *out, unsigned long addr);
+/* The NUL-terminated string at @addr, quoted and escaped as
+ * string_quoted() does, into @out (MAXSTRINGLEN bytes): pretty-printing's
+ * char pointers and arrays.  A kernel probe's is read from the kernel's
+ * memory or else the current task's (a __user pointer), and faults as
+ * tap_deref() when neither can be read. */
+void tap_deref_cstring(struct tap_context *c, char *out, unsigned long addr);
 /* Guru-mode target variable writes: @size (1, 2, 4, 8) bytes of @val at
  * @addr, raising SystemTap's "write fault" in @c instead of faulting; and
  * DWARF register @regno of the probed point's pt_regs set to @val. */
 void tap_store(struct tap_context *c, unsigned long addr, int size, long long val);
 /* The same four for a user-space probe's variables: the current task's
- * memory at user address @addr. */
+ * memory at user address @addr (a string that cannot be read is its
+ * address in hex, as user_string_quoted() gives it). */
 long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
 		     int is_signed);
 long long tap_uderef_bits(struct tap_context *c, unsigned long addr,
 			  unsigned int bitpos, unsigned int bits, int is_signed);
-void tap_uderef_cstring(char *out, unsigned long addr);
+void tap_uderef_cstring(struct tap_context *c, char *out, unsigned long addr);
 void tap_ustore(struct tap_context *c, unsigned long addr, int size, long long val);
 /* A user-space probe's load bias: where its binary is mapped in the
  * current process minus its link-time addresses (0 for a non-PIE

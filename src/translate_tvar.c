@@ -506,7 +506,8 @@ static char *leaf_c(struct emit *m, const struct tvar *tv)
 	if (tv->cstring) {
 		char *s = tr_stmp(m->T);
 
-		tr_line(m->T, "%s(%s, %s);", READER(m, "deref_cstring"), s, v);
+		tr_line(m->T, "%s(c, %s, %s);", READER(m, "deref_cstring"), s, v);
+		tr_check(m->T);
 		free(v);
 		v = s;
 	}

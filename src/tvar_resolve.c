@@ -362,7 +362,9 @@ static bool finish(struct walk *w, struct tvar *tv)
  * .b=%p, .c={...}}"), at most 32 values, each read fault-safely; any
  * fault makes the whole string "ERROR".  Integers print as %i or %u,
  * chars as '%#c', pointers as %p, char arrays and char pointers as the
- * quoted kernel string ("<unknown>" when unreadable); the top level
+ * string there, quoted and escaped (tap_deref_cstring: in a kernel probe
+ * the kernel's or else the task's memory, as SystemTap 4.8's
+ * kernel_or_user_string_quoted(); neither is a fault); the top level
  * follows a pointer; nested structs and arrays print as {...} and [...]
  * unless the suffix is $$; arrays show their first element only.
  */
@@ -418,7 +420,7 @@ static void pp_number(struct pp *pp, struct walk *w, const char *fmt)
 /* The string a char pointer at the walk's end points to. */
 static void pp_string_at_pointer(struct pp *pp, struct walk *w)
 {
-	struct tvar *arg = pp_new_arg(pp, w, "\"%s\"");
+	struct tvar *arg = pp_new_arg(pp, w, "%s");
 
 	finish(w, arg);
 	arg->cstring = true;
@@ -428,7 +430,7 @@ static void pp_string_at_pointer(struct pp *pp, struct walk *w)
 /* The string in the char array the walk stands at. */
 static void pp_string_at_address(struct pp *pp, struct walk *w)
 {
-	struct tvar *arg = pp_new_arg(pp, w, "\"%s\"");
+	struct tvar *arg = pp_new_arg(pp, w, "%s");
 
 	arg->leaf = TVAR_RAW;
 	arg->cstring = true;

@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "tap_internal.h"
+#include "strfn.h"
 
 /* Copy @len bytes at @addr into @dst without faulting; 0 or -EFAULT. */
 typedef long (*tap_reader_t)(void *dst, unsigned long addr, size_t len);
@@ -97,7 +98,9 @@ static long long tap_deref_bits_with(tap_reader_t read, struct tap_context *c,
 	return (long long)v;
 }
 
-static void tap_deref_cstring_with(tap_reader_t read, char *out, unsigned long addr)
+/* The NUL-terminated string at @addr into @out (MAXSTRINGLEN bytes, cut
+ * to fit); 0, or -EFAULT when a byte before its end cannot be read. */
+static int tap_read_cstring(tap_reader_t read, char *out, unsigned long addr)
 {
 	unsigned long len = 0;
 
@@ -106,20 +109,17 @@ static void tap_deref_cstring_with(tap_reader_t read, char *out, unsigned long a
 	while (len < MAXSTRINGLEN - 1) {
 		unsigned long at = addr + len;
 		unsigned long chunk = PAGE_SIZE - (at & ~PAGE_MASK);
-		char *nul;
 
 		if (chunk > MAXSTRINGLEN - 1 - len)
 			chunk = MAXSTRINGLEN - 1 - len;
-		if (read(out + len, at, chunk)) {
-			tap_strlcpy(out, "<unknown>", MAXSTRINGLEN);
-			return;
-		}
-		nul = memchr(out + len, '\0', chunk);
-		if (nul)
-			return;
+		if (read(out + len, at, chunk))
+			return -EFAULT;
+		if (memchr(out + len, '\0', chunk))
+			return 0;
 		len += chunk;
 	}
 	out[len] = '\0';
+	return 0;
 }
 
 long long tap_deref(struct tap_context *c, unsigned long addr, int size,
@@ -134,9 +134,23 @@ long long tap_deref_bits(struct tap_context *c, unsigned long addr,
 	return tap_deref_bits_with(tap_read_kernel, c, addr, bitpos, bits, is_signed);
 }
 
-void tap_deref_cstring(char *out, unsigned long addr)
+/*
+ * As SystemTap 4.8's kernel_or_user_string_quoted(), which its pretty
+ * printer calls for a kernel probe's char pointers and arrays: DWARF does
+ * not mark __user pointers, so the kernel's memory is tried first, then
+ * the current task's.  The raw copy goes to the CPU's scratch buffer
+ * (noinline: off the generated code's frames).
+ */
+noinline void tap_deref_cstring(struct tap_context *c, char *out, unsigned long addr)
 {
-	tap_deref_cstring_with(tap_read_kernel, out, addr);
+	char *raw = tap_cpu_scratch();
+
+	if (tap_read_cstring(tap_read_kernel, raw, addr) &&
+	    tap_read_cstring(tap_read_user, raw, addr)) {
+		tap_deref_fault(c, addr);
+		return;
+	}
+	tap_string_quoted(out, MAXSTRINGLEN, raw);
 }
 
 long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
@@ -151,9 +165,18 @@ long long tap_uderef_bits(struct tap_context *c, unsigned long addr,
 	return tap_deref_bits_with(tap_read_user, c, addr, bitpos, bits, is_signed);
 }
 
-void tap_uderef_cstring(char *out, unsigned long addr)
+/* As SystemTap's user_string_quoted(), for a user probe's: the address
+ * in hex when the string cannot be read. */
+noinline void tap_uderef_cstring(struct tap_context *c, char *out, unsigned long addr)
 {
-	tap_deref_cstring_with(tap_read_user, out, addr);
+	char *raw = tap_cpu_scratch();
+
+	(void)c;
+	if (tap_read_cstring(tap_read_user, raw, addr)) {
+		snprintf(out, MAXSTRINGLEN, "0x%lx", addr);
+		return;
+	}
+	tap_string_quoted(out, MAXSTRINGLEN, raw);
 }
 
 void tap_store(struct tap_context *c, unsigned long addr, int size, long long val)
