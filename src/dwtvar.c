@@ -142,7 +142,10 @@ static int cand_cmp(const void *a, const void *b)
 	return x->dist != y->dist ? x->dist - y->dist : strcmp(x->name, y->name);
 }
 
-/* SystemTap's list: every name ("$x"), nearest to the one asked first. */
+/* SystemTap's list: the names ("$x") nearest to the one asked, nearest
+ * first, at most ALTERNATIVES_MAX of them. */
+#define ALTERNATIVES_MAX 5
+
 static char *alternatives(const struct dwvars *vars, const char *name)
 {
 	struct cand *c = xcalloc(vars->n + 1, sizeof(*c));
@@ -159,11 +162,14 @@ static char *alternatives(const struct dwvars *vars, const char *name)
 			continue;
 		dollars[n] = xasprintf("$%s", vars->v[i].name);
 		c[n].name = dollars[n];
-		c[n].dist = sem_edit_distance(name, dollars[n]);
+		/* as SystemTap measures it: the name asked without its '$'
+		 * against each "$x" */
+		c[n].dist = sem_edit_distance(name[0] == '$' ? name + 1 : name, dollars[n]);
 		n++;
 	}
 	qsort(c, n, sizeof(*c), cand_cmp);
-	for (size_t i = 0; i < n; i++)
+	/* the nearest five, as stap lists a function's */
+	for (size_t i = 0; i < n && i < ALTERNATIVES_MAX; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", c[i].name);
 	for (size_t i = 0; i < n; i++)
 		free(dollars[i]);

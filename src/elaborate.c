@@ -402,12 +402,15 @@ bool elab_user_file(struct elab *E, const struct srcfile *f)
 
 /* Locals: drop the ones only ever written, warn about the ones never
  * written. */
-/* SystemTap suggests other names in scope: locals, parameters, globals. */
+/* SystemTap suggests, for a local, the other locals and parameters of
+ * its probe or function (not the globals: it is not one); for a global
+ * (no locals, no function), the other globals. */
 static char *similar_vars(struct elab *E, const struct vardecl *v,
 			  const struct vec *locals, const struct sem_function *fn)
 {
-	size_t n = (locals ? locals->n : 0) + E->P->globals.n +
-		   (fn ? (size_t)fn->n_params : 0);
+	bool global = !locals && !fn;
+	size_t n = (locals ? locals->n : 0) + (fn ? (size_t)fn->n_params : 0) +
+		   (global ? E->P->globals.n : 0);
 	const char **names = xcalloc(n + 1, sizeof(*names));
 	char *sugg;
 	int k = 0;
@@ -417,7 +420,7 @@ static char *similar_vars(struct elab *E, const struct vardecl *v,
 			names[k++] = ((struct vardecl *)locals->v[j])->name;
 	for (int j = 0; fn && j < fn->n_params; j++)
 		names[k++] = fn->params[j]->name;
-	for (size_t j = 0; j < E->P->globals.n; j++)
+	for (size_t j = 0; global && j < E->P->globals.n; j++)
 		if (E->P->globals.v[j] != v)
 			names[k++] = ((struct vardecl *)E->P->globals.v[j])->name;
 	sugg = sem_suggest(v->name, names, k);

@@ -421,10 +421,13 @@ static void res_call(struct rctx *R, struct expr *e)
 			int n = 0;
 			char *sugg;
 
+			/* as SystemTap's: the tapsets' functions, and of the
+			 * script's those a call resolved so far */
 			for (size_t i = 0; i < E->fns.n; i++) {
 				struct sem_function *f = E->fns.v[i];
 
-				if (visible(f->decl->is_private, f->file, e->pos.file))
+				if ((f->library || f->resolved) &&
+				    visible(f->decl->is_private, f->file, e->pos.file))
 					names[n++] = f->name;
 			}
 			sugg = sem_suggest(e->name, names, n);

@@ -1,6 +1,7 @@
 /* SystemTap's "similar:" suggestions (see suggest.h). */
 #include "suggest.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -8,6 +9,13 @@
 
 #include "util.h"
 
+/*
+ * SystemTap's distance, whose exact values decide which names it
+ * suggests and in what order: inside the table a substitution costs 2
+ * (1 between the two cases of one letter), an insertion or deletion 2;
+ * the table's borders (one string against a prefix of nothing) count 1
+ * per character.  Always at least the difference in length.
+ */
 int sem_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -22,12 +30,20 @@ int sem_edit_distance(const char *a, const char *b)
 		row[0] = (int)i;
 		for (size_t j = 1; j <= lb; j++) {
 			int up = row[j];
-			int best = diag + (a[i - 1] != b[j - 1]);
+			int best;
 
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
+			if (a[i - 1] == b[j - 1]) {
+				best = diag;
+			} else {
+				int sub = tolower((unsigned char)a[i - 1]) ==
+					  tolower((unsigned char)b[j - 1]) ? 1 : 2;
+
+				best = diag + sub;
+				if (up + 2 < best)
+					best = up + 2;
+				if (row[j - 1] + 2 < best)
+					best = row[j - 1] + 2;
+			}
 			row[j] = best;
 			diag = up;
 		}
@@ -125,8 +141,36 @@ char *sem_suggest(const char *name, const char *const *cands, int n)
 	nearest_init(&nr, name);
 	for (int i = 0; i < n; i++)
 		nearest_offer(&nr, cands[i]);
-	/* a name that is right needs none: something else is wrong */
+	/* a name that is right needs none: something else is wrong; else
+	 * the nearest five, however far, as SystemTap lists them */
 	if (!(nr.n && nr.dist[0] == 0))
-		similar_list(&sb, &nr, NULL, strlen(name) <= 2 ? 1 : 2);
+		similar_list(&sb, &nr, NULL, INT_MAX);
 	return strbuf_detach(&sb);
+}
+
+struct ranked {
+	const char *name;
+	int dist;
+};
+
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->dist != y->dist ? (x->dist > y->dist) - (x->dist < y->dist)
+				  : strcmp(x->name, y->name);
+}
+
+void sem_sort_nearest(const char *target, const char **names, size_t n)
+{
+	struct ranked *r = xcalloc(n + 1, sizeof(*r));
+
+	for (size_t i = 0; i < n; i++) {
+		r[i].name = names[i];
+		r[i].dist = sem_edit_distance(target, names[i]);
+	}
+	qsort(r, n, sizeof(*r), ranked_cmp);
+	for (size_t i = 0; i < n; i++)
+		names[i] = r[i].name;
+	free(r);
 }

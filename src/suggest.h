@@ -5,14 +5,19 @@
 
 #include <stddef.h>
 
-/* Levenshtein distance between two strings (bytes). */
+/* SystemTap's weighted Levenshtein distance between two strings (bytes):
+ * what orders its suggestions (suggest.c). */
 int sem_edit_distance(const char *a, const char *b);
 
-/* SystemTap's "(similar: a, b)" suggestion list: up to five of the
- * candidates within a small edit distance of name, nearest first, then by
- * name, each once; none when name itself is a candidate. Returns a
- * malloc'ed " (similar: ...)" text, or an empty malloc'ed string. */
+/* SystemTap's "(similar: a, b)" suggestion list: the five candidates
+ * nearest to name, however far, nearest first, then by name, each once;
+ * none when name itself is a candidate. Returns a malloc'ed
+ * " (similar: ...)" text, or an empty malloc'ed string. */
 char *sem_suggest(const char *name, const char *const *cands, int n);
+
+/* names[0..n) in the order SystemTap lists "alternatives": by distance
+ * to target (a name asked for, without its '$'), then by name. */
+void sem_sort_nearest(const char *target, const char **names, size_t n);
 
 /* The nearest names to a target among candidates offered one at a time
  * (SystemTap's "no match (similar functions: ...)"): up to

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "util.h"
 
 /* Where a walk over $x->a[i]->b stands: the value is either a raw value
@@ -106,7 +107,7 @@ static void pointer_to_memory(struct walk *w)
 
 /* Member names of struct/union id, anonymous members' own included, as
  * SystemTap lists them: " a b c". */
-static void member_names(const struct ctypes *ct, ctype_id id, struct strbuf *sb, int depth)
+static void member_names(const struct ctypes *ct, ctype_id id, struct vec *out, int depth)
 {
 	uint32_t n = ctype_member_count(ct, id);
 
@@ -118,15 +119,29 @@ static void member_names(const struct ctypes *ct, ctype_id id, struct strbuf *sb
 		if (ctype_member_at(ct, id, i, &m) != 0)
 			continue;
 		if (*m.name) {
-			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", m.name);
+			vec_push(out, (void *)m.name);
 		} else {
 			ctype_id sub = ctype_resolve(ct, m.type);
 			enum ctype_kind k = ctype_kind(ct, sub);
 
 			if (k == CTYPE_STRUCT || k == CTYPE_UNION)
-				member_names(ct, sub, sb, depth + 1);
+				member_names(ct, sub, out, depth + 1);
 		}
 	}
+}
+
+/* The members of id (those of anonymous members among them), nearest to
+ * the name asked for first, as SystemTap lists them: "a, b, c". */
+static void member_alternatives(const struct ctypes *ct, ctype_id id, const char *asked,
+				struct strbuf *sb)
+{
+	struct vec names = { 0 };
+
+	member_names(ct, id, &names, 0);
+	sem_sort_nearest(asked, (const char **)names.v, names.n);
+	for (size_t i = 0; i < names.n; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", (const char *)names.v[i]);
+	vec_free(&names);
 }
 
 static bool is_aggregate(enum ctype_kind k)
@@ -167,7 +182,7 @@ static bool step_member(struct walk *w, const struct tcomp *tc)
 		struct strbuf alt = STRBUF_INIT;
 
 		tn = tvar_type_name(ct, r);
-		member_names(ct, r, &alt, 0);
+		member_alternatives(ct, r, tc->name, &alt);
 		fail(w, &tc->pos, "unable to find member '%s' for %s%s%s%s", tc->name, tn,
 		     alt.len ? " (alternatives: " : "", alt.len ? alt.buf : "",
 		     alt.len ? ")" : "");

@@ -144,13 +144,23 @@ static int arg_index(const struct btf_tracepoint *tp, const char *name)
 static char *unknown_var_message(const struct btf_tracepoint *tp, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct vec alt = { 0 };
 
-	strbuf_addf(&sb, "unable to find tracepoint variable '%s' (alternatives: "
-		    "$$parms, $$vars", name);
+	vec_push(&alt, xstrdup("$$parms"));
+	vec_push(&alt, xstrdup("$$vars"));
 	for (uint32_t i = 0; i < tp->nargs; i++)
 		if (*tp->args[i].name)
-			strbuf_addf(&sb, ", $%s", tp->args[i].name);
-	strbuf_adds(&sb, ", $$name)");
+			vec_push(&alt, xasprintf("$%s", tp->args[i].name));
+	vec_push(&alt, xstrdup("$$name"));
+	/* nearest to the name asked for (without its '$') first, as stap */
+	sem_sort_nearest(name + 1, (const char **)alt.v, alt.n);
+	strbuf_addf(&sb, "unable to find tracepoint variable '%s' (alternatives: ", name);
+	for (size_t i = 0; i < alt.n; i++) {
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", (char *)alt.v[i]);
+		free(alt.v[i]);
+	}
+	strbuf_adds(&sb, ")");
+	vec_free(&alt);
 	return strbuf_detach(&sb);
 }
 

@@ -1024,7 +1024,7 @@ static void test_sample_paths(const struct btf *btf)
 	err = (struct family_error){ 0 };
 	tv = path_of(&ct, false, (const char *[]){ "nosuch" }, 1, &err);
 	CHECK(!tv && err.msg && !strcmp(err.msg, "unable to find member 'nosuch' for struct task "
-					"(alternatives: pid, comm, a, b, flag)"),
+					"(alternatives: a, b, pid, comm, flag)"),
 	      "unknown member: %s", err.msg);
 	free(err.msg);
 	free(err.what);
