@@ -45,9 +45,7 @@ static bool producer_mfentry(Dwarf_Die *cu)
 	return strstr(p, "-mfentry") != NULL;
 }
 
-/* A function's entry pc: its DW_AT_entry_pc or low pc, or for one split
- * in parts (DW_AT_ranges only) the start of the part gcc lists first. */
-static bool entry_of(Dwarf_Die *func, Dwarf_Addr *entry)
+bool dwfentry_function_entry(Dwarf_Die *func, Dwarf_Addr *entry)
 {
 	Dwarf_Addr base, end;
 
@@ -67,7 +65,7 @@ static void collect_entries(struct unit_facts *u, Dwarf_Die *cu)
 	do {
 		Dwarf_Addr entry;
 
-		if (dwarf_tag(&child) != DW_TAG_subprogram || !entry_of(&child, &entry))
+		if (dwarf_tag(&child) != DW_TAG_subprogram || !dwfentry_function_entry(&child, &entry))
 			continue;
 		if (u->n_entries == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -101,7 +99,7 @@ static bool at_function_entry(struct unit_facts *u, Dwarf_Die *cu, Dwarf_Die *fu
 {
 	Dwarf_Addr entry;
 
-	if (dwarf_tag(func) == DW_TAG_subprogram && entry_of(func, &entry) && entry == pc)
+	if (dwarf_tag(func) == DW_TAG_subprogram && dwfentry_function_entry(func, &entry) && entry == pc)
 		return true;
 	if (!u->have_entries)
 		collect_entries(u, cu);

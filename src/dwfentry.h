@@ -24,4 +24,9 @@
 int dwfentry_getlocation(Dwarf_Die *func, Dwarf_Attribute *attr, Dwarf_Addr *pc,
 			 Dwarf_Op **ops, size_t *n);
 
+/* A function's entry pc: its DW_AT_entry_pc or low pc, or for one split
+ * in parts (DW_AT_ranges only) the start of the part gcc lists first,
+ * where its symbol is. */
+bool dwfentry_function_entry(Dwarf_Die *func, Dwarf_Addr *entry);
+
 #endif

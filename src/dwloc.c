@@ -407,19 +407,6 @@ static bool push_frame_base(struct eval *ev)
 /* The entry pc of the out-of-line function whose code holds scope->pc
  * (for an inline instance, the function it was inlined into): where the
  * registers still hold what the caller passed. */
-static bool function_entry(Dwarf_Die *func, Dwarf_Addr *entry)
-{
-	Dwarf_Addr base, end;
-	ptrdiff_t off;
-
-	if (dwarf_entrypc(func, entry) == 0)
-		return true;
-	/* a function split in parts (its .cold code apart) has only
-	 * DW_AT_ranges: gcc lists the part its symbol starts first */
-	off = dwarf_ranges(func, 0, &base, entry, &end);
-	return off > 0;
-}
-
 static bool frame_function_entry(const struct eval *ev, Dwarf_Addr *entry)
 {
 	Dwarf_Die *func = (Dwarf_Die *)&ev->scope->func, *scopes = NULL;
@@ -427,11 +414,11 @@ static bool frame_function_entry(const struct eval *ev, Dwarf_Addr *entry)
 	int n;
 
 	if (dwarf_tag(func) == DW_TAG_subprogram)
-		return function_entry(func, entry);
+		return dwfentry_function_entry(func, entry);
 	n = dwarf_getscopes_die(func, &scopes);
 	for (int i = 0; i < n; i++) {
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-			ok = function_entry(&scopes[i], entry);
+			ok = dwfentry_function_entry(&scopes[i], entry);
 			break;
 		}
 	}

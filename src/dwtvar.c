@@ -130,25 +130,13 @@ static const char *module_of(const struct dwarf_scope *scope)
 
 /* ---- messages ------------------------------------------------------------ */
 
-struct cand {
-	const char *name;
-	int dist;
-};
-
-static int cand_cmp(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	return x->dist != y->dist ? x->dist - y->dist : strcmp(x->name, y->name);
-}
-
-/* SystemTap's list: the names ("$x") nearest to the one asked, nearest
- * first, at most ALTERNATIVES_MAX of them. */
+/* SystemTap's list: the names ("$x") nearest to the one asked (measured
+ * without its '$', as stap does), nearest first, at most
+ * ALTERNATIVES_MAX of them. */
 #define ALTERNATIVES_MAX 5
 
 static char *alternatives(const struct dwvars *vars, const char *name)
 {
-	struct cand *c = xcalloc(vars->n + 1, sizeof(*c));
 	struct strbuf sb = STRBUF_INIT;
 	char **dollars = xcalloc(vars->n + 1, sizeof(*dollars));
 	size_t n = 0;
@@ -157,24 +145,16 @@ static char *alternatives(const struct dwvars *vars, const char *name)
 		bool dup = vars->v[i].depth < 0;
 
 		for (size_t j = 0; j < n && !dup; j++)
-			dup = !strcmp(c[j].name + 1, vars->v[i].name);
-		if (dup)
-			continue;
-		dollars[n] = xasprintf("$%s", vars->v[i].name);
-		c[n].name = dollars[n];
-		/* as SystemTap measures it: the name asked without its '$'
-		 * against each "$x" */
-		c[n].dist = sem_edit_distance(name[0] == '$' ? name + 1 : name, dollars[n]);
-		n++;
+			dup = !strcmp(dollars[j] + 1, vars->v[i].name);
+		if (!dup)
+			dollars[n++] = xasprintf("$%s", vars->v[i].name);
 	}
-	qsort(c, n, sizeof(*c), cand_cmp);
-	/* the nearest five, as stap lists a function's */
+	sem_sort_nearest(name[0] == '$' ? name + 1 : name, (const char **)dollars, n);
 	for (size_t i = 0; i < n && i < ALTERNATIVES_MAX; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", c[i].name);
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", dollars[i]);
 	for (size_t i = 0; i < n; i++)
 		free(dollars[i]);
 	free(dollars);
-	free(c);
 	return strbuf_detach(&sb);
 }
 
