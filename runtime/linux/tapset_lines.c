@@ -30,8 +30,8 @@ static const struct tap_uline *row_at(const struct tap_ulines *t,
 	return &t->rows[lo - 1];
 }
 
-static bool find(const struct tap_ulines *t, unsigned long off,
-		 const char **file, unsigned long *line)
+static bool lines_find(const struct tap_ulines *t, unsigned long off,
+		       const char **file, unsigned long *line)
 {
 	const struct tap_uline *r;
 
@@ -48,7 +48,7 @@ static bool find(const struct tap_ulines *t, unsigned long off,
 bool tap_uline_find(const struct tap_umod *m, unsigned long rel,
 		    const char **file, unsigned long *line)
 {
-	return find(&m->lines, rel, file, line);
+	return lines_find(&m->lines, rel, file, line);
 }
 
 /* @addr in the rows of a kernel module's probed functions: each group's
@@ -61,7 +61,7 @@ static bool kmod_line_find(unsigned long addr, const char **file, unsigned long 
 		const struct tap_kmod_lines *g = &tap_kmod_lines[i];
 		unsigned long at = tap_modsym_addr(g->modsym);
 
-		if (at && addr >= at && find(&g->lines, addr - at, file, line))
+		if (at && addr >= at && lines_find(&g->lines, addr - at, file, line))
 			return true;
 	}
 	return false;
@@ -74,7 +74,7 @@ bool tap_kline_find(unsigned long addr, const char **file, unsigned long *line)
 	if (tap_klines.lines.nrows) {
 		link = addr - tap_kernel_reloc(tap_klines.reloc_ref);
 		if (link >= tap_klines.base &&
-		    find(&tap_klines.lines, link - tap_klines.base, file, line))
+		    lines_find(&tap_klines.lines, link - tap_klines.base, file, line))
 			return true;
 	}
 	return kmod_line_find(addr, file, line);
