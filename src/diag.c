@@ -58,10 +58,26 @@ struct srcfile *srcfile_read(const char *path, char *errbuf, size_t errlen)
 	return f;
 }
 
+const struct srcpos *srcfile_keep_pos(struct srcfile *f, const struct srcpos *pos)
+{
+	struct srcpos_node *n = xmalloc(sizeof(*n));
+
+	n->pos = *pos;
+	n->next = f->kept;
+	f->kept = n;
+	return &n->pos;
+}
+
 void srcfile_free(struct srcfile *f)
 {
+	struct srcpos_node *n;
+
 	if (!f)
 		return;
+	while ((n = f->kept)) {
+		f->kept = n->next;
+		free(n);
+	}
 	free(f->name);
 	free(f->text);
 	free(f->line_starts);
@@ -251,6 +267,16 @@ static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);
 	diag_show_line(d, pos);
+	/* in a macro's body: the uses it came through, innermost first */
+	for (const struct srcpos *use = pos ? pos->from : NULL; use; use = use->from) {
+		if (use->file && c)
+			fprintf(out, "\033[%sm\033[K%s:%d:%d:\033[m\033[K ", c->source,
+				use->file->name, use->line, use->col);
+		else if (use->file)
+			fprintf(out, "%s:%d:%d: ", use->file->name, use->line, use->col);
+		fputs("note: in expansion of macro used here\n", out);
+		diag_show_line(d, use);
+	}
 }
 
 static unsigned long long text_hash(unsigned long long h, const char *s)

@@ -27,14 +27,29 @@ struct srcfile {
 	 * srcfile_line and srcfile_pos, which treat it as a cache. */
 	size_t *line_starts;
 	int nlines;
+	struct srcpos_node *kept;	/* srcfile_keep_pos's, freed with the file */
 };
 
-/* A position in a source file. line and col are 1-based; col counts bytes. */
+/* A position in a source file. line and col are 1-based; col counts bytes.
+ * A token that a macro's body gave has from: where that macro was used
+ * (itself with a from when that use came out of another macro), so that
+ * an error in the body says which use it came through. */
 struct srcpos {
 	const struct srcfile *file;
 	int line;
 	int col;
+	const struct srcpos *from;
 };
+
+/* A position copied to live as long as a file (srcfile_keep_pos). */
+struct srcpos_node {
+	struct srcpos pos;
+	struct srcpos_node *next;
+};
+
+/* A copy of pos that lives as long as f: a macro use that the positions
+ * of its body's tokens name as their from, in the AST too. */
+const struct srcpos *srcfile_keep_pos(struct srcfile *f, const struct srcpos *pos);
 
 /* Errors shown before the rest are only counted (diag_init's default). */
 #define DIAG_MAX_ERRORS 50

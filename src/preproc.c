@@ -92,12 +92,6 @@ struct cond {
 	bool saw_else;
 };
 
-/* A use-site position handed out through token.expanded_from. */
-struct pos_node {
-	struct srcpos pos;
-	struct pos_node *next;
-};
-
 struct preproc {
 	struct lexer *lx;
 	struct srcfile *file;
@@ -114,7 +108,6 @@ struct preproc {
 	unsigned depth;
 	size_t expanded;		/* tokens produced by expansion */
 	bool expansion_dead;		/* the budget ran out */
-	struct pos_node *positions;
 	struct srcpos *reported;	/* set of error positions in expanded
 					 * code, open addressing */
 	size_t nreported, capreported;
@@ -226,17 +219,8 @@ static void pp_verror(struct preproc *pp, const struct srcpos *pos,
 	 * for every use: report it once. */
 	if (from && !first_report_at(pp, pos))
 		return;
+	/* (the macro uses it came through are in pos->from: diag shows them) */
 	diag_verror(pp->diag, pos, PARSE_ERROR, fmt, ap);
-	if (from && (!pp->diag->max_errors ||
-		     pp->diag->errors <= pp->diag->max_errors)) {
-		FILE *out = pp->diag->stream;
-
-		if (from->file)
-			fprintf(out, "%s:%d:%d: ", from->file->name,
-				from->line, from->col);
-		fputs("note: in expansion of macro used here\n", out);
-		diag_show_line(pp->diag, from);
-	}
 }
 
 /* Report at token t, mentioning the macro use it came from. */
@@ -490,15 +474,12 @@ static void table_free(struct macro_table *mt)
 	}
 }
 
+/* A macro use's position, for token.expanded_from and srcpos.from: kept
+ * with the file, as the AST keeps the positions that name it. */
 static const struct srcpos *keep_pos(struct preproc *pp,
 				     const struct srcpos *pos)
 {
-	struct pos_node *n = xmalloc(sizeof(*n));
-
-	n->pos = *pos;
-	n->next = pp->positions;
-	pp->positions = n;
-	return &n->pos;
+	return srcfile_keep_pos(pp->file, pos);
 }
 
 static void act_free(struct activation *a)
@@ -546,6 +527,9 @@ static bool next_pp1(struct preproc *pp, struct token *t)
 		return false;
 	token_copy(t, &a->macro->body.v[a->cursor++]);
 	t->expanded_from = a->use;
+	/* a parameter's tokens are the caller's own, positions included */
+	if (!a->macro->is_closure)
+		t->pos.from = a->use;
 	pp->expanded++;
 	return true;
 }
@@ -1411,8 +1395,6 @@ bool preproc_saw_token(const struct preproc *pp)
 
 void preproc_free(struct preproc *pp)
 {
-	struct pos_node *n;
-
 	if (!pp)
 		return;
 	act_pop_all(pp);
@@ -1421,10 +1403,6 @@ void preproc_free(struct preproc *pp)
 		token_free(&pp->pending.v[pp->pending_at++]);
 	free(pp->pending.v);
 	table_free(&pp->macros);
-	while ((n = pp->positions)) {
-		pp->positions = n->next;
-		free(n);
-	}
 	free(pp->conds);
 	free(pp->reported);
 	free(pp);
