@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,27 +70,19 @@ static bool file_stamp(const char *path, struct dwcache_header *h)
 	return true;
 }
 
-/* The whole file on FD, or NULL. */
-static char *read_all(int fd, size_t *len)
+/* The whole file on FD, mapped (only the pages a lookup reads are ever
+ * read: cache files are replaced by rename, never rewritten in place), or
+ * NULL. */
+static char *map_all(int fd, size_t *len)
 {
 	struct stat st;
-	char *buf;
-	size_t got = 0;
+	void *p;
 
 	if (fstat(fd, &st) != 0 || st.st_size <= 0)
 		return NULL;
 	*len = (size_t)st.st_size;
-	buf = xmalloc(*len);
-	while (got < *len) {
-		ssize_t r = read(fd, buf + got, *len - got);
-
-		if (r <= 0) {
-			free(buf);
-			return NULL;
-		}
-		got += (size_t)r;
-	}
-	return buf;
+	p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	return p == MAP_FAILED ? NULL : p;
 }
 
 /* The string at offset OFF of STRINGS (SIZE bytes, the last a '\0'), or
@@ -99,11 +92,9 @@ static const char *string_at(const char *strings, uint64_t size, uint32_t off)
 	return off < size ? strings + off : NULL;
 }
 
-bool dwcache_decode(const char *buf, size_t len, const char *path, struct dwfunc **funcs,
-		    size_t *n)
+bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n)
 {
 	struct dwcache_header h, want;
-	const char *recs = buf + sizeof(h), *strings;
 	size_t rec_bytes;
 
 	if (len < sizeof(h) || !file_stamp(path, &want))
@@ -115,28 +106,31 @@ bool dwcache_decode(const char *buf, size_t len, const char *path, struct dwfunc
 	rec_bytes = h.count * sizeof(struct dwcache_rec);
 	if (sizeof(h) + rec_bytes + h.strings != len || h.strings == 0)
 		return false;
-	strings = recs + rec_bytes;
-	if (strings[h.strings - 1] != '\0')
+	/* then every offset below h.strings starts a terminated string */
+	if (buf[len - 1] != '\0')
 		return false;
-	*funcs = xmalloc((h.count ? h.count : 1) * sizeof(**funcs));
-	for (size_t i = 0; i < h.count; i++) {
-		struct dwcache_rec r;
-		const char *name, *file = NULL;
-
-		memcpy(&r, recs + i * sizeof(r), sizeof(r));
-		name = string_at(strings, h.strings, r.name);
-		if (r.decl_file != NO_FILE)
-			file = string_at(strings, h.strings, r.decl_file);
-		if (!name || (r.decl_file != NO_FILE && !file)) {
-			free(*funcs);
-			return false;
-		}
-		(*funcs)[i] = (struct dwfunc){ .name = name, .die = r.die, .entry = r.entry,
-					       .inline_instance = r.flags & DWC_INLINE,
-					       .external = r.flags & DWC_EXTERNAL,
-					       .decl_file = file, .decl_line = r.decl_line };
-	}
 	*n = h.count;
+	return true;
+}
+
+bool dwcache_record(const char *buf, size_t i, struct dwfunc *f)
+{
+	struct dwcache_header h;
+	struct dwcache_rec r;
+	const char *recs = buf + sizeof(h), *strings, *name, *file = NULL;
+
+	memcpy(&h, buf, sizeof(h));
+	strings = recs + h.count * sizeof(r);
+	memcpy(&r, recs + i * sizeof(r), sizeof(r));
+	name = string_at(strings, h.strings, r.name);
+	if (r.decl_file != NO_FILE)
+		file = string_at(strings, h.strings, r.decl_file);
+	if (!name || (r.decl_file != NO_FILE && !file))
+		return false;
+	*f = (struct dwfunc){ .name = name, .die = r.die, .entry = r.entry,
+			      .inline_instance = r.flags & DWC_INLINE,
+			      .external = r.flags & DWC_EXTERNAL,
+			      .decl_file = file, .decl_line = r.decl_line };
 	return true;
 }
 
@@ -147,11 +141,17 @@ char *dwcache_load(const char *key, size_t *len)
 	int fd = file ? cache_open(file, why, sizeof(why)) : -1;
 
 	if (fd >= 0) {
-		buf = read_all(fd, len);
+		buf = map_all(fd, len);
 		close(fd);
 	}
 	free(file);
 	return buf;
+}
+
+void dwcache_unload(char *buf, size_t len)
+{
+	if (buf)
+		munmap(buf, len);
 }
 
 /* The strings of the index: each name and file once. */

@@ -36,7 +36,6 @@
 
 #include "dwcache.h"
 #include "glob.h"
-#include "lookup.h"
 #include "suggest.h"
 #include "util.h"
 
@@ -52,6 +51,71 @@ struct fsym {
 	int rank;		/* among aliases, lower first: global, weak, local */
 };
 
+/* The symbol table's names: open addressing, linear probing, at most half
+ * full, sized once (a vmlinux has 150,000 names: a general map's growing
+ * and per-name lists cost more than the rest of a one-liner's lookup). */
+struct symslot {
+	const char *name;	/* NULL: empty */
+	uint64_t hash;
+	Dwarf_Addr addr;	/* of the first symbol of the name */
+	unsigned count;		/* symbols of the name */
+};
+
+struct symmap {
+	struct symslot *slots;
+	size_t mask;
+};
+
+static uint64_t sym_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct symslot *symmap_slot(const struct symmap *m, const char *name, uint64_t h)
+{
+	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
+		struct symslot *s = &m->slots[i];
+
+		if (!s->name || (s->hash == h && strcmp(s->name, name) == 0))
+			return s;
+	}
+}
+
+static void symmap_init(struct symmap *m, size_t names)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * names)
+		cap *= 2;
+	m->slots = xcalloc(cap, sizeof(*m->slots));
+	m->mask = cap - 1;
+}
+
+static void symmap_add(struct symmap *m, const char *name, Dwarf_Addr addr)
+{
+	uint64_t h = sym_hash(name);
+	struct symslot *s = symmap_slot(m, name, h);
+
+	if (!s->name)
+		*s = (struct symslot){ .name = name, .hash = h, .addr = addr };
+	s->count++;
+}
+
+/* The slot of NAME, or NULL when no symbol has it. */
+static const struct symslot *symmap_get(const struct symmap *m, const char *name)
+{
+	const struct symslot *s;
+
+	if (!m->slots)
+		return NULL;
+	s = symmap_slot(m, name, sym_hash(name));
+	return s->name ? s : NULL;
+}
+
 struct dwindex {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -64,8 +128,10 @@ struct dwindex {
 	size_t n, cap;
 	char *strings;		/* the index's bytes, which its names and
 				 * files point into (dwcache.h) */
+	size_t strings_mapped;	/* their length when dwcache_load mapped
+				 * them, else 0 (malloc'd) */
 
-	struct namemap syms;	/* function symbol name -> its addresses */
+	struct symmap syms;	/* function symbol name -> its first address */
 	struct fsym *fsyms;	/* function symbols by address */
 	size_t n_fsyms;
 	Dwarf_Addr stext, etext;
@@ -150,6 +216,7 @@ static void read_symbols(struct dwindex *ix)
 	int n = dwfl_module_getsymtab(ix->mod);
 	size_t cap = 0;
 
+	symmap_init(&ix->syms, n > 1 ? (size_t)n : 1);
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -161,7 +228,7 @@ static void read_symbols(struct dwindex *ix)
 			continue;
 		if (type == STT_FUNC || (ix->is_kernel && type == STT_NOTYPE) ||
 		    strncmp(name, "__ksymtab_", 10) == 0)
-			namemap_add(&ix->syms, name, (void *)(uintptr_t)(addr - ix->bias));
+			symmap_add(&ix->syms, name, addr - ix->bias);
 		if (type == STT_FUNC && sym.st_size > 0) {
 			if (ix->n_fsyms == cap) {
 				cap = cap ? 2 * cap : 4096;
@@ -208,9 +275,9 @@ static const struct fsym *fsym_at(const struct dwindex *ix, Dwarf_Addr addr)
 /* The DWARF address of symbol NAME (the first of that name), or 0. */
 static Dwarf_Addr symbol_addr(const struct dwindex *ix, const char *name)
 {
-	const struct vec *v = namemap_get(&ix->syms, name);
+	const struct symslot *v = symmap_get(&ix->syms, name);
 
-	return v ? (Dwarf_Addr)(uintptr_t)v->v[0] : 0;
+	return v ? v->addr : 0;
 }
 
 /* ---- what the kernel refuses */
@@ -516,12 +583,14 @@ static struct dwindex *open_index(const Dwfl_Callbacks *cb, const char *path,
 	cache_key(ix, is_kernel ? NULL : module, key, sizeof(key));
 	if (*key)
 		buf = dwcache_load(key, &len);
-	if (!buf || !dwcache_decode(buf, len, path, &ix->funcs, &ix->n)) {
-		free(buf);
+	if (buf && dwcache_check(buf, len, path, &ix->n)) {
+		ix->strings_mapped = len;
+	} else {
+		dwcache_unload(buf, len);
 		buf = build_encoded(cb, path, module, is_kernel, &len, err, errlen);
 		if (buf && *key)
 			dwcache_store(key, buf, len);
-		if (!buf || !dwcache_decode(buf, len, path, &ix->funcs, &ix->n)) {
+		if (!buf || !dwcache_check(buf, len, path, &ix->n)) {
 			if (buf)
 				snprintf(err, errlen, "%s changed while it was indexed", path);
 			free(buf);
@@ -530,6 +599,9 @@ static struct dwindex *open_index(const Dwfl_Callbacks *cb, const char *path,
 		}
 	}
 	ix->strings = buf;
+	/* decoded by func_at as lookups reach them: pages of this array
+	 * that no lookup touches are never even allocated */
+	ix->funcs = xcalloc(ix->n ? ix->n : 1, sizeof(*ix->funcs));
 	return ix;
 }
 
@@ -617,9 +689,12 @@ void dwindex_free(struct dwindex *ix)
 		return;
 	if (ix->dwfl)
 		dwfl_end(ix->dwfl);
-	namemap_free(&ix->syms);
+	free(ix->syms.slots);
 	free(ix->funcs);
-	free(ix->strings);
+	if (ix->strings_mapped)
+		dwcache_unload(ix->strings, ix->strings_mapped);
+	else
+		free(ix->strings);
 	free(ix->blacklist);
 	free(ix->fsyms);
 	free(ix);
@@ -627,11 +702,26 @@ void dwindex_free(struct dwindex *ix)
 
 /* ---- questions */
 
+/* Function I of the index, decoded from the cache file's record on first
+ * use (a walk's own index is decoded already).  The index is logically
+ * const: this only fills in what was always there. */
+static const struct dwfunc *func_at(const struct dwindex *ix, size_t i)
+{
+	struct dwfunc *f = &ix->funcs[i];
+
+	if (!f->name && !dwcache_record(ix->strings, i, f))
+		*f = (struct dwfunc){ .name = "" };	/* damaged: matches nothing */
+	return f;
+}
+
 const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry)
 {
-	for (size_t i = 0; i < ix->n; i++)
-		if (ix->funcs[i].entry == entry && !ix->funcs[i].inline_instance)
-			return &ix->funcs[i];
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct dwfunc *f = func_at(ix, i);
+
+		if (f->entry == entry && !f->inline_instance)
+			return f;
+	}
 	return NULL;
 }
 
@@ -673,7 +763,7 @@ static size_t lower_bound(const struct dwindex *ix, const char *name)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(ix->funcs[mid].name, name) < 0)
+		if (strcmp(func_at(ix, mid)->name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -687,17 +777,19 @@ size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dw
 
 	if (!glob_is_pattern(name)) {
 		for (size_t i = lower_bound(ix, name);
-		     i < ix->n && strcmp(ix->funcs[i].name, name) == 0; i++)
-			vec_push(&found, &ix->funcs[i]);
+		     i < ix->n && strcmp(func_at(ix, i)->name, name) == 0; i++)
+			vec_push(&found, (void *)func_at(ix, i));
 	} else {
 		bool matched = false;
 
 		for (size_t i = 0; i < ix->n; i++) {
 			/* one glob test per name: the index is sorted */
-			if (i == 0 || strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) != 0)
-				matched = glob_match(name, ix->funcs[i].name);
+			const struct dwfunc *f = func_at(ix, i);
+
+			if (i == 0 || strcmp(f->name, func_at(ix, i - 1)->name) != 0)
+				matched = glob_match(name, f->name);
 			if (matched)
-				vec_push(&found, &ix->funcs[i]);
+				vec_push(&found, (void *)f);
 		}
 	}
 	*out = (const struct dwfunc **)found.v;
@@ -707,8 +799,9 @@ size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dw
 /* Whether the index has an out-of-line function named NAME. */
 static bool has_outofline(const struct dwindex *ix, const char *name)
 {
-	for (size_t i = lower_bound(ix, name); i < ix->n && !strcmp(ix->funcs[i].name, name); i++)
-		if (!ix->funcs[i].inline_instance)
+	for (size_t i = lower_bound(ix, name); i < ix->n && !strcmp(func_at(ix, i)->name, name);
+	     i++)
+		if (!func_at(ix, i)->inline_instance)
 			return true;
 	return false;
 }
@@ -757,7 +850,7 @@ static bool lowpc_at(const struct dwindex *ix, const struct dwfunc **by_entry, s
 	if (lo == n || by_entry[lo]->entry != sym->lo)
 		return false;
 	cold = xasprintf("%s.cold", sym->name);
-	split = namemap_get(&ix->syms, cold) != NULL;
+	split = symmap_get(&ix->syms, cold) != NULL;
 	free(cold);
 	return !split;
 }
@@ -775,10 +868,10 @@ static const struct dwfunc *alias_of(const struct dwindex *ix, size_t s)
 	for (size_t i = first; i < ix->n_fsyms && ix->fsyms[i].lo == ix->fsyms[s].lo; i++) {
 		const char *name = ix->fsyms[i].name;
 
-		for (size_t k = lower_bound(ix, name); k < ix->n && !strcmp(ix->funcs[k].name, name);
+		for (size_t k = lower_bound(ix, name); k < ix->n && !strcmp(func_at(ix, k)->name, name);
 		     k++)
-			if (!ix->funcs[k].inline_instance && ix->funcs[k].entry == ix->fsyms[s].lo)
-				return &ix->funcs[k];
+			if (!func_at(ix, k)->inline_instance && func_at(ix, k)->entry == ix->fsyms[s].lo)
+				return func_at(ix, k);
 	}
 	return NULL;
 }
@@ -821,8 +914,8 @@ size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dw
 void dwindex_offer_names(const struct dwindex *ix, struct nearest *nr)
 {
 	for (size_t i = 0; i < ix->n; i++)
-		if (i == 0 || strcmp(ix->funcs[i].name, ix->funcs[i - 1].name) != 0)
-			nearest_offer(nr, ix->funcs[i].name);
+		if (i == 0 || strcmp(func_at(ix, i)->name, func_at(ix, i - 1)->name) != 0)
+			nearest_offer(nr, func_at(ix, i)->name);
 }
 
 bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_Die *cu)
@@ -1092,9 +1185,9 @@ size_t dwindex_labels(const struct dwindex *ix, const struct dwfunc *f, const ch
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset)
 {
 	const struct fsym *f = fsym_at(ix, addr);
-	const struct vec *same = f ? namemap_get(&ix->syms, f->name) : NULL;
+	const struct symslot *same = f ? symmap_get(&ix->syms, f->name) : NULL;
 
-	if (same && same->n == 1) {
+	if (same && same->count == 1) {
 		*offset = addr - f->lo;
 		return f->name;
 	}
@@ -1122,7 +1215,7 @@ Dwarf_Addr dwindex_stext(const struct dwindex *ix)
 bool dwindex_exported(const struct dwindex *ix, const char *name)
 {
 	char *ksym = xasprintf("__ksymtab_%s", name);
-	bool found = namemap_get(&ix->syms, ksym) != NULL;
+	bool found = symmap_get(&ix->syms, ksym) != NULL;
 
 	free(ksym);
 	return found;
