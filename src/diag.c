@@ -243,6 +243,18 @@ void diag_show_line(struct diag *d, const struct srcpos *pos)
 	strbuf_free(&sb);
 }
 
+/* "FILE:LINE:COL: ", coloured as a source place, when pos has a file. */
+static void show_place(FILE *out, const struct diag_colors *c, const struct srcpos *pos)
+{
+	if (!pos || !pos->file)
+		return;
+	if (c)
+		fprintf(out, "\033[%sm\033[K%s:%d:%d:\033[m\033[K ", c->source,
+			pos->file->name, pos->line, pos->col);
+	else
+		fprintf(out, "%s:%d:%d: ", pos->file->name, pos->line, pos->col);
+}
+
 static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 		   const char *fmt, va_list ap)
 {
@@ -251,13 +263,7 @@ static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 	const char *kind_color = !c || !kind ? NULL :
 				 strcmp(kind, "warning") == 0 ? c->warning : c->error;
 
-	if (pos && pos->file) {
-		if (c)
-			fprintf(out, "\033[%sm\033[K%s:%d:%d:\033[m\033[K ", c->source,
-				pos->file->name, pos->line, pos->col);
-		else
-			fprintf(out, "%s:%d:%d: ", pos->file->name, pos->line, pos->col);
-	}
+	show_place(out, c, pos);
 	if (!kind)
 		;	/* a related place: no kind of its own */
 	else if (c)
@@ -269,11 +275,7 @@ static void report(struct diag *d, const struct srcpos *pos, const char *kind,
 	diag_show_line(d, pos);
 	/* in a macro's body: the uses it came through, innermost first */
 	for (const struct srcpos *use = pos ? pos->from : NULL; use; use = use->from) {
-		if (use->file && c)
-			fprintf(out, "\033[%sm\033[K%s:%d:%d:\033[m\033[K ", c->source,
-				use->file->name, use->line, use->col);
-		else if (use->file)
-			fprintf(out, "%s:%d:%d: ", use->file->name, use->line, use->col);
+		show_place(out, c, use);
 		fputs("note: in expansion of macro used here\n", out);
 		diag_show_line(d, use);
 	}

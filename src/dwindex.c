@@ -36,6 +36,7 @@
 
 #include "dwcache.h"
 #include "glob.h"
+#include "lookup.h"
 #include "suggest.h"
 #include "util.h"
 
@@ -66,15 +67,6 @@ struct symmap {
 	size_t mask;
 };
 
-static uint64_t sym_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static struct symslot *symmap_slot(const struct symmap *m, const char *name, uint64_t h)
 {
 	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
@@ -97,7 +89,7 @@ static void symmap_init(struct symmap *m, size_t names)
 
 static void symmap_add(struct symmap *m, const char *name, Dwarf_Addr addr)
 {
-	uint64_t h = sym_hash(name);
+	uint64_t h = name_hash(name);
 	struct symslot *s = symmap_slot(m, name, h);
 
 	if (!s->name)
@@ -112,7 +104,7 @@ static const struct symslot *symmap_get(const struct symmap *m, const char *name
 
 	if (!m->slots)
 		return NULL;
-	s = symmap_slot(m, name, sym_hash(name));
+	s = symmap_slot(m, name, name_hash(name));
 	return s->name ? s : NULL;
 }
 

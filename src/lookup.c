@@ -14,7 +14,7 @@ struct namemap_slot {
 };
 
 /* FNV-1a: short names, no adversary worth a keyed hash. */
-static size_t name_hash(const char *s)
+uint64_t name_hash(const char *s)
 {
 	uint64_t h = 14695981039346656037ULL;
 
@@ -22,7 +22,7 @@ static size_t name_hash(const char *s)
 		h ^= (unsigned char)*s;
 		h *= 1099511628211ULL;
 	}
-	return (size_t)h;
+	return h;
 }
 
 static struct namemap_slot *name_slot(const struct namemap *m, const char *name)

@@ -10,8 +10,12 @@
 #define TAPC_LOOKUP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ast.h"
+
+/* A string's 64-bit FNV-1a hash, for tables of names. */
+uint64_t name_hash(const char *s);
 
 /* A name -> the items added under that name, in the order added. */
 struct namemap {
