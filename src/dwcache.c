@@ -85,13 +85,6 @@ static char *map_all(int fd, size_t *len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* The string at offset OFF of STRINGS (SIZE bytes, the last a '\0'), or
- * NULL past the end. */
-static const char *string_at(const char *strings, uint64_t size, uint32_t off)
-{
-	return off < size ? strings + off : NULL;
-}
-
 bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n)
 {
 	struct dwcache_header h, want;
@@ -109,29 +102,33 @@ bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n)
 	/* then every offset below h.strings starts a terminated string */
 	if (buf[len - 1] != '\0')
 		return false;
+	/* every record's strings in range, so that a damaged file is
+	 * rebuilt rather than trusted: a read of the records, no decoding */
+	for (size_t i = 0; i < h.count; i++) {
+		struct dwcache_rec r;
+
+		memcpy(&r, buf + sizeof(h) + i * sizeof(r), sizeof(r));
+		if (r.name >= h.strings || (r.decl_file != NO_FILE && r.decl_file >= h.strings))
+			return false;
+	}
 	*n = h.count;
 	return true;
 }
 
-bool dwcache_record(const char *buf, size_t i, struct dwfunc *f)
+void dwcache_record(const char *buf, size_t i, struct dwfunc *f)
 {
 	struct dwcache_header h;
 	struct dwcache_rec r;
-	const char *recs = buf + sizeof(h), *strings, *name, *file = NULL;
+	const char *recs = buf + sizeof(h), *strings;
 
 	memcpy(&h, buf, sizeof(h));
 	strings = recs + h.count * sizeof(r);
 	memcpy(&r, recs + i * sizeof(r), sizeof(r));
-	name = string_at(strings, h.strings, r.name);
-	if (r.decl_file != NO_FILE)
-		file = string_at(strings, h.strings, r.decl_file);
-	if (!name || (r.decl_file != NO_FILE && !file))
-		return false;
-	*f = (struct dwfunc){ .name = name, .die = r.die, .entry = r.entry,
+	*f = (struct dwfunc){ .name = strings + r.name, .die = r.die, .entry = r.entry,
 			      .inline_instance = r.flags & DWC_INLINE,
 			      .external = r.flags & DWC_EXTERNAL,
-			      .decl_file = file, .decl_line = r.decl_line };
-	return true;
+			      .decl_file = r.decl_file != NO_FILE ? strings + r.decl_file : NULL,
+			      .decl_line = r.decl_line };
 }
 
 char *dwcache_load(const char *key, size_t *len)

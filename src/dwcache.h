@@ -21,15 +21,15 @@
  * cannot be stat'ed or the names do not fit.  FUNCS[0 .. n) in the
  * index's order. */
 char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n, size_t *len);
-/* Whether BUF (LEN bytes, as dwcache_encode made them) is whole and
- * stamped for PATH as it is now, with *n records.  The records are read
- * one by one, when a lookup first needs them (dwcache_record): a
- * one-liner's lookup by name reads a few dozen of the vmlinux's 340,000. */
+/* Whether BUF (LEN bytes, as dwcache_encode made them) is whole,
+ * consistent (every record's strings inside it) and stamped for PATH as it
+ * is now, with *n records.  The records are decoded one by one, when a
+ * lookup first needs them (dwcache_record): a one-liner's lookup by name
+ * decodes a few dozen of the vmlinux's 340,000. */
 bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n);
 /* Record I (< the *n of dwcache_check) of a checked BUF into *f, its
- * strings pointing into BUF (keep it while they are used); false when
- * they do not lie in BUF's strings (a damaged file). */
-bool dwcache_record(const char *buf, size_t i, struct dwfunc *f);
+ * strings pointing into BUF (keep it while they are used). */
+void dwcache_record(const char *buf, size_t i, struct dwfunc *f);
 /* The cache file kept under KEY, whole (mapped read-only, *len bytes;
  * dwcache_unload it), or NULL. */
 char *dwcache_load(const char *key, size_t *len);

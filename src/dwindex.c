@@ -701,8 +701,8 @@ static const struct dwfunc *func_at(const struct dwindex *ix, size_t i)
 {
 	struct dwfunc *f = &ix->funcs[i];
 
-	if (!f->name && !dwcache_record(ix->strings, i, f))
-		*f = (struct dwfunc){ .name = "" };	/* damaged: matches nothing */
+	if (!f->name)
+		dwcache_record(ix->strings, i, f);
 	return f;
 }
 
