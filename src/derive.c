@@ -1,13 +1,16 @@
 /* Pass 2: probe derivation.  Each probe point of a user's (or a used
  * tapset's) probe is matched against the aliases and the probe point
  * families; aliases expand recursively, and every concrete point becomes
- * a derived probe with its own copy of the body (see elaborate.h). */
+ * a derived probe with its own copy of the body (see elaborate.h), or
+ * with the body of the first point of its expansion when the body cannot
+ * tell the points apart (see body_shareable). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callee.h"
+#include "astwalk.h"
 #include "elab_int.h"
 #include "pptext.h"
 #include "token.h"
@@ -17,8 +20,6 @@
 #include "suggest.h"
 
 /* ---- deep copies of statements (each derived probe owns its body) ---- */
-
-static struct stmt *stmt_dup(const struct stmt *s);
 
 static struct foreach_key *key_dup(const struct foreach_key *k)
 {
@@ -32,7 +33,7 @@ static struct foreach_key *key_dup(const struct foreach_key *k)
 	return n;
 }
 
-static struct stmt *stmt_dup(const struct stmt *s)
+struct stmt *stmt_dup(const struct stmt *s)
 {
 	struct stmt *n;
 
@@ -260,11 +261,72 @@ static void note_version(struct elab *E, const struct derive *D,
 		sem_version_note(E, dp, "probe", &D->origin->pos);
 }
 
-/* Give dp (its family and loc set) the user's body and condition, and add it
- * to the program. */
+/* ---- bodies shared by the points of one expansion ---------------------- */
+
+struct share_check {
+	bool optimized;		/* not -u: statements may be elided */
+	bool ok;
+};
+
+/* Expressions whose meaning depends on the probe they are in: its target
+ * variables, its entry, its DWARF context (@var, @cast, autocasts), its
+ * perf counters or registers, and embedded C (guarded by the probe's
+ * privilege and pragmas). */
+static void share_expr(void *ctx, const struct expr *e)
+{
+	struct share_check *c = ctx;
+
+	switch (e->kind) {
+	case E_TARGET: case E_VAR: case E_CAST: case E_AUTOCAST: case E_DEFINED:
+	case E_ENTRY: case E_ATOP: case E_EMBEDDED:
+		c->ok = false;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Unless -u, sem_elide.c rewrites side-effect-free statements in place
+ * and warns once per probe: a shared body keeps only statements it
+ * leaves alone, output, assignments and increments (of globals: a body
+ * with locals is unshared in resolve_probe). */
+static void share_stmt(void *ctx, const struct stmt *s)
+{
+	struct share_check *c = ctx;
+	const struct expr *e = s->e1;
+
+	if (!c->optimized || s->kind != S_EXPR)
+		return;
+	if (e->kind == E_PRINT && !(e->op & PF_STRING) && !e->a)
+		return;
+	if (e->kind == E_ASSIGN || e->kind == E_PREINC || e->kind == E_POSTINC)
+		return;
+	c->ok = false;
+}
+
+/*
+ * Whether the points of one expansion may share one copy of body: when
+ * nothing in it depends on the point, every pass reads and rewrites each
+ * probe's copy alike, so one tree does for all (a glob over the kernel's
+ * functions derives 287,000 probes).  Resolution still walks the shared
+ * body once per probe, so that their uses, errors and warnings are what
+ * they were with copies; the ptrmap of resolutions, keyed by node, then
+ * holds one entry per node instead of one per copy.
+ */
+static bool body_shareable(const struct elab *E, const struct stmt *body)
+{
+	struct share_check c = { .optimized = !E->o->unoptimized, .ok = true };
+	struct ast_visitor v = { .ctx = &c, .expr = share_expr, .stmt = share_stmt };
+
+	ast_walk_stmt(body, &v);
+	return c.ok;
+}
+
+/* Give dp (its family and loc set) the user's body, or owner's copy of it
+ * (NULL: a copy of its own), and condition, and add it to the program. */
 static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
 		      const struct probe_point *pp, const struct stmt *body,
-		      const struct chain_link *chain)
+		      const struct chain_link *chain, const struct derived_probe *owner)
 {
 	for (const struct chain_link *l = chain; l; l = l->next)
 		vec_push(&dp->chain, (void *)program_text(E->P, l->text));
@@ -272,7 +334,8 @@ static void add_probe(struct elab *E, const struct derive *D, struct derived_pro
 		note_version(E, D, dp, chain);
 	/* what -l prints (see struct derive); NULL: the text of dp->loc */
 	dp->list_name = D->list_name ? xstrdup(D->list_name) : NULL;
-	dp->body = stmt_dup(body);
+	dp->body = owner ? owner->body : stmt_dup(body);
+	dp->body_owner = owner;
 	dp->cond = expr_dup(pp->cond);
 	dp->origin = D->origin;
 	/* an alias's probe is named by the user's point that asked for it */
@@ -480,6 +543,8 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 	struct vec points = { 0 };
 	struct family_error err = { .guru = E->o->guru };
 	int n = fam->expand(p, pp, &points, &err);
+	const struct derived_probe *owner = NULL;
+	bool share;
 
 	for (size_t i = 0; i < err.warnings.n; i++) {
 		sem_warn(E, &D->origin->pos, "keyword", "%s", (char *)err.warnings.v[i]);
@@ -512,6 +577,7 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 		vec_free(&points);
 		return -1;
 	}
+	share = points.n > 1 && body_shareable(E, body);
 	for (size_t i = 0; i < points.n; i++) {
 		struct family_point *fp = points.v[i];
 		struct derived_probe *dp = xcalloc(1, sizeof(*dp));
@@ -523,7 +589,9 @@ static int derive_family(struct elab *E, struct derive *D, const struct probe_fa
 		dp->fp = *fp;
 		free(fp);
 		dp->loc = family_loc(p, pp, &dp->fp, false);
-		add_probe(E, D, dp, pp, body, chain);
+		add_probe(E, D, dp, pp, body, chain, owner);
+		if (share && !owner)
+			owner = dp;
 		/* named as if the user had written the point itself (an
 		 * internal family's, __syscall(N), and never keep the
 		 * alias's name) */

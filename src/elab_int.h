@@ -84,6 +84,8 @@ struct sem_ref *ptrmap_ref(struct ptrmap *m, const void *k);
 
 /* derive.c: the derived probes of a user's or tapset's probe. */
 void derive_probe(struct elab *E, const struct probe *p);
+/* A deep copy of s (a derived probe's own body). */
+struct stmt *stmt_dup(const struct stmt *s);
 
 /* resolve.c */
 void resolve_probe(struct elab *E, struct derived_probe *dp);

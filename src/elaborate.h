@@ -259,7 +259,12 @@ struct derived_probe {
 					 * points ("a"); -p2 prints it as
 					 * "<- a = begin <- a", -t as
 					 * "a = begin from: a" */
-	struct stmt *body;		/* owned: the whole handler */
+	struct stmt *body;		/* owned unless body_owner: the whole
+					 * handler */
+	/* An earlier probe of the same expansion whose body this one
+	 * shares, or NULL (derive.c: a body that reads nothing of its
+	 * probe's location is one tree for all the points of a glob) */
+	const struct derived_probe *body_owner;
 	struct expr *cond;		/* owned: combined condition, or NULL */
 	/* owned: what -l prints for it, or NULL for the text of loc (most
 	 * often the same: kept only when different) */

@@ -171,7 +171,8 @@ static void derived_probe_free(struct derived_probe *dp)
 	family_free_data(dp->family, dp->fp.data);
 	vec_free(&dp->entry_exprs);
 	vec_free(&dp->chain);
-	stmt_free(dp->body);
+	if (!dp->body_owner)
+		stmt_free(dp->body);
 	expr_free(dp->cond);
 	vec_free(&dp->locals);
 	body_free(&dp->uses);

@@ -1154,6 +1154,13 @@ void resolve_probe(struct elab *E, struct derived_probe *dp)
 {
 	struct rctx R = { .E = E, .dp = dp, .locals = &dp->locals, .uses = &dp->uses };
 
+	/* Locals are each probe's own, and so are the resolutions of their
+	 * names (by node): a body shared (derive.c) with one that has locals
+	 * becomes a copy of its own again, as yet unchanged by any pass. */
+	if (dp->body_owner && dp->body_owner->locals.n) {
+		dp->body = stmt_dup(dp->body);
+		dp->body_owner = NULL;
+	}
 	if (dp->family->saves_entry && dp->family->saves_entry(dp))
 		R.entry_exprs = &dp->entry_exprs;
 	sem_targets_resolve(dp, E->o->skip_badvars);
