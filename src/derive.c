@@ -517,7 +517,8 @@ static void set_wellformed(struct derived_probe *dp, const struct point_pattern 
 	dp->wellformed = pp_text(all);
 	if (!alias) {
 		free(dp->list_name);
-		dp->list_name = xstrdup(dp->wellformed);
+		dp->list_name = NULL;
+		dp->list_wellformed = true;
 	}
 	probe_point_free(all);
 }

@@ -266,8 +266,9 @@ struct derived_probe {
 	 * probe's location is one tree for all the points of a glob) */
 	const struct derived_probe *body_owner;
 	struct expr *cond;		/* owned: combined condition, or NULL */
-	/* owned: what -l prints for it, or NULL for the text of loc (most
-	 * often the same: kept only when different) */
+	/* owned: what -l prints for it, or NULL for wellformed (see
+	 * list_wellformed) or the text of loc (most often the same: kept
+	 * only when different) */
 	char *list_name;
 	/* owned: the user's point as the family resolved it, with every
 	 * component (a .nearest too) and names matched in place of globs:
@@ -278,6 +279,9 @@ struct derived_probe {
 	/* -l lists it by its own point, not an alias's name: with the '!'
 	 * or '?' of its location, as stap */
 	bool list_by_point;
+	/* without a list_name, what -l prints is wellformed, not the text of
+	 * loc (one string for both, the most common case of a DWARF probe) */
+	bool list_wellformed;
 	struct vec locals;		/* struct vardecl * */
 	const struct probe *origin;	/* the user's (or tapset's) probe */
 	/* Derived through an alias: the user's point that named the alias
@@ -352,7 +356,8 @@ char *derivation_text(const struct derived_probe *dp, const char *sep);
 /* The program's copy of TEXT, one for all equal texts: the steps of the
  * derivation chains, which thousands of probes of one glob share. */
 const char *program_text(struct program *p, const char *text);
-/* What -l prints for dp (malloc'd): its list_name, else its point. */
+/* What -l prints for dp (malloc'd): its list_name, else its well-formed
+ * point (list_wellformed), else its point. */
 char *derived_list_name(const struct derived_probe *dp);
 
 /* -p2 output, in stap -p2's layout. */

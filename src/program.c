@@ -114,6 +114,8 @@ char *derived_list_name(const struct derived_probe *dp)
 
 	if (dp->list_name)
 		return xstrdup(dp->list_name);
+	if (dp->list_wellformed)
+		return xstrdup(dp->wellformed);
 	pp_comps_text(&sb, dp->loc, 0, dp->loc->comps.n);
 	return strbuf_detach(&sb);
 }

@@ -124,6 +124,11 @@ char *strbuf_detach(struct strbuf *sb)
 {
 	char *p = sb->buf ? sb->buf : xstrdup("");
 
+	/* the doubling's slack goes back: a glob's probes keep hundreds of
+	 * thousands of texts built here */
+	if (sb->buf && sb->cap > sb->len + 1)
+		p = xrealloc(p, sb->len + 1);
+
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 	return p;
