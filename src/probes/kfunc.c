@@ -41,11 +41,11 @@
  * them (callee.h): each named as the callee's own function point, and
  * listed as FUNCTION.callee("CALLEE").
  *
- * Each probe's payload (fp.data) holds its struct dwarf_scope
- * (dwscope.h), what the DWARF target-variable resolver reads.  Its DIEs
- * are looked up when a target variable first needs them: looking up a
- * DIE loads its compile unit, and kernel.function("*") without $vars
- * would load every compile unit of the vmlinux for nothing.
+ * Each probe's payload (fp.data) makes its struct dwarf_scope
+ * (dwscope.h), what the DWARF target-variable resolver reads, when a
+ * target variable first needs it: looking up its DIEs loads their
+ * compile unit, and kernel.function("*") without $vars would load every
+ * compile unit of the vmlinux for nothing (and keep 287,000 scopes).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -121,15 +121,20 @@ static const struct pattern_row kfunc_rows[] = {
 
 /* A probe's payload: one block, the strings at its end. */
 struct kfunc_data {
-	struct dwarf_scope scope;	/* the resolver's view (kfunc_scope) */
+	/* owned: the resolver's view with its DIEs read (kfunc_scope), or
+	 * NULL until a target variable needs it */
+	struct dwarf_scope *scope;
 	const struct dwindex *ix;	/* the function's index ... */
 	Dwarf_Off die;			/* ... and DIE, for the scope's DIEs */
-	bool have_dies;			/* scope.func and scope.cu are read */
+	Dwarf_Addr pc;			/* the probe's address in the DWARF */
+	bool at_return;			/* a .return probe */
+	bool function_entry;		/* dwarf_scope.function_entry */
 	bool symtab_only;		/* a function of the symbol table only:
 					 * no DIEs, no target variables */
 	const char *symbol;		/* registered at symbol + offset */
 	unsigned long offset;
 	const char *module;		/* NULL: the kernel */
+	const char *scope_module;	/* "kernel", or module */
 	uint64_t stext_off;		/* in the kernel: its address from
 					 * _stext's, as -p2 prints it */
 	char text[];
@@ -160,20 +165,16 @@ static struct kfunc_data *make_data(const struct dwindex *ix, const struct dwfun
 				    const char *mod, const char *sym, unsigned long off,
 				    bool at_return)
 {
-	const char *scope_mod = mod ? mod : "kernel";
-	struct kfunc_data *d = xcalloc(1, sizeof(*d) + strlen(sym) + strlen(scope_mod) + 2);
+	struct kfunc_data *d = xcalloc(1, sizeof(*d) + strlen(sym) + (mod ? strlen(mod) : 0) + 2);
 	char *at = d->text;
 
 	d->ix = ix;
 	d->die = f->die;
-	d->scope.pc = f->entry;
-	d->scope.ix = ix;
-	d->scope.debug_file = dwindex_debug_file(ix);
-	d->scope.symbol_at = dwindex_symbol;
-	d->scope.at_return = at_return;
+	d->pc = f->entry;
+	d->at_return = at_return;
 	d->symbol = stash(&at, sym);
-	d->scope.module = stash(&at, scope_mod);
-	d->module = mod ? d->scope.module : NULL;
+	d->module = mod ? stash(&at, mod) : NULL;
+	d->scope_module = mod ? d->module : "kernel";
 	d->offset = off;
 	return d;
 }
@@ -254,8 +255,8 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	if (m->at_callee)
 		kfunc_callee(fp, ix, mod, m->at_callee, q->variant & DV_RETURN);
 	fp->data = d = make_data(ix, f, mod, sym, off, q->variant & DV_RETURN);
-	d->scope.pc = addr;
-	d->scope.function_entry = m->keep != DWM_STATEMENT && !m->at_label;
+	d->pc = addr;
+	d->function_entry = m->keep != DWM_STATEMENT && !m->at_label;
 	if (!mod)
 		d->stext_off = addr - dwindex_stext(ix);
 	d->symtab_only = f->die == 0;
@@ -514,7 +515,7 @@ static void kfunc_print_point(const struct derived_probe *dp, char **point, char
 		/* derived from the function's entry, as stap's */
 		const struct kfunc_data *d = dp->fp.data;
 
-		strbuf_addf(&sb, "kernel.function(%#" PRIx64 ")", (uint64_t)d->scope.pc);
+		strbuf_addf(&sb, "kernel.function(%#" PRIx64 ")", (uint64_t)d->pc);
 		pp_comps_text(&sb, dp->loc, 2, dp->loc->comps.n);
 		*chain = strbuf_detach(&sb);
 		return;
@@ -534,11 +535,33 @@ static void kfunc_print_point(const struct derived_probe *dp, char **point, char
  * when the DWARF cannot give them. */
 static const struct dwarf_scope *kfunc_scope(struct kfunc_data *d)
 {
-	if (d->symtab_only)
+	struct dwarf_scope *s;
+
+	if (d->symtab_only || d->scope)
+		return d->scope;
+	s = xcalloc(1, sizeof(*s));
+	if (!dwindex_die(d->ix, d->die, &s->func, &s->cu)) {
+		free(s);
 		return NULL;
-	if (!d->have_dies && dwindex_die(d->ix, d->die, &d->scope.func, &d->scope.cu))
-		d->have_dies = true;
-	return d->have_dies ? &d->scope : NULL;
+	}
+	s->pc = d->pc;
+	s->at_return = d->at_return;
+	s->function_entry = d->function_entry;
+	s->debug_file = dwindex_debug_file(d->ix);
+	s->module = d->scope_module;
+	s->symbol_at = dwindex_symbol;
+	s->ix = d->ix;
+	d->scope = s;
+	return s;
+}
+
+static void kfunc_free_data(void *data)
+{
+	struct kfunc_data *d = data;
+
+	if (d)
+		free(d->scope);
+	free(d);
 }
 
 /* A symbol-table function has no variables: $$vars, $$parms and
@@ -559,7 +582,7 @@ static enum sem_type symtab_target_type(const struct kfunc_data *d, const struct
 	}
 	err->pos = e->pos;
 	err->msg = xasprintf("debuginfo scope not found for module '%s', cannot resolve context "
-			     "variable [man error::dwarf]", d->scope.module);
+			     "variable [man error::dwarf]", d->scope_module);
 	return SEM_UNKNOWN;
 }
 
@@ -598,7 +621,7 @@ static bool kfunc_saves_entry(const struct derived_probe *dp)
 {
 	const struct kfunc_data *d = dp->fp.data;
 
-	return d && d->scope.at_return;
+	return d && d->at_return;
 }
 
 /* @var("name") in a module("M") probe looks in M. */
@@ -619,7 +642,7 @@ Dwarf *kfunc_kernel_pc(const struct derived_probe *dp, uint64_t *pc)
 
 	if (dp->family != &probe_family_kfunc || !dp->runs || !d || d->module)
 		return NULL;
-	*pc = d->scope.pc;
+	*pc = d->pc;
 	return dwindex_dwarf(d->ix);
 }
 
@@ -630,7 +653,7 @@ Dwarf *kfunc_module_pc(const struct derived_probe *dp, uint64_t *pc, const char 
 
 	if (dp->family != &probe_family_kfunc || !dp->runs || !d || !d->module)
 		return NULL;
-	*pc = d->scope.pc;
+	*pc = d->pc;
 	*module = d->module;
 	*symbol = d->symbol;
 	return dwindex_dwarf(d->ix);
@@ -667,7 +690,7 @@ static void kfunc_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	fprintf(out, ".flags = %s, ", dp->fp.flags ? "TAP_PF_RETURN" : "0");
 	fprintf(out, ".u.kprobe = { .offset = %luUL, .maxactive = %d, .optional = %d, "
 		".init_text = %d }, ", d->offset, (int)dp->fp.num[0], optional,
-		d->module && dwindex_in_init_text(d->ix, d->scope.pc) ? 1 : 0);
+		d->module && dwindex_in_init_text(d->ix, d->pc) ? 1 : 0);
 }
 
 const struct probe_family probe_family_kfunc = {
@@ -675,6 +698,7 @@ const struct probe_family probe_family_kfunc = {
 	.rows = kfunc_rows,
 	.n_rows = sizeof(kfunc_rows) / sizeof(kfunc_rows[0]),
 	.expand = kfunc_expand,
+	.free_data = kfunc_free_data,
 	.target_type = kfunc_target_type,
 	.list_targets = kfunc_list_targets,
 	.saves_entry = kfunc_saves_entry,
