@@ -2,8 +2,11 @@
  *
  * The file, in the host's byte order (a cache is never shared between
  * machines): a header, the functions as fixed-size records in the
- * index's order, then the strings (function names and declaration files,
- * each once, each ending in '\0').
+ * index's order, the strings (function names and declaration files, each
+ * once, each ending in '\0'), then the symbol table as symtab.h has it in
+ * memory: its functions, its name slots and its names.  Every part's
+ * size is a multiple of 8 but the two blocks of names, which come last,
+ * so that the tables are used where the file is mapped.
  */
 #include "dwcache.h"
 
@@ -21,14 +24,17 @@
 #include "util.h"
 
 /* Changed whenever what the index holds or leaves out changes. */
-#define DWCACHE_MAGIC "tapc-dwidx-6"
+#define DWCACHE_MAGIC "tapc-dwidx-7"
 
 struct dwcache_header {
 	char magic[16];
 	uint64_t size;		/* the debuginfo file's */
 	int64_t mtime_ns;
 	uint64_t count;		/* records */
+	uint64_t sym_fns;	/* struct symtab_fn entries */
+	uint64_t sym_slots;	/* struct symtab_slot entries */
 	uint64_t strings;	/* bytes of strings */
+	uint64_t sym_names;	/* bytes of symbol names */
 };
 
 struct dwcache_rec {
@@ -41,6 +47,11 @@ struct dwcache_rec {
 };
 
 #define NO_FILE UINT32_MAX
+
+/* the symbol table's parts start 8-aligned where the file is mapped */
+_Static_assert(sizeof(struct dwcache_header) % 8 == 0 && sizeof(struct dwcache_rec) % 8 == 0 &&
+	       sizeof(struct symtab_fn) % 8 == 0 && sizeof(struct symtab_slot) % 8 == 0,
+	       "cache file parts keep 8-byte alignment");
 
 enum { DWC_INLINE = 1, DWC_EXTERNAL = 2 };
 
@@ -85,22 +96,55 @@ static char *map_all(int fd, size_t *len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n)
+/* H's parts fit in LEN bytes exactly (each count bounded first, so that
+ * no product overflows). */
+static bool sizes_fit(const struct dwcache_header *h, size_t len)
+{
+	size_t left = len - sizeof(*h);
+
+	if (h->count > left / sizeof(struct dwcache_rec))
+		return false;
+	left -= h->count * sizeof(struct dwcache_rec);
+	if (h->sym_fns > left / sizeof(struct symtab_fn))
+		return false;
+	left -= h->sym_fns * sizeof(struct symtab_fn);
+	if (h->sym_slots > left / sizeof(struct symtab_slot))
+		return false;
+	left -= h->sym_slots * sizeof(struct symtab_slot);
+	return h->strings != 0 && h->sym_names != 0 && h->strings <= left &&
+	       h->sym_names == left - h->strings;
+}
+
+/* The symbol table of a BUF whose sizes fit, as a view into it. */
+static void symbols_of(const char *buf, const struct dwcache_header *h, struct symtab *syms)
+{
+	const char *fns = buf + sizeof(*h) + h->count * sizeof(struct dwcache_rec);
+	const char *slots = fns + h->sym_fns * sizeof(struct symtab_fn);
+	const char *strings = slots + h->sym_slots * sizeof(struct symtab_slot);
+
+	*syms = (struct symtab){
+		.fns = (const struct symtab_fn *)fns, .n_fns = h->sym_fns,
+		.slots = (const struct symtab_slot *)slots, .n_slots = h->sym_slots,
+		.names = strings + h->strings, .names_len = h->sym_names,
+	};
+}
+
+bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n,
+		   struct symtab *syms)
 {
 	struct dwcache_header h, want;
-	size_t rec_bytes;
+	const char *strings;
 
 	if (len < sizeof(h) || !file_stamp(path, &want))
 		return false;
 	memcpy(&h, buf, sizeof(h));
 	if (memcmp(h.magic, want.magic, sizeof(h.magic)) != 0 || h.size != want.size ||
-	    h.mtime_ns != want.mtime_ns || h.count > len / sizeof(struct dwcache_rec))
+	    h.mtime_ns != want.mtime_ns || !sizes_fit(&h, len))
 		return false;
-	rec_bytes = h.count * sizeof(struct dwcache_rec);
-	if (sizeof(h) + rec_bytes + h.strings != len || h.strings == 0)
-		return false;
+	symbols_of(buf, &h, syms);
+	strings = syms->names - h.strings;
 	/* then every offset below h.strings starts a terminated string */
-	if (buf[len - 1] != '\0')
+	if (strings[h.strings - 1] != '\0' || !symtab_consistent(syms))
 		return false;
 	/* every record's strings in range, so that a damaged file is
 	 * rebuilt rather than trusted: a read of the records, no decoding */
@@ -122,7 +166,8 @@ void dwcache_record(const char *buf, size_t i, struct dwfunc *f)
 	const char *recs = buf + sizeof(h), *strings;
 
 	memcpy(&h, buf, sizeof(h));
-	strings = recs + h.count * sizeof(r);
+	strings = recs + h.count * sizeof(r) + h.sym_fns * sizeof(struct symtab_fn) +
+		  h.sym_slots * sizeof(struct symtab_slot);
 	memcpy(&r, recs + i * sizeof(r), sizeof(r));
 	*f = (struct dwfunc){ .name = strings + r.name, .die = r.die, .entry = r.entry,
 			      .inline_instance = r.flags & DWC_INLINE,
@@ -169,7 +214,8 @@ static uint32_t strtab_add(struct strtab *t, const char *s)
 	return (uint32_t)off;
 }
 
-char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n, size_t *len)
+char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n,
+		     const struct symtab *syms, size_t *len)
 {
 	struct dwcache_header h;
 	struct strtab strs = { 0 };
@@ -184,13 +230,16 @@ char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n, siz
 		if (funcs[i].decl_file)
 			strtab_add(&strs, funcs[i].decl_file);
 	}
-	if (strs.bytes.len >= NO_FILE) {
+	if (strs.bytes.len >= NO_FILE || syms->names_len >= UINT32_MAX) {
 		namemap_free(&strs.offsets);
 		strbuf_free(&strs.bytes);
 		return NULL;
 	}
 	h.count = n;
+	h.sym_fns = syms->n_fns;
+	h.sym_slots = syms->n_slots;
 	h.strings = strs.bytes.len;
+	h.sym_names = syms->names_len;
 	strbuf_addn(&out, (const char *)&h, sizeof(h));
 	for (size_t i = 0; i < n; i++) {
 		struct dwcache_rec r = {
@@ -205,7 +254,12 @@ char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n, siz
 
 		strbuf_addn(&out, (const char *)&r, sizeof(r));
 	}
+	if (syms->n_fns)	/* fns is NULL in a file without functions */
+		strbuf_addn(&out, (const char *)syms->fns, syms->n_fns * sizeof(*syms->fns));
+	if (syms->n_slots)
+		strbuf_addn(&out, (const char *)syms->slots, syms->n_slots * sizeof(*syms->slots));
 	strbuf_addn(&out, strs.bytes.buf, strs.bytes.len);
+	strbuf_addn(&out, syms->names, syms->names_len);
 	namemap_free(&strs.offsets);
 	strbuf_free(&strs.bytes);
 	*len = out.len;

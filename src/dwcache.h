@@ -15,18 +15,22 @@
 #include <stddef.h>
 
 #include "dwindex.h"
+#include "symtab.h"
 
 /* The index of the debuginfo file PATH as the bytes of a cache file
  * (stamped with PATH's size and time), in *len: malloc'd, NULL when PATH
  * cannot be stat'ed or the names do not fit.  FUNCS[0 .. n) in the
- * index's order. */
-char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n, size_t *len);
+ * index's order; SYMS the file's symbol table. */
+char *dwcache_encode(const char *path, const struct dwfunc *funcs, size_t n,
+		     const struct symtab *syms, size_t *len);
 /* Whether BUF (LEN bytes, as dwcache_encode made them) is whole,
- * consistent (every record's strings inside it) and stamped for PATH as it
- * is now, with *n records.  The records are decoded one by one, when a
+ * consistent (every record's strings inside it, and the symbol table's
+ * names) and stamped for PATH as it is now, with *n records; *syms is then
+ * its symbol table, a view into BUF.  The records are decoded one by one, when a
  * lookup first needs them (dwcache_record): a one-liner's lookup by name
  * decodes a few dozen of the vmlinux's 340,000. */
-bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n);
+bool dwcache_check(const char *buf, size_t len, const char *path, size_t *n,
+		   struct symtab *syms);
 /* Record I (< the *n of dwcache_check) of a checked BUF into *f, its
  * strings pointing into BUF (keep it while they are used). */
 void dwcache_record(const char *buf, size_t i, struct dwfunc *f);

@@ -38,75 +38,13 @@
 #include "glob.h"
 #include "lookup.h"
 #include "suggest.h"
+#include "symtab.h"
 #include "util.h"
 
 /* An address range [lo, hi) the kernel refuses as a whole. */
 struct addr_range {
 	Dwarf_Addr lo, hi;
 };
-
-/* A function symbol: where it starts and ends (DWARF addresses). */
-struct fsym {
-	Dwarf_Addr lo, hi;
-	const char *name;
-	int rank;		/* among aliases, lower first: global, weak, local */
-};
-
-/* The symbol table's names: open addressing, linear probing, at most half
- * full, sized once (a vmlinux has 150,000 names: a general map's growing
- * and per-name lists cost more than the rest of a one-liner's lookup). */
-struct symslot {
-	const char *name;	/* NULL: empty */
-	uint64_t hash;
-	Dwarf_Addr addr;	/* of the first symbol of the name */
-	unsigned count;		/* symbols of the name */
-};
-
-struct symmap {
-	struct symslot *slots;
-	size_t mask;
-};
-
-static struct symslot *symmap_slot(const struct symmap *m, const char *name, uint64_t h)
-{
-	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
-		struct symslot *s = &m->slots[i];
-
-		if (!s->name || (s->hash == h && strcmp(s->name, name) == 0))
-			return s;
-	}
-}
-
-static void symmap_init(struct symmap *m, size_t names)
-{
-	size_t cap = 16;
-
-	while (cap < 2 * names)
-		cap *= 2;
-	m->slots = xcalloc(cap, sizeof(*m->slots));
-	m->mask = cap - 1;
-}
-
-static void symmap_add(struct symmap *m, const char *name, Dwarf_Addr addr)
-{
-	uint64_t h = name_hash(name);
-	struct symslot *s = symmap_slot(m, name, h);
-
-	if (!s->name)
-		*s = (struct symslot){ .name = name, .hash = h, .addr = addr };
-	s->count++;
-}
-
-/* The slot of NAME, or NULL when no symbol has it. */
-static const struct symslot *symmap_get(const struct symmap *m, const char *name)
-{
-	const struct symslot *s;
-
-	if (!m->slots)
-		return NULL;
-	s = symmap_slot(m, name, name_hash(name));
-	return s->name ? s : NULL;
-}
 
 struct dwindex {
 	Dwfl *dwfl;
@@ -123,9 +61,8 @@ struct dwindex {
 	size_t strings_mapped;	/* their length when dwcache_load mapped
 				 * them, else 0 (malloc'd) */
 
-	struct symmap syms;	/* function symbol name -> its first address */
-	struct fsym *fsyms;	/* function symbols by address */
-	size_t n_fsyms;
+	struct symtab syms;	/* a view into the cache file, but in a walk's
+				 * own index */
 	Dwarf_Addr stext, etext;
 	struct addr_range refused[3];
 	struct addr_range *blacklist;	/* NOKPROBE_SYMBOL functions, sorted */
@@ -192,82 +129,39 @@ static bool open_dwfl(struct dwindex *ix, const Dwfl_Callbacks *cb, const char *
 
 /* ---- symbols */
 
-static int fsym_cmp(const void *a, const void *b)
-{
-	const struct fsym *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank - y->rank;
-	return strcmp(x->name, y->name);
-}
-
 static void read_symbols(struct dwindex *ix)
 {
 	int n = dwfl_module_getsymtab(ix->mod);
-	size_t cap = 0;
+	struct symtab_builder *b = symtab_begin(n > 1 ? (size_t)n : 1);
 
-	symmap_init(&ix->syms, n > 1 ? (size_t)n : 1);
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *name = dwfl_module_getsym_info(ix->mod, i, &sym, &addr, NULL, NULL,
 							   NULL);
 		int type = name ? GELF_ST_TYPE(sym.st_info) : STT_NOTYPE;
+		int bind = name ? GELF_ST_BIND(sym.st_info) : STB_LOCAL;
 
-		if (!name || !*name)
+		if (!name)
 			continue;
-		if (type == STT_FUNC || (ix->is_kernel && type == STT_NOTYPE) ||
-		    strncmp(name, "__ksymtab_", 10) == 0)
-			symmap_add(&ix->syms, name, addr - ix->bias);
-		if (type == STT_FUNC && sym.st_size > 0) {
-			if (ix->n_fsyms == cap) {
-				cap = cap ? 2 * cap : 4096;
-				ix->fsyms = xrealloc(ix->fsyms, cap * sizeof(*ix->fsyms));
-			}
-			int bind = GELF_ST_BIND(sym.st_info);
-
-			ix->fsyms[ix->n_fsyms++] = (struct fsym){ addr - ix->bias,
-				addr - ix->bias + sym.st_size, name,
-				bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2 };
-		}
+		symtab_add(b, name, addr - ix->bias,
+			   type == STT_FUNC || (ix->is_kernel && type == STT_NOTYPE) ||
+				   strncmp(name, "__ksymtab_", 10) == 0,
+			   type == STT_FUNC ? sym.st_size : 0,
+			   bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2);
 	}
-	if (ix->n_fsyms > 1)	/* none in a file of types only (uheader.c) */
-		qsort(ix->fsyms, ix->n_fsyms, sizeof(*ix->fsyms), fsym_cmp);
+	symtab_end(b, &ix->syms);
 }
 
-/* The function symbol that contains ADDR (of aliases, the first by
- * address, then the global one, as SystemTap names a module's init
- * function's address init_module, not the function's own local name), or
- * NULL. */
-static const struct fsym *fsym_at(const struct dwindex *ix, Dwarf_Addr addr)
+static const char *fn_name(const struct dwindex *ix, const struct symtab_fn *f)
 {
-	size_t lo = 0, hi = ix->n_fsyms;
-
-	/* the last symbol starting at or before addr ... */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->fsyms[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* ... or an alias of it, or an enclosing one just before */
-	for (size_t i = lo; i > 0 && lo - i < 8; i--)
-		if (addr < ix->fsyms[i - 1].hi) {
-			while (i > 1 && ix->fsyms[i - 2].lo == ix->fsyms[i - 1].lo)
-				i--;
-			return &ix->fsyms[i - 1];
-		}
-	return NULL;
+	return symtab_name(&ix->syms, f->name);
 }
 
 /* The DWARF address of symbol NAME (the first of that name), or 0. */
 static Dwarf_Addr symbol_addr(const struct dwindex *ix, const char *name)
 {
-	const struct symslot *v = symmap_get(&ix->syms, name);
+	const struct symtab_slot *v = symtab_lookup(&ix->syms, name);
 
 	return v ? v->addr : 0;
 }
@@ -313,10 +207,10 @@ static void read_blacklist(struct dwindex *ix)
 	ix->blacklist = xmalloc(count * sizeof(*ix->blacklist));
 	for (size_t i = 0; i < count; i++) {
 		uint64_t a;
-		const struct fsym *f;
+		const struct symtab_fn *f;
 
 		memcpy(&a, (const char *)data->d_buf + off + i * sizeof(a), sizeof(a));
-		f = fsym_at(ix, a);
+		f = symtab_fn_at(&ix->syms, a);
 		ix->blacklist[ix->n_blacklist++] = f ? (struct addr_range){ f->lo, f->hi }
 						     : (struct addr_range){ a, a + 1 };
 	}
@@ -525,19 +419,20 @@ static void cache_key(const struct dwindex *ix, const char *module, char *key, s
 	snprintf(key + at, len - at, "-%s", module ? module : "vmlinux");
 }
 
-/* IX's DWARF and symbols, opened through CB (false with a message in
- * ERR). */
+/* IX's DWARF, opened through CB (false with a message in ERR). */
 static bool open_all(struct dwindex *ix, const Dwfl_Callbacks *cb, const char *path,
 		     const char *module, bool is_kernel, char *err, size_t errlen)
 {
 	ix->is_kernel = is_kernel;
 	ix->is_kmodule = !is_kernel && strcmp(module, "@user") != 0;
-	if (!open_dwfl(ix, cb, path, module, err, errlen))
-		return false;
-	read_symbols(ix);
+	return open_dwfl(ix, cb, path, module, err, errlen);
+}
+
+/* What IX's symbols tell once it has them. */
+static void symbols_read(struct dwindex *ix)
+{
 	if (ix->is_kernel)
 		read_kernel_limits(ix);
-	return true;
 }
 
 /* The index of PATH, built by walking its DWARF, as the bytes of a cache
@@ -551,8 +446,10 @@ static char *build_encoded(const Dwfl_Callbacks *cb, const char *path, const cha
 	char *buf = NULL;
 
 	if (open_all(walk, cb, path, module, is_kernel, err, errlen)) {
+		read_symbols(walk);
+		symbols_read(walk);
 		build_index(walk);
-		buf = dwcache_encode(path, walk->funcs, walk->n, len);
+		buf = dwcache_encode(path, walk->funcs, walk->n, &walk->syms, len);
 		if (!buf)
 			snprintf(err, errlen, "cannot index %s: %m", path);
 	}
@@ -575,14 +472,14 @@ static struct dwindex *open_index(const Dwfl_Callbacks *cb, const char *path,
 	cache_key(ix, is_kernel ? NULL : module, key, sizeof(key));
 	if (*key)
 		buf = dwcache_load(key, &len);
-	if (buf && dwcache_check(buf, len, path, &ix->n)) {
+	if (buf && dwcache_check(buf, len, path, &ix->n, &ix->syms)) {
 		ix->strings_mapped = len;
 	} else {
 		dwcache_unload(buf, len);
 		buf = build_encoded(cb, path, module, is_kernel, &len, err, errlen);
 		if (buf && *key)
 			dwcache_store(key, buf, len);
-		if (!buf || !dwcache_check(buf, len, path, &ix->n)) {
+		if (!buf || !dwcache_check(buf, len, path, &ix->n, &ix->syms)) {
 			if (buf)
 				snprintf(err, errlen, "%s changed while it was indexed", path);
 			free(buf);
@@ -591,6 +488,7 @@ static struct dwindex *open_index(const Dwfl_Callbacks *cb, const char *path,
 		}
 	}
 	ix->strings = buf;
+	symbols_read(ix);
 	/* decoded by func_at as lookups reach them: pages of this array
 	 * that no lookup touches are never even allocated */
 	ix->funcs = xcalloc(ix->n ? ix->n : 1, sizeof(*ix->funcs));
@@ -681,14 +579,13 @@ void dwindex_free(struct dwindex *ix)
 		return;
 	if (ix->dwfl)
 		dwfl_end(ix->dwfl);
-	free(ix->syms.slots);
+	symtab_free(&ix->syms);
 	free(ix->funcs);
 	if (ix->strings_mapped)
 		dwcache_unload(ix->strings, ix->strings_mapped);
 	else
 		free(ix->strings);
 	free(ix->blacklist);
-	free(ix->fsyms);
 	free(ix);
 }
 
@@ -722,20 +619,21 @@ const struct dwfunc *dwindex_at(const struct dwindex *ix, Dwarf_Addr entry)
  * the DWARF gives it NAME through its abstract origin. */
 bool dwindex_split_part(const struct dwindex *ix, Dwarf_Addr entry)
 {
-	size_t lo = 0, hi = ix->n_fsyms;
+	const struct symtab_fn *fns = ix->syms.fns;
+	size_t lo = 0, hi = ix->syms.n_fns;
 	bool any = false;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ix->fsyms[mid].lo < entry)
+		if (fns[mid].lo < entry)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	/* every symbol there (aliases included) is such a part */
-	for (; lo < ix->n_fsyms && ix->fsyms[lo].lo == entry; lo++) {
-		if (!strstr(ix->fsyms[lo].name, ".part."))
+	for (; lo < ix->syms.n_fns && fns[lo].lo == entry; lo++) {
+		if (!strstr(fn_name(ix, &fns[lo]), ".part."))
 			return false;
 		any = true;
 	}
@@ -825,7 +723,7 @@ static size_t outofline_by_entry(const struct dwfunc **found, size_t n)
  * symbol table, as reading the DIEs would load their compile units
  * (120 MB more for kernel.function("*")). */
 static bool lowpc_at(const struct dwindex *ix, const struct dwfunc **by_entry, size_t n,
-		     const struct fsym *sym)
+		     const struct symtab_fn *sym)
 {
 	size_t lo = 0, hi = n;
 	char *cold;
@@ -841,8 +739,8 @@ static bool lowpc_at(const struct dwindex *ix, const struct dwfunc **by_entry, s
 	}
 	if (lo == n || by_entry[lo]->entry != sym->lo)
 		return false;
-	cold = xasprintf("%s.cold", sym->name);
-	split = symmap_get(&ix->syms, cold) != NULL;
+	cold = xasprintf("%s.cold", fn_name(ix, sym));
+	split = symtab_lookup(&ix->syms, cold) != NULL;
 	free(cold);
 	return !split;
 }
@@ -853,16 +751,17 @@ static bool lowpc_at(const struct dwindex *ix, const struct dwfunc **by_entry, s
  * clkdev_hw_create); NULL when none. */
 static const struct dwfunc *alias_of(const struct dwindex *ix, size_t s)
 {
+	const struct symtab_fn *fns = ix->syms.fns;
 	size_t first = s;
 
-	while (first > 0 && ix->fsyms[first - 1].lo == ix->fsyms[s].lo)
+	while (first > 0 && fns[first - 1].lo == fns[s].lo)
 		first--;
-	for (size_t i = first; i < ix->n_fsyms && ix->fsyms[i].lo == ix->fsyms[s].lo; i++) {
-		const char *name = ix->fsyms[i].name;
+	for (size_t i = first; i < ix->syms.n_fns && fns[i].lo == fns[s].lo; i++) {
+		const char *name = fn_name(ix, &fns[i]);
 
 		for (size_t k = lower_bound(ix, name); k < ix->n && !strcmp(func_at(ix, k)->name, name);
 		     k++)
-			if (!func_at(ix, k)->inline_instance && func_at(ix, k)->entry == ix->fsyms[s].lo)
+			if (!func_at(ix, k)->inline_instance && func_at(ix, k)->entry == fns[s].lo)
 				return func_at(ix, k);
 	}
 	return NULL;
@@ -880,21 +779,22 @@ size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dw
 	}
 
 	*out = NULL;
-	for (size_t i = 0; i < ix->n_fsyms; i++) {
-		const struct fsym *s = &ix->fsyms[i];
+	for (size_t i = 0; i < ix->syms.n_fns; i++) {
+		const struct symtab_fn *s = &ix->syms.fns[i];
+		const char *name = fn_name(ix, s);
 
-		if (glob ? !glob_match(pat, s->name) : strcmp(pat, s->name) != 0)
+		if (glob ? !glob_match(pat, name) : strcmp(pat, name) != 0)
 			continue;
 		/* one probe per address; what the DWARF names is probed there */
 		if ((n > 0 && (*out)[n - 1].addr == s->lo) || !probeable(ix, s->lo) ||
-		    has_outofline(ix, s->name) ||
+		    has_outofline(ix, name) ||
 		    (n_dwarf && lowpc_at(ix, dwarf_at, n_dwarf, s)))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 16;
 			*out = xrealloc(*out, cap * sizeof(**out));
 		}
-		(*out)[n] = (struct dwsym){ s->name, s->lo, alias_of(ix, i) };
+		(*out)[n] = (struct dwsym){ name, s->lo, alias_of(ix, i) };
 		/* an alias of a function the glob matches is probed already */
 		if (!(*out)[n].alias || !glob || !glob_match(pat, (*out)[n].alias->name))
 			n++;
@@ -1176,12 +1076,12 @@ size_t dwindex_labels(const struct dwindex *ix, const struct dwfunc *f, const ch
 
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset)
 {
-	const struct fsym *f = fsym_at(ix, addr);
-	const struct symslot *same = f ? symmap_get(&ix->syms, f->name) : NULL;
+	const struct symtab_fn *f = symtab_fn_at(&ix->syms, addr);
+	const struct symtab_slot *same = f ? symtab_lookup(&ix->syms, fn_name(ix, f)) : NULL;
 
 	if (same && same->count == 1) {
 		*offset = addr - f->lo;
-		return f->name;
+		return fn_name(ix, f);
 	}
 	if (!ix->is_kernel || !ix->stext)
 		return NULL;
@@ -1207,7 +1107,7 @@ Dwarf_Addr dwindex_stext(const struct dwindex *ix)
 bool dwindex_exported(const struct dwindex *ix, const char *name)
 {
 	char *ksym = xasprintf("__ksymtab_%s", name);
-	bool found = symmap_get(&ix->syms, ksym) != NULL;
+	bool found = symtab_lookup(&ix->syms, ksym) != NULL;
 
 	free(ksym);
 	return found;
