@@ -670,17 +670,24 @@ size_t dwindex_match(const struct dwindex *ix, const char *name, const struct dw
 		     i < ix->n && strcmp(func_at(ix, i)->name, name) == 0; i++)
 			vec_push(&found, (void *)func_at(ix, i));
 	} else {
+		/* the names that start with the pattern's literal part are
+		 * one run of the sorted index: only those are read */
+		size_t plen = glob_literal_prefix(name);
+		char *prefix = xstrndup(name, plen);
 		bool matched = false;
 
-		for (size_t i = 0; i < ix->n; i++) {
+		for (size_t i = lower_bound(ix, prefix); i < ix->n; i++) {
 			/* one glob test per name: the index is sorted */
 			const struct dwfunc *f = func_at(ix, i);
 
+			if (strncmp(f->name, prefix, plen) != 0)
+				break;
 			if (i == 0 || strcmp(f->name, func_at(ix, i - 1)->name) != 0)
 				matched = glob_match(name, f->name);
 			if (matched)
 				vec_push(&found, (void *)f);
 		}
+		free(prefix);
 	}
 	*out = (const struct dwfunc **)found.v;
 	return found.n;

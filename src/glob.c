@@ -12,6 +12,11 @@ bool glob_is_pattern(const char *pat)
 	return strpbrk(pat, "*?[{\\") != NULL;
 }
 
+size_t glob_literal_prefix(const char *pat)
+{
+	return strcspn(pat, "*?[{\\");
+}
+
 /* The '}' that closes the brace at open, or NULL; *comma is set when a
  * ',' separates alternatives at its level.  An escaped character is
  * not special. */

@@ -10,6 +10,7 @@
 #define TAPC_GLOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Whether pattern pat matches all of name. */
 bool glob_match(const char *pat, const char *name);
@@ -29,5 +30,10 @@ bool glob_match_path_tail(const char *pat, const char *path);
 /* Whether pat holds any wildcard, so that it may match other names
  * than itself. */
 bool glob_is_pattern(const char *pat);
+
+/* The length of pat's literal beginning: every name it matches starts
+ * with those characters (a lookup in a sorted list need only read the
+ * names that do). */
+size_t glob_literal_prefix(const char *pat);
 
 #endif

@@ -85,5 +85,15 @@ int main(void)
 	CHECK(!glob_is_pattern("vfs_read"), "vfs_read is no pattern");
 	CHECK(glob_is_pattern("{a,b}") && glob_is_pattern("a*") && glob_is_pattern("a?") &&
 	      glob_is_pattern("[ab]"), "the wildcards make patterns");
+
+	/* the literal beginning every match shares (a sorted index is read
+	 * from there): up to the first wildcard, brace or escape */
+	CHECK(glob_literal_prefix("vfs_*") == 4, "vfs_* starts with vfs_");
+	CHECK(glob_literal_prefix("vfs_rea?") == 7, "up to a '?'");
+	CHECK(glob_literal_prefix("*sched*") == 0, "a leading '*' has none");
+	CHECK(glob_literal_prefix("sys_{read,write}") == 4, "up to a brace");
+	CHECK(glob_literal_prefix("x[ab]") == 1, "up to a class");
+	CHECK(glob_literal_prefix("a\\*b") == 1, "up to an escape");
+	CHECK(glob_literal_prefix("vfs_read") == 8, "a name is all literal");
 	return check_summary("glob");
 }
