@@ -166,7 +166,11 @@
  *		4}}, 0) (fails: ENOENT); adjtimex(P+0xd80, zeroed); execve(P+0x6e0,
  *		P+0xe00 {P+0x6e0, P+0xe40 "-x"}, P+0xe10 {P+0xe40}) (fails:
  *		ENOENT); _sysctl(P+0xf00) and bdflush(2, 0x1234) (fail:
- *		ENOSYS); getpid(); waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
+ *		ENOSYS); ftruncate64(-1, 5, 1), truncate64(P+0x6e0, 5, 1),
+ *		fadvise64(-1, 5, 1, 7, 0), fadvise64_64(-1, 5, 1, 7, 0, 2),
+ *		readahead(-1, 5, 1, 7), fallocate(-1, 1, 5, 1, 7, 0) and
+ *		lookup_dcookie(5, 1, P+0x800, 16) (all fail); getpid();
+ *		waitpid(-1, NULL, WNOHANG) (fails: ECHILD);
  *		ssetmask(0) (SIGUSR1's bit)
  *   sockcalls PORT	socket system calls with known arguments, the
  *		buffers in a page mapped at 0x70000000 (P), after the loopback
@@ -1167,6 +1171,23 @@ static void sc_compat_decoders(long page)
 		 "tapc-workload: compat _sysctl");
 	sc_check(sc_call32(134 /* bdflush */, 2, 0x1234, 0) == -ENOSYS,
 		 "tapc-workload: compat bdflush");
+	/* the i386 calls that pass a 64-bit value in two arguments, low
+	 * half first, that SystemTap has syscall.compat_NAME aliases of:
+	 * 0x100000005 each time, and every call fails */
+	sc_check(sc_call32(194 /* ftruncate64 */, -1, 5, 1) == -EBADF,
+		 "tapc-workload: compat ftruncate64");
+	sc_check(sc_call32(193 /* truncate64 */, page + 0x6e0, 5, 1) == -ENOENT,
+		 "tapc-workload: compat truncate64");
+	sc_check(sc_call32_5(250 /* fadvise64 */, -1, 5, 1, 7, 0) == -EBADF,
+		 "tapc-workload: compat fadvise64");
+	sc_check(sc_call6_32(272 /* fadvise64_64 */, -1, 5, 1, 7, 0, 2) == -EBADF,
+		 "tapc-workload: compat fadvise64_64");
+	sc_check(sc_call32_5(225 /* readahead */, -1, 5, 1, 7, 0) == -EBADF,
+		 "tapc-workload: compat readahead");
+	sc_check(sc_call6_32(324 /* fallocate */, -1, 1, 5, 1, 7, 0) == -EBADF,
+		 "tapc-workload: compat fallocate");
+	sc_check(sc_call32_5(253 /* lookup_dcookie */, 5, 1, page + 0x800, 16, 0) < 0,
+		 "tapc-workload: compat lookup_dcookie");
 }
 
 /* The calls that split a 64-bit offset in two registers, low half first:
