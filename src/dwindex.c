@@ -36,7 +36,6 @@
 
 #include "dwcache.h"
 #include "glob.h"
-#include "lookup.h"
 #include "suggest.h"
 #include "symtab.h"
 #include "util.h"
