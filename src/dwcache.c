@@ -24,7 +24,7 @@
 #include "util.h"
 
 /* Changed whenever what the index holds or leaves out changes. */
-#define DWCACHE_MAGIC "tapc-dwidx-7"
+#define DWCACHE_MAGIC "tapc-dwidx-8"
 
 struct dwcache_header {
 	char magic[16];

@@ -298,13 +298,16 @@ bool dwindex_in_init_text(const struct dwindex *ix, Dwarf_Addr addr)
 /* ---- the walk */
 
 /* A function the DWARF gives no declaration (an assembler file's): named
- * by its compile unit and the line of its entry, as SystemTap does
- * ("pkey_alloc@../sysdeps/unix/syscall-template.S:120"). */
+ * by the line-table row of its entry, file and line, as SystemTap does
+ * ("pkey_alloc@../sysdeps/unix/syscall-template.S:120" in libc,
+ * "asm_one@/home/u/src/a.S:8" in a program assembled there); by its
+ * compile unit when no row has it. */
 static void undeclared_place(Dwarf_Die *cu, struct dwfunc *f)
 {
 	Dwarf_Line *line = dwarf_getsrc_die(cu, f->entry);
+	const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
 
-	f->decl_file = dwarf_diename(cu);
+	f->decl_file = file ? file : dwarf_diename(cu);
 	if (f->decl_file && line)
 		dwarf_lineno(line, &f->decl_line);
 }
@@ -821,6 +824,28 @@ bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_
 	if (!dwarf_offdie(ix->dw, off, die))
 		return false;
 	return cu == NULL || dwarf_diecu(die, cu, NULL, NULL) != NULL;
+}
+
+Dwarf_Off dwindex_last_alias(const struct dwindex *ix, const struct dwfunc *f, const char **name)
+{
+	Dwarf_Die die, cu, child;
+	Dwarf_Off last = f->die;
+
+	*name = f->name;
+	if (f->inline_instance || !dwindex_die(ix, f->die, &die, &cu) ||
+	    dwarf_srclang(&cu) != DW_LANG_Mips_Assembler || dwarf_child(&cu, &child) != 0)
+		return f->die;
+	do {
+		Dwarf_Addr low;
+		const char *n;
+
+		if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_lowpc(&child, &low) == 0 &&
+		    low == f->entry && (n = dwarf_diename(&child)) != NULL) {
+			last = dwarf_dieoffset(&child);
+			*name = n;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return last;
 }
 
 const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line)

@@ -90,6 +90,12 @@ void dwindex_offer_names(const struct dwindex *ix, struct nearest *nr);
 /* The DIE at offset OFF (a struct dwfunc's die) and the DIE of its
  * compile unit; false when unreadable. */
 bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_Die *cu);
+/* The DIE SystemTap names out-of-line function F's probe after, and its
+ * name in NAME: an assembler file gives each name of one function a DIE
+ * of its own (glibc's __chdir, __GI___chdir, chdir and __GI_chdir, in
+ * that order, at one address), and SystemTap's probe on any of them is
+ * named after the last.  F's own DIE and name otherwise. */
+Dwarf_Off dwindex_last_alias(const struct dwindex *ix, const struct dwfunc *f, const char **name);
 /* F's declaration as SystemTap prints it: the file relative to its
  * compile unit's directory, and the line (0 when unknown). */
 const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line);

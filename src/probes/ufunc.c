@@ -10,6 +10,7 @@
  * back to, and probed at its first instruction; target variables then
  * need debuginfo.  Every address becomes the file offset the kernel's
  * uprobes take, through the program headers. */
+#include <dwarf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,14 +173,24 @@ static bool has_probe_at(const struct ufunc_query *q, size_t from, uint64_t addr
 	return false;
 }
 
-/* Whether the query has a probe on DWARF function F already. */
+/* Whether the query has a probe on DWARF function F already, or on
+ * another function entered at F's address: an assembler file gives each
+ * name of one function a DIE of its own (libc's chdir, __chdir,
+ * __GI___chdir, __GI_chdir), and SystemTap probes the address once. */
 static bool has_func_probe(const struct ufunc_query *q, const struct dwfunc *f)
 {
 	for (size_t i = 0; i < q->out->n; i++) {
 		const struct family_point *fp = q->out->v[i];
 		const struct uprobe_data *d = fp->data;
+		Dwarf_Die *func = (Dwarf_Die *)&d->scope.func;
+		Dwarf_Addr entry;
 
-		if (d->has_dwarf && dwarf_dieoffset((Dwarf_Die *)&d->scope.func) == f->die)
+		if (!d->has_dwarf)
+			continue;
+		if (dwarf_dieoffset(func) == f->die)
+			return true;
+		if (!f->inline_instance && dwarf_tag(func) == DW_TAG_subprogram &&
+		    dwarf_entrypc(func, &entry) == 0 && entry == f->entry)
 			return true;
 	}
 	return false;
@@ -236,6 +247,24 @@ static void ufunc_callee(struct family_point *fp, const struct dwcallee *c, bool
 }
 
 /* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
+/* TEXT ("NAME@FILE:LINE", F's) with F's name replaced by the one
+ * SystemTap gives the function (dwindex_last_alias), whose DIE goes in
+ * DIE. */
+static char *alias_text(const struct dwindex *ix, const struct dwfunc *f, char *text,
+			Dwarf_Off *die)
+{
+	const char *name;
+	size_t len = strlen(f->name);
+	char *renamed;
+
+	*die = dwindex_last_alias(ix, f, &name);
+	if (*die == f->die || strncmp(text, f->name, len) != 0)
+		return text;
+	renamed = xasprintf("%s%s", name, text + len);
+	free(text);
+	return renamed;
+}
+
 static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
 		       char *text, Dwarf_Addr addr)
 {
@@ -243,8 +272,11 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 	bool ret = q->variant & UV_RETURN;
 	Dwarf_Addr body = m->keep != DWM_STATEMENT && !m->at_label && addr == f->entry
 			  ? dwindex_prologue_end(ix, f) : addr;
+	Dwarf_Off die = f->die;
 	struct uprobe_data *d;
 
+	if (m->keep != DWM_STATEMENT && addr == f->entry)
+		text = alias_text(ix, f, text, &die);
 	/* a uretprobe goes on the entry, where the return address is on
 	 * top of the stack; its entry half reads the parameters past the
 	 * prologue, where a .function probe would be */
@@ -253,7 +285,7 @@ static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct
 		((struct family_point *)q->out->v[q->out->n - 1])->label = xstrdup(m->at_label);
 	if (d && m->at_callee)
 		ufunc_callee(q->out->v[q->out->n - 1], m->at_callee, ret);
-	if (!d || !dwindex_die(ix, f->die, &d->scope.func, &d->scope.cu))
+	if (!d || !dwindex_die(ix, die, &d->scope.func, &d->scope.cu))
 		return;
 	if (ret && body != addr && uelf_offset(q->elf, body, &d->entry_offset))
 		d->entry_addr = body;
