@@ -132,6 +132,7 @@ static void read_symbols(struct dwindex *ix)
 {
 	int n = dwfl_module_getsymtab(ix->mod);
 	struct symtab_builder *b = symtab_begin(n > 1 ? (size_t)n : 1);
+	bool user = !ix->is_kernel && !ix->is_kmodule;
 
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -143,9 +144,12 @@ static void read_symbols(struct dwindex *ix)
 
 		if (!name)
 			continue;
+		/* a user binary's functions without a size (crt's _init,
+		 * frame_dummy ...) are functions SystemTap probes too */
 		symtab_add(b, name, addr - ix->bias,
 			   type == STT_FUNC || (ix->is_kernel && type == STT_NOTYPE) ||
 				   strncmp(name, "__ksymtab_", 10) == 0,
+			   type == STT_FUNC && (sym.st_size > 0 || user),
 			   type == STT_FUNC ? sym.st_size : 0,
 			   bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2);
 	}
@@ -254,7 +258,9 @@ static void read_kernel_limits(struct dwindex *ix)
 
 /* The name of the section of a module or user binary that holds ADDR
  * (a DWARF address), or NULL. */
-static const char *section_of(const struct dwindex *ix, Dwarf_Addr addr)
+/* The name of the section that holds ADDR, and its flags in *FLAGS when
+ * FLAGS is not NULL. */
+static const char *section_at(const struct dwindex *ix, Dwarf_Addr addr, GElf_Xword *flags)
 {
 	Dwarf_Addr a = addr + ix->bias, bias;
 	Elf_Scn *scn = dwfl_module_address_section(ix->mod, &a, &bias);
@@ -264,12 +270,20 @@ static const char *section_of(const struct dwindex *ix, Dwarf_Addr addr)
 
 	if (!scn || !elf || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return NULL;
+	if (flags)
+		*flags = sh.sh_flags;
 	return elf_strptr(elf, shstrndx, sh.sh_name);
+}
+
+static const char *section_of(const struct dwindex *ix, Dwarf_Addr addr)
+{
+	return section_at(ix, addr, NULL);
 }
 
 /* Whether the kernel would kprobe a function entered at ADDR. */
 static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 {
+	GElf_Xword flags = 0;
 	const char *name;
 
 	if (ix->is_kernel) {
@@ -280,10 +294,15 @@ static bool probeable(const struct dwindex *ix, Dwarf_Addr addr)
 				return false;
 		return !in_ranges(ix->blacklist, ix->n_blacklist, addr);
 	}
-	name = section_of(ix, addr);
+	name = section_at(ix, addr, &flags);
 	if (!name)
 		return false;
 	if (ix->is_kmodule && (!strcmp(name, ".init.text") || !strcmp(name, ".exit.text")))
+		return true;
+	/* a user binary's code is in any executable section but its
+	 * procedure linkage tables (libc's __libc_freeres_fn too, as
+	 * SystemTap probes it) */
+	if (!ix->is_kmodule && (flags & SHF_EXECINSTR) && strncmp(name, ".plt", 4) != 0)
 		return true;
 	return strcmp(name, ".text") == 0 || strncmp(name, ".text.", 6) == 0;
 }

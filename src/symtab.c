@@ -82,11 +82,11 @@ static struct symtab_slot *name_slot(struct symtab_builder *b, const char *name)
 }
 
 void symtab_add(struct symtab_builder *b, const char *name, uint64_t addr, bool named,
-		uint64_t size, unsigned rank)
+		bool function, uint64_t size, unsigned rank)
 {
 	struct symtab_slot *s;
 
-	if (!*name || (!named && !size))
+	if (!*name || (!named && !function))
 		return;
 	s = name_slot(b, name);
 	if (named) {
@@ -94,7 +94,7 @@ void symtab_add(struct symtab_builder *b, const char *name, uint64_t addr, bool 
 			s->addr = addr;
 		s->count++;
 	}
-	if (!size)
+	if (!function)
 		return;
 	if (b->n_fns == b->cap_fns) {
 		b->cap_fns = b->cap_fns ? 2 * b->cap_fns : 4096;
@@ -204,12 +204,17 @@ const struct symtab_fn *symtab_fn_at(const struct symtab *t, uint64_t addr)
 		else
 			hi = mid;
 	}
-	/* ... or an alias of it, or an enclosing one just before */
+	/* ... or an alias of it, or an enclosing one just before (the
+	 * first of those at its address that has a size: an empty one
+	 * holds no address) */
 	for (size_t i = lo; i > 0 && lo - i < 8; i--)
 		if (addr < t->fns[i - 1].hi) {
-			while (i > 1 && t->fns[i - 2].lo == t->fns[i - 1].lo)
-				i--;
-			return &t->fns[i - 1];
+			size_t first = i - 1;
+
+			for (size_t k = i - 1; k > 0 && t->fns[k - 1].lo == t->fns[i - 1].lo; k--)
+				if (t->fns[k - 1].hi > t->fns[k - 1].lo)
+					first = k - 1;
+			return &t->fns[first];
 		}
 	return NULL;
 }

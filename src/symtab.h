@@ -46,9 +46,10 @@ struct symtab_builder;
 
 struct symtab_builder *symtab_begin(size_t symbols);
 /* Symbol NAME at ADDR: looked up by name when NAMED; a function of SIZE
- * bytes (> 0) with RANK when a function. */
+ * bytes with RANK when FUNCTION (SIZE 0: one that holds no address, as
+ * crt's frame_dummy, still a function to probe by name). */
 void symtab_add(struct symtab_builder *b, const char *name, uint64_t addr, bool named,
-		uint64_t size, unsigned rank);
+		bool function, uint64_t size, unsigned rank);
 /* The table (symtab_free it); frees B. */
 void symtab_end(struct symtab_builder *b, struct symtab *out);
 void symtab_free(struct symtab *t);

@@ -326,6 +326,31 @@ static enum dwmatch_keep variant_keep(int variant)
 }
 
 /*
+ * The functions only the debug file's symbol table has (a stripped
+ * binary's .dynsym leaves out its local symbols): code compiled without
+ * -g (libc's __addtf3, from libgcc) and the parts GCC splits off a
+ * function ("_IO_seekoff_unlocked.cold"), named by the symbol alone, as
+ * SystemTap probes them (dwindex_symtab_funcs chooses them as for the
+ * kernel).
+ */
+static size_t expand_debug_symbols(struct dwmatch *m, const struct ubin *b)
+{
+	struct ufunc_query *q = m->ctx;
+	struct dwsym *syms;
+	size_t n = dwindex_symtab_funcs(b->dw, m->func, &syms), pushed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (syms[i].alias || has_probe_at(q, 0, syms[i].addr) ||
+		    ((q->variant & UV_EXPORTED) && !uelf_exported(b->elf, syms[i].name)))
+			continue;
+		push_probe(q, xstrdup(syms[i].name), syms[i].addr);
+		pushed++;
+	}
+	free(syms);
+	return pushed;
+}
+
+/*
  * Functions the DWARF knows under another name: libc's malloc is
  * __libc_malloc's alias, a symbol only.  As SystemTap does, the symbol
  * table finds them, and the DWARF function at the same address names
@@ -361,7 +386,7 @@ static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
 		pushed++;
 	}
 	free(found);
-	return pushed;
+	return pushed + expand_debug_symbols(m, b);
 }
 
 static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct family_error *err)
