@@ -7,6 +7,8 @@
  *
  * Steps run in order:
  *   getpid N	N raw getpid() system calls (libc may cache getpid)
+ *   nisys N	N calls of system call 335, which x86-64 leaves unimplemented
+ *		(the kernel's sys_ni_syscall: -ENOSYS)
  *   sleep MS	sleep MS milliseconds
  *   files DIR	raw system calls with known arguments, in this order:
  *		open("DIR/tapc-nosuch", O_RDONLY) (fails: ENOENT);
@@ -239,6 +241,15 @@ static long number(const char *step, const char *arg)
 		exit(2);
 	}
 	return n;
+}
+
+static void step_nisys(long n)
+{
+	for (long i = 0; i < n; i++)
+		if (syscall(335) != -1 || errno != ENOSYS) {
+			fprintf(stderr, "tapc-workload: system call 335 is implemented\n");
+			exit(1);
+		}
 }
 
 static void step_getpid(long n)
@@ -1314,6 +1325,8 @@ int main(int argc, char **argv)
 
 		if (strcmp(step, "getpid") == 0) {
 			step_getpid(number(step, arg));
+		} else if (strcmp(step, "nisys") == 0) {
+			step_nisys(number(step, arg));
 		} else if (strcmp(step, "sleep") == 0) {
 			step_sleep(number(step, arg));
 		} else if (strcmp(step, "files") == 0) {
