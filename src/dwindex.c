@@ -62,6 +62,9 @@ struct dwindex {
 
 	struct symtab syms;	/* a view into the cache file, but in a walk's
 				 * own index */
+	struct vec codeless;	/* a walk's: names of DWARF functions defined
+				 * without code, not as inline ones' abstract
+				 * DIEs (SYMTAB_DWARF_CODELESS) */
 	Dwarf_Addr stext, etext;
 	struct addr_range refused[3];
 	struct addr_range *blacklist;	/* NOKPROBE_SYMBOL functions, sorted */
@@ -381,6 +384,9 @@ static void walk_children(struct dwindex *ix, Dwarf_Die *cu, Dwarf_Die *die)
 		case DW_TAG_subprogram:
 			if (dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges))
 				add_func(ix, cu, &child, false);
+			else if (!dwarf_hasattr(&child, DW_AT_declaration) &&
+				 !dwarf_hasattr(&child, DW_AT_inline) && dwarf_diename(&child))
+				vec_push(&ix->codeless, (void *)dwarf_diename(&child));
 			walk_children(ix, cu, &child);
 			break;
 		case DW_TAG_inlined_subroutine:
@@ -420,6 +426,30 @@ static void build_index(struct dwindex *ix)
 	}
 	if (ix->n > 1)	/* none in a file of types only (uheader.c) */
 		qsort(ix->funcs, ix->n, sizeof(*ix->funcs), func_cmp);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Flag the function symbols whose name the walk found only defined
+ * without code (SYMTAB_DWARF_CODELESS).  The walk's table is its own
+ * (malloc'd), so its entries may change. */
+static void mark_codeless(struct dwindex *ix)
+{
+	struct symtab_fn *fns = (struct symtab_fn *)ix->syms.fns;
+	const char **names = (const char **)ix->codeless.v;
+
+	if (!ix->codeless.n)
+		return;
+	qsort(names, ix->codeless.n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < ix->syms.n_fns; i++) {
+		const char *name = fn_name(ix, &fns[i]);
+
+		if (bsearch(&name, names, ix->codeless.n, sizeof(*names), name_cmp))
+			fns[i].rank |= SYMTAB_DWARF_CODELESS;
+	}
 }
 
 /* The cache's name for the index: the file's build-id and the module's
@@ -470,6 +500,7 @@ static char *build_encoded(const Dwfl_Callbacks *cb, const char *path, const cha
 		read_symbols(walk);
 		symbols_read(walk);
 		build_index(walk);
+		mark_codeless(walk);
 		buf = dwcache_encode(path, walk->funcs, walk->n, &walk->syms, len);
 		if (!buf)
 			snprintf(err, errlen, "cannot index %s: %m", path);
@@ -607,6 +638,7 @@ void dwindex_free(struct dwindex *ix)
 	else
 		free(ix->strings);
 	free(ix->blacklist);
+	vec_free(&ix->codeless);
 	free(ix);
 }
 
@@ -823,12 +855,39 @@ size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dw
 			*out = xrealloc(*out, cap * sizeof(**out));
 		}
 		(*out)[n] = (struct dwsym){ name, s->lo, alias_of(ix, i) };
+		/* a name the DWARF defines without code is probed as the
+		 * DWARF function at its address (folded into it), or not at
+		 * all */
+		if (!(*out)[n].alias && (s->rank & SYMTAB_DWARF_CODELESS))
+			continue;
 		/* an alias of a function the glob matches is probed already */
 		if (!(*out)[n].alias || !glob || !glob_match(pat, (*out)[n].alias->name))
 			n++;
 	}
 	free(dwarf_at);
 	return n;
+}
+
+bool dwindex_codeless(const struct dwindex *ix, const char *name)
+{
+	const struct symtab_slot *v = symtab_lookup(&ix->syms, name);
+	const struct symtab_fn *fns = ix->syms.fns;
+	size_t lo = 0, hi = ix->syms.n_fns;
+
+	if (!v)
+		return false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fns[mid].lo < v->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ix->syms.n_fns && fns[lo].lo == v->addr; lo++)
+		if (!strcmp(fn_name(ix, &fns[lo]), name))
+			return fns[lo].rank & SYMTAB_DWARF_CODELESS;
+	return false;
 }
 
 void dwindex_offer_names(const struct dwindex *ix, struct nearest *nr)

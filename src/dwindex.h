@@ -83,6 +83,9 @@ struct dwsym {
  * One per address, by address; returns how many, the array (malloc'd)
  * in *out. */
 size_t dwindex_symtab_funcs(const struct dwindex *ix, const char *pat, struct dwsym **out);
+/* Whether the DWARF defines a function NAME without code of its own
+ * (SYMTAB_DWARF_CODELESS): SystemTap probes no symbol NAME. */
+bool dwindex_codeless(const struct dwindex *ix, const char *name);
 struct nearest;
 /* Offer every function name of the index to nr (suggest.h). */
 void dwindex_offer_names(const struct dwindex *ix, struct nearest *nr);

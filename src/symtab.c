@@ -109,8 +109,8 @@ static int fn_cmp(const void *a, const void *b, void *names)
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
+	if (SYMTAB_RANK(x->rank) != SYMTAB_RANK(y->rank))
+		return SYMTAB_RANK(x->rank) < SYMTAB_RANK(y->rank) ? -1 : 1;
 	return strcmp((const char *)names + x->name, (const char *)names + y->name);
 }
 

@@ -20,8 +20,17 @@
 struct symtab_fn {
 	uint64_t lo, hi;
 	uint32_t name;		/* offset in the names */
-	uint32_t rank;		/* among aliases, lower first: global, weak, local */
+	uint32_t rank;		/* among aliases, lower first: global, weak,
+				 * local (SYMTAB_RANK); and flags */
 };
+
+#define SYMTAB_RANK(rank) ((rank) & 0xffu)
+/* A flag of rank: the DWARF defines a function of the symbol's name that
+ * has no code of its own (folded into an identical one, as the kernel's
+ * __bpf_trace_* and system-call stubs are): SystemTap finds the name in
+ * the DWARF, cannot place a probe, and does not fall back to the
+ * symbol. */
+#define SYMTAB_DWARF_CODELESS 0x100u
 
 /* A name: open addressing by name_hash (lookup.h), linear probing. */
 struct symtab_slot {

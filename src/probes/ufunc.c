@@ -376,6 +376,8 @@ static size_t expand_aliases(struct dwmatch *m, const struct ubin *b)
 		    ((q->variant & UV_EXPORTED) && !uelf_exported(b->elf, found[i]->name)))
 			continue;
 		if (!f) {
+			if (dwindex_codeless(b->dw, found[i]->name))
+				continue;	/* as SystemTap: no code, no probe */
 			push_probe(q, xstrdup(found[i]->name), found[i]->addr);
 			pushed++;
 			continue;
