@@ -322,15 +322,16 @@ bool dwindex_in_init_text(const struct dwindex *ix, Dwarf_Addr addr)
 /* A function the DWARF gives no declaration (an assembler file's): named
  * by the line-table row of its entry, file and line, as SystemTap does
  * ("pkey_alloc@../sysdeps/unix/syscall-template.S:120" in libc,
- * "asm_one@/home/u/src/a.S:8" in a program assembled there); by its
- * compile unit when no row has it. */
+ * "asm_one@/home/u/src/a.S:8" in a program assembled there), and
+ * "<unknown source>" when no row has it (the kernel's
+ * copy_user_generic_unrolled, as stap 4.8 prints it). */
 static void undeclared_place(Dwarf_Die *cu, struct dwfunc *f)
 {
 	Dwarf_Line *line = dwarf_getsrc_die(cu, f->entry);
 	const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
 
-	f->decl_file = file ? file : dwarf_diename(cu);
-	if (f->decl_file && line)
+	f->decl_file = file ? file : "<unknown source>";
+	if (file)
 		dwarf_lineno(line, &f->decl_line);
 }
 
