@@ -260,9 +260,8 @@ static void read_kernel_limits(struct dwindex *ix)
 }
 
 /* The name of the section of a module or user binary that holds ADDR
- * (a DWARF address), or NULL. */
-/* The name of the section that holds ADDR, and its flags in *FLAGS when
- * FLAGS is not NULL. */
+ * (a DWARF address), or NULL; its flags in *FLAGS when FLAGS is not
+ * NULL. */
 static const char *section_at(const struct dwindex *ix, Dwarf_Addr addr, GElf_Xword *flags)
 {
 	Dwarf_Addr a = addr + ix->bias, bias;

@@ -246,7 +246,6 @@ static void ufunc_callee(struct family_point *fp, const struct dwcallee *c, bool
 	}
 }
 
-/* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
 /* TEXT ("NAME@FILE:LINE", F's) with F's name replaced by the one
  * SystemTap gives the function (dwindex_last_alias), whose DIE goes in
  * DIE. */
@@ -265,6 +264,7 @@ static char *alias_text(const struct dwindex *ix, const struct dwfunc *f, char *
 	return renamed;
 }
 
+/* A DWARF match: the probe on F at ADDR (its entry, or a line's). */
 static void push_dwarf(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
 		       char *text, Dwarf_Addr addr)
 {
