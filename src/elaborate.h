@@ -330,6 +330,8 @@ struct program {
 					 * (sem_elide.c): only freed */
 	struct vec elided_exprs;	/* struct expr *, the side-effect-free
 					 * statements' (sem_elide.c): only freed */
+	struct vec elided_stmts;	/* struct stmt *, the same for the
+					 * catch of an empty try (resolve.c) */
 	struct vec all_vars;		/* every vardecl, for freeing */
 	struct vec all_fns;		/* every sem_function, for freeing */
 	struct ptrmap refs;

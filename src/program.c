@@ -196,6 +196,9 @@ void program_free(struct program *p)
 	for (size_t i = 0; i < p->elided_exprs.n; i++)
 		expr_free(p->elided_exprs.v[i]);
 	vec_free(&p->elided_exprs);
+	for (size_t i = 0; i < p->elided_stmts.n; i++)
+		stmt_free(p->elided_stmts.v[i]);
+	vec_free(&p->elided_stmts);
 	for (size_t i = 0; i < p->all_fns.n; i++) {
 		struct sem_function *f = p->all_fns.v[i];
 

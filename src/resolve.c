@@ -1053,6 +1053,46 @@ static void slice_arity(struct rctx *R, const struct stmt *s)
 		  s->slice.n, s->base->name);
 }
 
+static bool stmt_none(const struct stmt *s)
+{
+	if (!s || s->kind == S_NULL)
+		return true;
+	if (s->kind != S_BLOCK)
+		return false;
+	for (size_t i = 0; i < s->stmts.n; i++)
+		if (!stmt_none(s->stmts.v[i]))
+			return false;
+	return true;
+}
+
+/*
+ * An empty try block cannot fail, so its catch never runs: as SystemTap's
+ * (PR30570), the statement goes, and what its catch names counts for
+ * nothing (`global e = 10` then `try { } catch (e) { }` assigns no string
+ * to e).  The catch is still resolved, for its errors.
+ */
+static bool idle_try(struct rctx *R, struct stmt *s)
+{
+	struct sem_body *uses = R->uses, scratch = { 0 };
+
+	if (R->E->o->unoptimized || !stmt_none(s->body))
+		return false;
+	R->uses = &scratch;
+	res_stmt(R, s->els);
+	R->uses = uses;
+	vec_free(&scratch.reads);
+	vec_free(&scratch.writes);
+	vec_free(&scratch.updates);
+	vec_free(&scratch.aggs);
+	vec_free(&scratch.calls);
+	/* kept to the end: the names of the catch map its nodes */
+	vec_push(&R->E->P->elided_stmts, s->els);
+	vec_push(&R->E->P->elided_stmts, s->body);
+	s->body = s->els = NULL;
+	s->kind = S_NULL;
+	return true;
+}
+
 static void res_stmt(struct rctx *R, struct stmt *s)
 {
 	if (!s)
@@ -1102,6 +1142,8 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 		res_delete(R, s->e1);
 		return;
 	case S_TRY:
+		if (idle_try(R, s))
+			return;
 		res_stmt(R, s->body);
 		if (s->name)
 			res_name(R, s, s->name, &s->name_pos);
