@@ -8,6 +8,10 @@
  * (src/tvar_resolve.h); $$parms and $$vars print them all, $$name and
  * $$system name the event.
  *
+ * kernel.tracepoint("NAME") is newer SystemTap's spelling for the same
+ * events, from the types of their btf_trace_NAME callbacks: printed
+ * without the system, its arguments are $arg1..$argN in order.
+ *
  * Pass 3 writes one callback per probe with the tracepoint's own
  * signature: on x86-64 every argument an event may have here (an
  * integer, enum, bool or pointer) arrives in its own unsigned long, so
@@ -29,15 +33,27 @@
 #include "types.h"
 #include "util.h"
 
+enum { TRACE_NAMED, TRACE_POSITIONAL };
+
 static const struct pattern_row trace_rows[] = {
-	{ 0, { PAT_C("kernel", PA_NONE), PAT_C("trace", PA_STR) } },
+	{ TRACE_NAMED, { PAT_C("kernel", PA_NONE), PAT_C("trace", PA_STR) } },
+	{ TRACE_POSITIONAL, { PAT_C("kernel", PA_NONE), PAT_C("tracepoint", PA_STR) } },
 };
 
 /* The payload of a tracepoint probe: its event, resolved by pass 2 (in
- * the catalogue kinfo keeps for the whole run). */
+ * the catalogue kinfo keeps for the whole run), and whether its
+ * arguments are $arg1..$argN (kernel.tracepoint). */
 struct trace_data {
 	const struct btf_tracepoint *tp;
+	bool positional;
 };
+
+/* The name of argument i of tp ("prev", or "arg2" when positional),
+ * "" for one without a name; owned by the caller. */
+static char *arg_name(const struct btf_tracepoint *tp, uint32_t i, bool positional)
+{
+	return positional ? xasprintf("arg%u", i + 1) : xstrdup(tp->args[i].name);
+}
 
 /* The BTF and event of a tracepoint probe. */
 static const struct btf_tracepoint *probe_event(const struct derived_probe *dp,
@@ -63,6 +79,7 @@ static bool event_attachable(const struct btf *btf, const struct btf_tracepoint 
 struct expand_ctx {
 	const struct btf *btf;
 	struct vec *out;
+	bool positional;
 	const struct btf_tracepoint *unattachable;	/* first one seen */
 };
 
@@ -77,10 +94,14 @@ static void add_match(const struct btf_tracepoint *tp, void *arg)
 		return;
 	}
 	fp = xcalloc(1, sizeof(*fp));
-	fp->target = tp->system ? xasprintf("%s:%s", tp->system, tp->name) : xstrdup(tp->name);
+	if (tp->system && !x->positional)
+		fp->target = xasprintf("%s:%s", tp->system, tp->name);
+	else
+		fp->target = xstrdup(tp->name);
 	fp->target_comp = 1;
 	fp->data = xcalloc(1, sizeof(struct trace_data));
 	((struct trace_data *)fp->data)->tp = tp;
+	((struct trace_data *)fp->data)->positional = x->positional;
 	vec_push(x->out, fp);
 }
 
@@ -103,9 +124,9 @@ static int trace_expand(const struct point_pattern *pat, const struct probe_poin
 	const struct pp_comp *comp = pp->comps.v[1];
 	const char *pattern = comp->arg->str, *why = NULL;
 	const struct btf_tracepoints *tps = kinfo_tracepoints(&why);
-	struct expand_ctx x = { .btf = kinfo_btf(NULL), .out = out };
+	struct expand_ctx x = { .btf = kinfo_btf(NULL), .out = out,
+				.positional = pat->variant == TRACE_POSITIONAL };
 
-	(void)pat;
 	err->pos = comp->pos;
 	if (!tps) {
 		err->msg = xasprintf("cannot list the kernel's tracepoints: %s", why);
@@ -130,27 +151,37 @@ static bool is_context_var(const char *name)
 	       !strcmp(name, "$$name") || !strcmp(name, "$$system");
 }
 
-/* The argument called name ("$prev"), or -1. */
-static int arg_index(const struct btf_tracepoint *tp, const char *name)
+/* The argument called name ("$prev", "$arg2"), or -1. */
+static int arg_index(const struct btf_tracepoint *tp, const char *name, bool positional)
 {
 	if (name[0] != '$' || name[1] == '$')
 		return -1;
-	for (uint32_t i = 0; i < tp->nargs; i++)
-		if (*tp->args[i].name && !strcmp(tp->args[i].name, name + 1))
+	for (uint32_t i = 0; i < tp->nargs; i++) {
+		char *an = arg_name(tp, i, positional);
+		bool same = *an && !strcmp(an, name + 1);
+
+		free(an);
+		if (same)
 			return (int)i;
+	}
 	return -1;
 }
 
-static char *unknown_var_message(const struct btf_tracepoint *tp, const char *name)
+static char *unknown_var_message(const struct btf_tracepoint *tp, const char *name,
+				 bool positional)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct vec alt = { 0 };
 
 	vec_push(&alt, xstrdup("$$parms"));
 	vec_push(&alt, xstrdup("$$vars"));
-	for (uint32_t i = 0; i < tp->nargs; i++)
-		if (*tp->args[i].name)
-			vec_push(&alt, xasprintf("$%s", tp->args[i].name));
+	for (uint32_t i = 0; i < tp->nargs; i++) {
+		char *an = arg_name(tp, i, positional);
+
+		if (*an)
+			vec_push(&alt, xasprintf("$%s", an));
+		free(an);
+	}
 	vec_push(&alt, xstrdup("$$name"));
 	/* nearest to the name asked for (without its '$') first, as stap */
 	sem_sort_nearest(name + 1, (const char **)alt.v, alt.n);
@@ -168,7 +199,7 @@ static char *unknown_var_message(const struct btf_tracepoint *tp, const char *na
  * separated by spaces, formatted by SystemTap's sprintf; with a "$" or
  * "$$" suffix (e), "name=%s" of each argument pretty-printed so. */
 static struct tvar *parms_access(const struct ctypes *ct, const struct btf_tracepoint *tp,
-				 const struct expr *e)
+				 const struct expr *e, bool positional)
 {
 	struct tvar *tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
 	struct strbuf fmt = STRBUF_INIT;
@@ -178,31 +209,37 @@ static struct tvar *parms_access(const struct ctypes *ct, const struct btf_trace
 	tv->type = SEM_STRING;
 	for (uint32_t i = 0; i < tp->nargs; i++) {
 		struct tvar *arg;
+		char *an = arg_name(tp, i, positional);
 
-		if (!*tp->args[i].name)
+		if (!*an) {
+			free(an);
 			continue;
+		}
 		if (pretty) {
 			/* $name$ (or $$) with e's suffix: cannot fail */
 			struct expr named = *e;
 			struct family_error err = { 0 };
 
-			named.name = xasprintf("$%s", tp->args[i].name);
+			named.name = xasprintf("$%s", an);
 			named.addressof = false;
 			arg = tvar_resolve(ct, tp->args[i].type, TVAR_BASE_SLOT, i, &named,
 					   "tracepoint", &err);
 			free(named.name);
 			free(err.msg);
 			free(err.what);
-			if (!arg)
+			if (!arg) {
+				free(an);
 				continue;
+			}
 		} else {
-			char *name = xasprintf("$%s", tp->args[i].name);
+			char *name = xasprintf("$%s", an);
 
 			arg = tvar_value(ct, tp->args[i].type, TVAR_BASE_SLOT, i, name, &e->pos);
 			free(name);
 		}
-		strbuf_addf(&fmt, "%s%s=%s", i ? " " : "", tp->args[i].name, pretty ? "%s" :
+		strbuf_addf(&fmt, "%s%s=%s", i ? " " : "", an, pretty ? "%s" :
 			    tvar_is_pointer(ct, tp->args[i].type) ? "%p" : "%#x");
+		free(an);
 		tvar_add_arg(tv, arg);
 	}
 	tv->text = fmt.buf ? strbuf_detach(&fmt) : xstrdup("");
@@ -223,8 +260,9 @@ static struct tvar *text_access(const struct expr *e, const char *text)
 /* The target expression e of a probe on event tp (with btf; NULL when
  * the event is no longer known, named by name). */
 static enum sem_type event_target_type(const struct btf *btf, const struct btf_tracepoint *tp,
-				       const char *name, const struct expr *e, bool write,
-				       struct family_error *err, struct tvar **access)
+				       bool positional, const char *name, const struct expr *e,
+				       bool write, struct family_error *err,
+				       struct tvar **access)
 {
 	struct ctypes ct;
 	int i;
@@ -252,12 +290,12 @@ static enum sem_type event_target_type(const struct btf *btf, const struct btf_t
 		else if (!strcmp(e->name, "$$system"))
 			*access = text_access(e, tp->system);
 		else
-			*access = parms_access(&ct, tp, e);
+			*access = parms_access(&ct, tp, e, positional);
 		return SEM_STRING;
 	}
-	i = arg_index(tp, e->name);
+	i = arg_index(tp, e->name, positional);
 	if (i < 0) {
-		err->msg = unknown_var_message(tp, e->name);
+		err->msg = unknown_var_message(tp, e->name, positional);
 		return SEM_UNKNOWN;
 	}
 	if (write) {
@@ -275,8 +313,10 @@ static enum sem_type trace_target_type(const struct derived_probe *dp, const str
 {
 	const struct btf *btf;
 	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+	const struct trace_data *td = dp->fp.data;
 
-	return event_target_type(btf, tp, dp->fp.target, e, write, err, access);
+	return event_target_type(btf, tp, td && td->positional, dp->fp.target, e, write,
+				 err, access);
 }
 
 /* The event called name in the kernel's BTF, with *btf, or NULL. */
@@ -294,12 +334,12 @@ enum sem_type tracepoint_target_type(const char *name, const struct expr *e, boo
 	const struct btf *btf;
 	const struct btf_tracepoint *tp = event_named(name, &btf);
 
-	return event_target_type(btf, tp, name, e, write, err, access);
+	return event_target_type(btf, tp, false, name, e, write, err, access);
 }
 
 /* -L: "$name:TYPE" for each argument. */
 static void event_list_targets(const struct btf *btf, const struct btf_tracepoint *tp,
-			       struct vec *out)
+			       bool positional, struct vec *out)
 {
 	struct ctypes ct;
 
@@ -307,13 +347,14 @@ static void event_list_targets(const struct btf *btf, const struct btf_tracepoin
 		return;
 	ct = ctypes_btf(btf);
 	for (uint32_t i = 0; i < tp->nargs; i++) {
-		char *tn;
+		char *an = arg_name(tp, i, positional), *tn;
 
-		if (!*tp->args[i].name)
-			continue;
-		tn = tvar_type_name(&ct, tp->args[i].type);
-		vec_push(out, xasprintf("$%s:%s", tp->args[i].name, tn));
-		free(tn);
+		if (*an) {
+			tn = tvar_type_name(&ct, tp->args[i].type);
+			vec_push(out, xasprintf("$%s:%s", an, tn));
+			free(tn);
+		}
+		free(an);
 	}
 }
 
@@ -321,8 +362,9 @@ static void trace_list_targets(const struct derived_probe *dp, struct vec *out)
 {
 	const struct btf *btf;
 	const struct btf_tracepoint *tp = probe_event(dp, &btf);
+	const struct trace_data *td = dp->fp.data;
 
-	event_list_targets(btf, tp, out);
+	event_list_targets(btf, tp, td && td->positional, out);
 }
 
 void tracepoint_list_targets(const char *name, struct vec *out)
@@ -330,7 +372,7 @@ void tracepoint_list_targets(const char *name, struct vec *out)
 	const struct btf *btf;
 	const struct btf_tracepoint *tp = event_named(name, &btf);
 
-	event_list_targets(btf, tp, out);
+	event_list_targets(btf, tp, false, out);
 }
 
 /* ---- pass 3 ------------------------------------------------------------ */
