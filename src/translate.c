@@ -926,6 +926,14 @@ static void emit_embeds(struct tr *T, FILE *out)
 		}
 		fprintf(out, "%s\n", e->code);
 	}
+	/* SystemTap's module hooks, named by a macro of the script's C */
+	if (T->p->embeds.n)
+		fputs("#ifdef STAP_MODULE_INIT_HOOK\n"
+		      "int (*const tap_script_init_hook)(void) = STAP_MODULE_INIT_HOOK;\n"
+		      "#endif\n"
+		      "#ifdef STAP_MODULE_EXIT_HOOK\n"
+		      "void (*const tap_script_exit_hook)(void) = STAP_MODULE_EXIT_HOOK;\n"
+		      "#endif\n", out);
 }
 
 /*

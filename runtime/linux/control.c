@@ -300,10 +300,54 @@ static enum hrtimer_restart tap_timer_fn(struct hrtimer *t)
 /* How many of tap_families[] have been initialised (and not stopped). */
 static unsigned int tap_nfamilies;
 
+/*
+ * SystemTap's STAP_MODULE_INIT_HOOK and STAP_MODULE_EXIT_HOOK: functions a
+ * guru script's embedded C names, run before the begin probes and after
+ * the end probes.  The generated file defines these pointers when the
+ * script does; the weak defaults say it did not.
+ */
+int (*const tap_script_init_hook)(void) __weak;
+void (*const tap_script_exit_hook)(void) __weak;
+static bool tap_exit_hook_due;
+
+/* The init hook, if any; its failure is an error that ends the session
+ * before the begin probes. */
+static bool tap_run_init_hook(void)
+{
+	/* read from memory: the compiler would fold this file's weak NULL */
+	int (*hook)(void) = READ_ONCE(tap_script_init_hook);
+	int ret;
+
+	if (!hook)
+		return true;
+	ret = hook();
+	if (ret) {
+		tap_errmsg("ERROR: Failed to run STAP_MODULE_INIT_HOOK (%d)\n", ret);
+		atomic_inc(&tap_error_count);
+		tap_fatal();
+		return false;
+	}
+	tap_exit_hook_due = true;
+	return true;
+}
+
+static void tap_run_exit_hook(void)
+{
+	void (*hook)(void) = READ_ONCE(tap_script_exit_hook);
+
+	if (hook && tap_exit_hook_due)
+		hook();
+	tap_exit_hook_due = false;
+}
+
 static void tap_start_fn(struct work_struct *w)
 {
 	unsigned int i;
 
+	if (!tap_run_init_hook()) {
+		tap_set_state(TAP_EXITING);
+		return;
+	}
 	tap_run_sequence(TAP_PROBE_BEGIN);
 	if (READ_ONCE(tap_exit_requested)) {
 		tap_set_state(TAP_EXITING);
@@ -376,6 +420,7 @@ static void tap_stop_fn(struct work_struct *w)
 				 TAP_PROBE_ERROR : TAP_PROBE_END);
 		tap_timing_report(tap_cpus);
 	}
+	tap_run_exit_hook();
 	tap_set_state(TAP_DONE);
 }
 
