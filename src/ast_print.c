@@ -323,6 +323,9 @@ void ast_print_expr(FILE *out, const struct expr *e)
 		} else {
 			print_operand(out, e->a);
 		}
+		/* task_current()->$: a value takes its suffix after "->" only */
+		if (e->comps.n && ((const struct tcomp *)e->comps.v[0])->kind == TC_PPRINT)
+			fputs("->", out);
 		print_comps(out, &e->comps);
 		break;
 	case E_HIST:

@@ -1527,8 +1527,10 @@ tcomps:
 		}
 	;
 
+/* A bare "$" or "$$" after "->" is the pretty-printing suffix, as stap -p1
+ * prints one ($a$ as $a->$) and SystemTap's parser takes it back. */
 member:
-	  IDENT | PRINT_FMT | PRINT_DELIM | PRINT_PLAIN | PRINT_LN | PROBE | GLOBAL | PRIVATE | FUNCTION | IF | ELSE
+	  IDENT | PPRINT | PRINT_FMT | PRINT_DELIM | PRINT_PLAIN | PRINT_LN | PROBE | GLOBAL | PRIVATE | FUNCTION | IF | ELSE
 	| FOR | FOREACH | IN | LIMIT | RETURN | DELETE | WHILE | BREAK
 	| CONTINUE | NEXT | TRY | CATCH | KW_STRING | KW_LONG
 	;
@@ -1776,7 +1778,7 @@ static bool add_member(struct pstate *ps, struct expr *e,
 	struct tcomp *c;
 
 	(void)ps;
-	if (t->len == sfx) {
+	if (t->len && strspn(t->text, "$") == t->len) {
 		/* a bare "$"/"$$" after "->" */
 		c = tcomp_new(TC_PPRINT, &l->pos);
 		c->name = tdup(t);
