@@ -160,16 +160,27 @@ static struct program *run_pass2(struct session *s,
 	};
 	struct pass_clock clock;
 	struct program *prog;
+	/* As SystemTap's, -l/-L say why nothing matched only from -vv on:
+	 * a pattern that matches nothing lists nothing and fails quietly. */
+	bool quiet = eo.listing && opts->verbose < 2;
+	FILE *shown = s->diag.stream, *null = quiet ? fopen("/dev/null", "w") : NULL;
 
+	if (null)
+		s->diag.stream = null;
 	pass_clock_start(&clock);
 	prog = elaborate_lazily(s, &eo);
+	if (null) {
+		s->diag.stream = shown;
+		fclose(null);
+	}
 	if (prog && !opts->list_probes && !opts->list_probes_vars &&
 	    !check_global_settings(s, prog)) {
 		program_free(prog);
 		prog = NULL;
 	}
 	if (!prog) {
-		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
+		if (!quiet)
+			fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
 		return NULL;
 	}
 	if (opts->vp[1]) {

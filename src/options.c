@@ -873,6 +873,12 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		if (o->vp[i] > o->verbose)
 			o->verbose = o->vp[i];
 	first_arg = optind;
+	if ((o->dump || o->list_probes || o->list_probes_vars) && o->script_text) {
+		/* stap's words; its listing takes no script, only arguments */
+		fputs("Cannot specify a script with -l/-L/--dump-* switches.\n"
+		      "Try 'tapc --help' for more information.\n", stderr);
+		return OPTIONS_EXIT_ERROR;
+	}
 	if (o->dump) {
 		/* the whole tapset library is the script (main.c) */
 		o->script_text = "probe never {}";
