@@ -372,6 +372,18 @@ void script_free(struct script *s)
 	free(s);
 }
 
+bool stmt_empty(const struct stmt *s)
+{
+	if (!s || s->kind == S_NULL)
+		return true;
+	if (s->kind != S_BLOCK)
+		return false;
+	for (size_t i = 0; i < s->stmts.n; i++)
+		if (!stmt_empty(s->stmts.v[i]))
+			return false;
+	return true;
+}
+
 /* SystemTap marks properties of embedded-C functions with comments such as
  * slash-star "pure" star-slash anywhere in the body. */
 unsigned embedded_pragmas(const char *code)

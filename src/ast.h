@@ -311,6 +311,10 @@ void script_add(struct script *s, enum decl_kind kind, void *p);
 /* Scan embedded C for the pragma comments, e.g. slash-star pure star-slash. */
 unsigned embedded_pragmas(const char *code);
 
+/* Whether s has no statement that does anything: NULL, ";", or blocks
+ * of those only. */
+bool stmt_empty(const struct stmt *s);
+
 /* Print the script in canonical form (see ast_print.c). */
 void ast_print(FILE *out, const struct script *s);
 void ast_print_expr(FILE *out, const struct expr *e);

@@ -1053,18 +1053,6 @@ static void slice_arity(struct rctx *R, const struct stmt *s)
 		  s->slice.n, s->base->name);
 }
 
-static bool stmt_none(const struct stmt *s)
-{
-	if (!s || s->kind == S_NULL)
-		return true;
-	if (s->kind != S_BLOCK)
-		return false;
-	for (size_t i = 0; i < s->stmts.n; i++)
-		if (!stmt_none(s->stmts.v[i]))
-			return false;
-	return true;
-}
-
 /*
  * An empty try block cannot fail, so its catch never runs: as SystemTap's
  * (PR30570), the statement goes, and what its catch names counts for
@@ -1075,7 +1063,7 @@ static bool idle_try(struct rctx *R, struct stmt *s)
 {
 	struct sem_body *uses = R->uses, scratch = { 0 };
 
-	if (R->E->o->unoptimized || !stmt_none(s->body))
+	if (R->E->o->unoptimized || !stmt_empty(s->body))
 		return false;
 	R->uses = &scratch;
 	res_stmt(R, s->els);

@@ -335,19 +335,6 @@ static void elide_locals_unread(struct vec *locals)
 	}
 }
 
-/* Whether s has no statement left that does anything (only empty ones). */
-static bool stmt_empty(const struct stmt *s)
-{
-	if (!s || s->kind == S_NULL)
-		return true;
-	if (s->kind != S_BLOCK)
-		return false;
-	for (size_t i = 0; i < s->stmts.n; i++)
-		if (!stmt_empty(s->stmts.v[i]))
-			return false;
-	return true;
-}
-
 /* SystemTap's warning for a script's function that is left with nothing
  * to do ("side-effect-free function 'f'", at its name). */
 static void warn_empty_function(struct elab *E, const struct sem_function *f)
