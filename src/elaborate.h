@@ -98,6 +98,9 @@ struct sem_body {
 	struct vec calls;		/* struct sem_function * */
 };
 
+/* Free b's lists (not what they point to). */
+void sem_body_free(struct sem_body *b);
+
 struct sem_function {
 	const struct function *decl;
 	const struct srcfile *file;

@@ -131,7 +131,7 @@ const struct vardecl *program_global(const struct program *p, const char *name)
 	return NULL;
 }
 
-static void body_free(struct sem_body *b)
+void sem_body_free(struct sem_body *b)
 {
 	vec_free(&b->reads);
 	vec_free(&b->updates);
@@ -177,7 +177,7 @@ static void derived_probe_free(struct derived_probe *dp)
 		stmt_free(dp->body);
 	expr_free(dp->cond);
 	vec_free(&dp->locals);
-	body_free(&dp->uses);
+	sem_body_free(&dp->uses);
 	sem_targets_free(dp->targets);
 	free(dp);
 }
@@ -204,7 +204,7 @@ void program_free(struct program *p)
 
 		free(f->params);
 		vec_free(&f->locals);
-		body_free(&f->uses);
+		sem_body_free(&f->uses);
 		if (f->group && f->group[0] == f)
 			free(f->group);
 		free(f);

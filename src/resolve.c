@@ -1068,11 +1068,7 @@ static bool idle_try(struct rctx *R, struct stmt *s)
 	R->uses = &scratch;
 	res_stmt(R, s->els);
 	R->uses = uses;
-	vec_free(&scratch.reads);
-	vec_free(&scratch.writes);
-	vec_free(&scratch.updates);
-	vec_free(&scratch.aggs);
-	vec_free(&scratch.calls);
+	sem_body_free(&scratch);
 	/* kept to the end: the names of the catch map its nodes */
 	vec_push(&R->E->P->elided_stmts, s->els);
 	vec_push(&R->E->P->elided_stmts, s->body);
