@@ -27,7 +27,7 @@ struct symtab_fn {
 #define SYMTAB_RANK(rank) ((rank) & 0xffu)
 /* A flag of rank: the DWARF defines a function of the symbol's name that
  * has no code of its own (folded into an identical one, as the kernel's
- * __bpf_trace_* and system-call stubs are): SystemTap finds the name in
+ * __bpf_trace_* and __ia32_sys_* wrappers are): SystemTap finds the name in
  * the DWARF, cannot place a probe, and does not fall back to the
  * symbol. */
 #define SYMTAB_DWARF_CODELESS 0x100u
