@@ -5,15 +5,18 @@
  *	pages between mark(1) and mark(2), then a second thread touches M
  *	between mark(10) and mark(11); each write to a fresh page is one
  *	page fault of the task that makes it
- *   tapc-perf-proc sleep N: sleeps N times 1 ms between mark(1) and
- *	mark(2): N context switches (more only if it is preempted)
+ *   tapc-perf-proc sleep N: sleeps 1 ms at a time between mark(1) and
+ *	mark(2) until it has switched out N times: N context switches (more
+ *	only if it is preempted)
  *   tapc-perf-proc spin MS: spends MS milliseconds of CPU time, nearly
  *	all of it in user mode
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +50,27 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/* The voluntary context switches of the calling thread so far. */
+static long switches_out(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		exit(1);
+	return ru.ru_nvcsw;
+}
+
+/* Sleep until the thread has switched out @n times.  A sleep is not
+ * always a switch: on a slow guest the 1 ms timer can expire before the
+ * task reaches schedule(), and the nanosleep returns without one. */
+static void sleep_switches(long n)
+{
+	long start = switches_out();
+
+	while (switches_out() - start < n)
+		usleep(1000);
+}
+
 static void spin(long ms)
 {
 	struct timespec t0, t;
@@ -73,12 +97,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
-		long n = atol(argv[2]);
-
 		mark(0);
 		mark(1);
-		for (long i = 0; i < n; i++)
-			usleep(1000);
+		sleep_switches(atol(argv[2]));
 		mark(2);
 		return 0;
 	}
