@@ -178,7 +178,14 @@ static void push_callees(struct dwmatch *m, const struct dwindex *ix, const stru
 	size_t n = dwcallee_find(ix, f, text, m->callee, m->callee_depth, &callees);
 
 	for (size_t i = 0; i < n; i++) {
-		if (m->callee_outline && callees[i].func->inline_instance)
+		const struct dwfunc *callee = callees[i].func;
+		int line;
+
+		if (m->callee_outline && callee->inline_instance)
+			continue;
+		/* a blocklisted callee is refused as its own point would be
+		 * (get_current, inlined into most of the kernel) */
+		if (dwmatch_blocked(m, callee->name, dwindex_decl_file(ix, callee, &line)))
 			continue;
 		m->at_callee = &callees[i];
 		push(m, ix, callees[i].func, xstrdup(callees[i].caller),
