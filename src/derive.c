@@ -980,18 +980,25 @@ static int derive_point_q(struct elab *E, struct derive *D,
 		for (size_t j = 0; j < r->a->names.n; j++) {
 			const struct probe_point *nm = r->a->names.v[j];
 			int k = alias_prefix(pp, nm);
+			char *outer_name;
+			bool outer_concrete, renamed;
 			int n;
 
 			if (k > best)
 				best = k;
 			if (k != (int)nm->comps.n || shadowed_alias(E, pp, nm))
 				continue;
-			if (D->depth == 0) {
+			/* named as SystemTap names a derivation: by its
+			 * outermost well-formed point, so an outer alias
+			 * whose suffix has a wildcard gives way to this one */
+			outer_name = D->list_name;
+			outer_concrete = D->list_concrete;
+			renamed = !outer_name || outer_concrete;
+			if (renamed) {
 				struct strbuf sb = STRBUF_INIT;
 
 				pp_comps_text(&sb, nm, 0, nm->comps.n);
 				pp_comps_text(&sb, pp, (size_t)k, pp->comps.n);
-				free(D->list_name);
 				D->list_name = strbuf_detach(&sb);
 				D->list_concrete = suffix_has_wildcard(pp, k);
 			}
@@ -1008,10 +1015,10 @@ static int derive_point_q(struct elab *E, struct derive *D,
 			} else {
 				n = expand_alias(E, D, r, k, pp, body, chain, parent_optional);
 			}
-			if (D->depth == 0) {
+			if (renamed) {
 				free(D->list_name);
-				D->list_name = NULL;
-				D->list_concrete = false;
+				D->list_name = outer_name;
+				D->list_concrete = outer_concrete;
 			}
 			if (n > 0)
 				total += n;
