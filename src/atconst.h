@@ -7,8 +7,10 @@
 
 #include "ast.h"
 
-/* Whether @const(name) has a value in tapc's generated C. */
-bool atconst_known(const char *name);
+/* Whether @const(name) may be pasted into tapc's generated C: one of the
+ * runtime's limits, or with -g (guru: the kernel's headers included) any
+ * C identifier. */
+bool atconst_allowed(const char *name, bool guru);
 
 /* Whether e is @const("NAME") (the parser takes only a string). */
 static inline bool is_atconst(const struct expr *e)

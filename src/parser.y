@@ -1692,7 +1692,7 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 	struct expr *e = mk(E_ATOP, l);
 
 	if (guru && !ps->privileged)
-		perr(ps, &l->pos, "using %s operator not permitted", t->text);
+		perr(ps, &l->pos, "using %s operator not permitted; need stap -g", t->text);
 	e->name = tdup(t);
 	vec_push(&e->args, a);
 	if (b)

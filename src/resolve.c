@@ -870,9 +870,11 @@ static void res_expr(struct rctx *R, struct expr *e)
 	case E_ATOP:
 		snprintf(what, sizeof(what), "operator '%s'", e->name);
 		if (is_atconst(e)) {
-			if (!atconst_known(atconst_name(e)))
-				sem_error(R->E, &e->pos, what,
-					  "@const(\"%s\") names no constant of tapc's runtime", atconst_name(e));
+			if (!atconst_allowed(atconst_name(e), R->E->o->guru))
+				sem_error(R->E, &e->pos, what, R->E->o->guru ?
+					  "@const(\"%s\") is no C identifier" :
+					  "@const(\"%s\") names no constant of tapc's runtime (with -g, any of the kernel's)",
+					  atconst_name(e));
 			return;
 		}
 		if (is_atperf(e)) {

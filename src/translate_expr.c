@@ -1124,7 +1124,7 @@ static char *expr_value(struct tr *T, const struct expr *e)
 	case E_EMBEDDED:
 		return embedded_expr(T, e);
 	case E_ATOP:
-		if (is_atconst(e))	/* pass 2 let only tapc_runtime.h's names by */
+		if (is_atconst(e))	/* a name pass 2 allowed (atconst_allowed) */
 			return xasprintf("((long long)(%s))", atconst_name(e));
 		if (is_atperf(e))
 			return tr_perf(T, T->p, T->dp, e);
