@@ -90,4 +90,22 @@
 /* The faults above already left the body; nothing is left to catch. */
 #define CATCH_DEREF_FAULT()	({ 0; })
 
+/*
+ * SystemTap's runtime calls for output and logging that guru-mode C
+ * makes, where CONTEXT is in scope (a %{ %} function or expression):
+ * _stp_printf() and _stp_print() append to the script's output, as
+ * STAP_PRINTF; _stp_print_flush() sends this CPU's output so far on its
+ * way; _stp_log() is a line of output; _stp_warn() writes a "WARNING: "
+ * line and _stp_softerror() an "ERROR: " line to the error channel;
+ * _stp_error() writes that line and ends the session, as exit() does
+ * (tap_embedded_log() and tap_print_flush(), tapc_runtime.h).
+ */
+#define _stp_printf(...)	tap_cprintf(CONTEXT, __VA_ARGS__)
+#define _stp_print(s)		tap_cprintf(CONTEXT, "%s", (s))
+#define _stp_print_flush()	tap_print_flush(CONTEXT)
+#define _stp_log(...)		tap_embedded_log(CONTEXT, TAP_ELOG_LINE, __VA_ARGS__)
+#define _stp_warn(...)		tap_embedded_log(CONTEXT, TAP_ELOG_WARN, __VA_ARGS__)
+#define _stp_softerror(...)	tap_embedded_log(CONTEXT, TAP_ELOG_SOFTERROR, __VA_ARGS__)
+#define _stp_error(...)		tap_embedded_log(CONTEXT, TAP_ELOG_ERROR, __VA_ARGS__)
+
 #endif /* TAPC_EMBEDDED_H */

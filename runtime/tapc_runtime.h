@@ -813,6 +813,14 @@ void tap_errorf(struct tap_context *c, const char *fmt, ...)
 void tap_cprintf(struct tap_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The output and logging calls of SystemTap's runtime that embedded C
+ * makes (_stp_log(), _stp_warn(), _stp_softerror(), _stp_error() and
+ * _stp_print_flush(): tapc_embedded.h). */
+enum tap_elog { TAP_ELOG_LINE, TAP_ELOG_WARN, TAP_ELOG_SOFTERROR, TAP_ELOG_ERROR };
+void tap_embedded_log(struct tap_context *c, enum tap_elog kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tap_print_flush(struct tap_context *c);
+
 #include "tapc_usym.h"
 #include "tapc_tapset.h"
 

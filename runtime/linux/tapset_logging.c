@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The logging tapset's kernel side: warn() and printk().  exit(),
- * error() and log() need nothing beyond tapc_runtime.h.
+ * error() and log() need nothing beyond tapc_runtime.h.  Also the
+ * logging calls of SystemTap's runtime that guru-mode embedded C makes
+ * (tapc_embedded.h).
  */
 #include <linux/kernel.h>
 #include <linux/printk.h>
+#include <linux/stdarg.h>
 #include <linux/string.h>
 #include "tap_internal.h"
 
@@ -77,4 +80,39 @@ void tapset_ftrace(const char *msg)
 	line[n++] = '\n';
 	line[n] = '\0';
 	__trace_puts(_THIS_IP_, line, n);
+}
+
+/*
+ * _stp_log(), _stp_warn(), _stp_softerror() and _stp_error() of embedded
+ * C: the message formatted by the kernel's vsnprintf() (cut at
+ * MAXSTRINGLEN), with a newline added unless it has one, as SystemTap's
+ * runtime writes them.  A log line is the script's output; the others go
+ * to the error channel after "WARNING: " or "ERROR: ", in one write as
+ * warn()'s.  _stp_error() then ends the session, as SystemTap's does.
+ */
+void tap_embedded_log(struct tap_context *c, enum tap_elog kind, const char *fmt, ...)
+{
+	static const char *const prefixes[] = {
+		[TAP_ELOG_LINE] = "", [TAP_ELOG_WARN] = TAPSET_WARN_PREFIX,
+		[TAP_ELOG_SOFTERROR] = "ERROR: ", [TAP_ELOG_ERROR] = "ERROR: ",
+	};
+	char *line = tap_cpu_scratch();	/* the prefix fits in its extra 64 */
+	size_t len = strlen(prefixes[kind]);
+	va_list ap;
+	int n;
+
+	memcpy(line, prefixes[kind], len);
+	va_start(ap, fmt);
+	n = vsnprintf(line + len, MAXSTRINGLEN, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		len += min_t(size_t, n, MAXSTRINGLEN - 1);
+	if (len == 0 || line[len - 1] != '\n')
+		line[len++] = '\n';
+	if (kind == TAP_ELOG_LINE)
+		tap_cprintf(c, "%.*s", (int)len, line);
+	else
+		tap_ring_write(&tap_err_ring, line, len);
+	if (kind == TAP_ELOG_ERROR)
+		tap_exit(c);
 }

@@ -78,6 +78,10 @@ struct session {
 	unsigned long long cut;		/* of prints longer than a hit's buffer */
 	bool stop_sent;
 	bool out_eof, err_eof, cmd_eof;
+	/* the start of the error channel's current line, for logged_error */
+	char err_head[5];
+	size_t err_col;
+	bool logged_error;	/* the module wrote an "ERROR" line */
 };
 
 static void vmsg(const char *fmt, ...)
@@ -447,14 +451,34 @@ static bool relay_out(struct session *s)
 	return n == 0 || outfile_write(&s->dest, buf, (size_t)n) == 0;
 }
 
+/*
+ * As staprun, a session whose module wrote a line starting "ERROR" fails,
+ * also when no probe hit counted an error: embedded C's _stp_error() and
+ * _stp_softerror() only write the line.  Lines may span reads.
+ */
+static void note_error_lines(struct session *s, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s->err_col < sizeof(s->err_head))
+			s->err_head[s->err_col] = buf[i];
+		if (++s->err_col == sizeof(s->err_head) &&
+		    memcmp(s->err_head, "ERROR", sizeof(s->err_head)) == 0)
+			s->logged_error = true;
+		if (buf[i] == '\n')
+			s->err_col = 0;
+	}
+}
+
 /* Errors and warnings, to stderr (whose failures do not matter). */
 static bool relay_err(struct session *s)
 {
 	char buf[16384];
 	ssize_t n = channel_read(s->err_fd, buf, sizeof(buf), &s->err_eof);
 
-	if (n > 0)
+	if (n > 0) {
 		write_all(STDERR_FILENO, buf, (size_t)n);
+		note_error_lines(s, buf, (size_t)n);
+	}
 	return n >= 0;
 }
 
@@ -1051,7 +1075,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"WARNING: %llu bytes of output were dropped: a print was longer than a probe hit's print buffer (enlarge it with -D TAP_PRINT_BUFSIZE=BYTES)\n",
 			s.cut);
-	if (s.errors || s.child_failed)
+	if (s.errors || s.child_failed || s.logged_error)
 		status = 1;
 	if (outfile_close(&s.dest) < 0)
 		status = 1;
