@@ -205,7 +205,8 @@ static void argv_free(struct argv_builder *a)
 
 /* tapc-vm exec (or run) -- in front of tapc-run; false when tapc-vm
  * cannot tell whether its persistent guest runs (it said why). */
-static bool remote_prefix(struct argv_builder *a, int verbose, bool input)
+static bool remote_prefix(struct argv_builder *a, int verbose, bool input,
+			  bool flight_recorder)
 {
 	enum remote_vm_guest guest = remote_vm_guest();
 	bool persistent = guest == REMOTE_VM_GUEST;
@@ -214,6 +215,13 @@ static bool remote_prefix(struct argv_builder *a, int verbose, bool input)
 	if (guest == REMOTE_VM_ERROR) {
 		fputs("tapc: --remote=vm: 'tapc-vm status' failed; not running "
 		      "the module\n", stderr);
+		return false;
+	}
+	if (flight_recorder && !persistent) {
+		/* a one-shot guest powers off when tapc-run leaves for the
+		 * background: the script would end with it */
+		fputs("tapc: -F with --remote=vm runs in the test VM's persistent "
+		      "guest: start it with 'tapc-vm start'\n", stderr);
 		return false;
 	}
 	vm = remote_vm_program();
@@ -254,6 +262,8 @@ static void loader_args(struct argv_builder *a, const struct tapc_options *o, bo
 		arg(a, "-S");
 		arg(a, o->size_option);
 	}
+	if (o->flight_recorder)
+		arg(a, "-D");
 	if (o->command) {
 		arg(a, "-c");
 		arg(a, o->command);
@@ -307,7 +317,7 @@ int run_module(const struct tapc_options *o, const char *ko, bool rename_if_load
 	pid_t pid;
 	int status;
 
-	if (o->remote && !remote_prefix(&a, o->vp[4], input)) {
+	if (o->remote && !remote_prefix(&a, o->vp[4], input, o->flight_recorder)) {
 		free(loader);
 		argv_free(&a);
 		return 1;

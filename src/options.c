@@ -43,6 +43,9 @@ static const char usage_text[] =
 "  -o FILE        send the script's output to FILE\n"
 "  -S SIZE[,N]    with -o: FILE.0, FILE.1, ...: the next file past SIZE MiB,\n"
 "                 only the last N kept\n"
+"  -F             with -o: flight recorder: once the module runs, tapc-run\n"
+"                 goes on in the background and its pid is printed (SIGUSR2\n"
+"                 starts the next file, SIGTERM stops the script)\n"
 "  -s NUM         the output buffer is NUM MiB (1-1024; default 256 KiB),\n"
 "                 each CPU's with -b\n"
 "  -b             bulk mode: an output buffer per CPU, written with -o FILE\n"
@@ -126,9 +129,10 @@ static const char usage_text[] =
 "TAPC_KBUILD=1 (always build with kbuild, not by replaying its commands),\n"
 "SYSTEMTAP_COLORS (--color's colours, as SystemTap's).\n"
 "\n"
-"SystemTap's -F, -i, -q, --bpf, --runtime=bpf|dyninst, --use-server and the\n"
-"other compile-server options, --monitor, --sysroot, --sysenv, --save-uprobes,\n"
-"--download-debuginfo, --remote-prefix and --rlimit-* are refused by name.\n";
+"SystemTap's -F without -o (the in-memory flight recorder), -i, -q, --bpf,\n"
+"--runtime=bpf|dyninst, --use-server and the other compile-server options,\n"
+"--monitor, --sysroot, --sysenv, --save-uprobes, --download-debuginfo,\n"
+"--remote-prefix and --rlimit-* are refused by name.\n";
 
 void strlist_add(struct strlist *l, const char *s)
 {
@@ -443,7 +447,6 @@ static const struct {
 	{ "--monitor", "the monitor mode's status window" },
 	{ "--interactive", "the interactive mode" },
 	{ "-i", "the interactive mode" },
-	{ "-F", "the flight recorder mode" },
 	{ "--sysroot", "building for another system root" },
 	{ "--sysenv", "building for another system root" },
 	{ "--save-uprobes", "tapc's user probes use the kernel's uprobes, no uprobes.ko" },
@@ -455,6 +458,28 @@ static const struct {
 	{ "--rlimit-fsize", "resource limits on the translator" },
 	{ "-q", "the tapset coverage report" },
 };
+
+/*
+ * -F: SystemTap's flight recorder in its file mode (with -o): tapc-run -D
+ * goes on in the background.  Its in-memory mode (no -o: the module
+ * keeps the latest output, staprun -A reattaches) tapc does not have.
+ */
+static bool flight_recorder_check(const struct tapc_options *o)
+{
+	if (!o->flight_recorder)
+		return true;
+	if (!o->output_file) {
+		bad_usage("%s", "-F needs -o FILE: tapc's flight recorder writes files "
+			  "(SystemTap's in-memory mode without -o, reattached with "
+			  "staprun -A, is not supported)");
+		return false;
+	}
+	if (o->command) {
+		bad_usage("%s", "You can't specify -c and -F options together.");
+		return false;
+	}
+	return true;
+}
 
 static bool refuse_unsupported(const char *name)
 {
@@ -733,7 +758,7 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 	case 'P': o->prologue = PROLOGUE_ALWAYS; return true;
 	case 'q': return refuse_unsupported("-q");
 	case 'i': return refuse_unsupported("-i");
-	case 'F': return refuse_unsupported("-F");
+	case 'F': o->flight_recorder = true; return true;
 	case OPT_MODINFO: return take_modinfo(o, arg);
 	case OPT_TMPDIR: return take_tmpdir(arg);
 	case OPT_SUPPRESS_TIME_LIMITS: o->suppress_time_limits = true; return true;
@@ -903,6 +928,8 @@ enum options_result options_parse(struct tapc_options *o, int argc, char **argv)
 		bad_usage("%s", "You can't specify -c and -x options together.");
 		return OPTIONS_EXIT_ERROR;
 	}
+	if (!flight_recorder_check(o))
+		return OPTIONS_EXIT_ERROR;
 	if (o->suppress_time_limits && !o->guru) {
 		/* stap's words */
 		fputs("ERROR --suppress-time-limits requires guru mode (-g)\n", stderr);

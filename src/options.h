@@ -47,6 +47,7 @@ struct tapc_options {
 	char *module_name;	/* -m NAME, checked and trimmed as stap does */
 	const char *output_file;	/* -o FILE */
 	const char *size_option;	/* -S SIZE[,N], for tapc-run */
+	bool flight_recorder;	/* -F: tapc-run -D, in the background */
 	long buffer_mb;		/* -s NUM: the output buffer in MiB; 0: not given */
 	bool bulk;		/* -b: an output channel per CPU */
 	const char *command;	/* -c CMD */

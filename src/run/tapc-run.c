@@ -100,12 +100,15 @@ static void vmsg(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-o FILE [-S SIZE[,N]]] [-c CMD] [-x PID] [-N PID] [-r N:URI] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
+		"Usage: %s [-o FILE [-S SIZE[,N]] [-D]] [-c CMD] [-x PID] [-N PID] [-r N:URI] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
 		"  -o FILE   write the script's output to FILE instead of stdout (opened\n"
 		"            once the module is loaded, never through a symbolic link);\n"
 		"            switch_file() or SIGUSR2 goes on to FILE.1, FILE.2, ...\n"
 		"  -S SIZE[,N]  write FILE.0, FILE.1, ...: the next file once one holds\n"
 		"            more than SIZE MiB; keep only the last N files\n"
+		"  -D        with -o: once the module runs, go on in the background (the\n"
+		"            flight recorder, tapc -F) and print the pid to signal:\n"
+		"            SIGUSR2 for the next file, SIGTERM to stop\n"
 		"  -c CMD    run CMD as the target (under /bin/sh only if it needs a shell);\n"
 		"            stop when it ends\n"
 		"  -x PID    set target() to PID\n"
@@ -480,6 +483,44 @@ static bool relay_err(struct session *s)
 		note_error_lines(s, buf, (size_t)n);
 	}
 	return n >= 0;
+}
+
+/*
+ * -D (tapc -F, the flight recorder's file mode), as staprun's: the module
+ * is loaded and its files are open, so what failed so far was told here.
+ * A child relays on in a session of its own, its standard streams on
+ * /dev/null, so that a caller that reads ours to the end (a pipe, expect,
+ * tapc-vm) is not held up; this process prints the child's pid, where
+ * SIGUSR2 (the next output file) and SIGTERM (stop) go, and exits.  The
+ * signals stay blocked for the child's signalfd.
+ */
+static int go_background(void)
+{
+	pid_t pid;
+	int null;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "ERROR: %s: cannot fork: %s\n", prog, strerror(errno));
+		return -1;
+	}
+	if (pid > 0) {
+		printf("%ld\n", (long)pid);
+		fflush(stdout);
+		_exit(0);
+	}
+	setsid();
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	return 0;
 }
 
 static void run_system(const char *cmd, void *arg)
@@ -886,6 +927,7 @@ int main(int argc, char **argv)
 	long target = 0, ns_pid = 0, remote_id = -1;
 	const char *remote_uri = NULL;
 	double timeout = 0;
+	bool background = false;	/* -D */
 	char *params = NULL, *end;
 	sigset_t mask, oldmask;
 	unsigned creds;
@@ -893,7 +935,7 @@ int main(int argc, char **argv)
 
 	if (setuid_init(&privs) < 0)
 		return 1;
-	while ((opt = getopt(argc, argv, "+o:S:c:x:N:r:T:Rvh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:S:Dc:x:N:r:T:Rvh")) != -1) {
 		switch (opt) {
 		case 'R':
 			rename_if_loaded = true;
@@ -909,6 +951,9 @@ int main(int argc, char **argv)
 				usage(stderr);
 				return 1;
 			}
+			break;
+		case 'D':
+			background = true;
 			break;
 		case 'c':
 			cmd = optarg;
@@ -963,6 +1008,17 @@ int main(int argc, char **argv)
 	}
 	if (size_arg && !outfile) {
 		fprintf(stderr, "ERROR: You have to specify output FILE with '-S' option.\n");
+		usage(stderr);
+		return 1;
+	}
+	if (background && !outfile) {
+		fprintf(stderr, "ERROR: You have to specify output FILE with '-D' option.\n");
+		usage(stderr);
+		return 1;
+	}
+	if (background && cmd) {
+		/* the background relay is no longer the command's parent */
+		fprintf(stderr, "ERROR: You can't specify -c and -D options together.\n");
 		usage(stderr);
 		return 1;
 	}
@@ -1046,7 +1102,8 @@ int main(int argc, char **argv)
 		s.err_fd = open_channel(&s, "err", O_RDONLY | O_NONBLOCK);
 		s.cmd_fd = open_cmd_channel(&s);
 		if (s.ctl_fd < 0 || s.out_fd < 0 || s.err_fd < 0 ||
-		    s.cmd_fd < 0 || run_session(&s, timeout) < 0)
+		    s.cmd_fd < 0 || (background && go_background() < 0) ||
+		    run_session(&s, timeout) < 0)
 			status = 1;
 	}
 	if (bulk_close(&s.bulk) < 0)

@@ -1,0 +1,55 @@
+#!/bin/sh
+# The guest side of flight.exp: drive a flight-recorder tapc-run (tapc -F)
+# that already runs in the background as PID, writing FILE (FILE.0 with
+# -S: BASE is the name the first file has): wait for its first line,
+# SIGUSR2 for each next file (waiting each time for a line in it), then
+# SIGTERM, and wait until the relay has ended.  Prints the files that
+# are left, "loaded" if the module is still loaded, and the last line of
+# the last file, for flight.exp to check.
+#
+# usage: sh flight-guest.sh PID MODULE DIR BASE NEXT...
+# (NEXT: the names the files after SIGUSR2 get, in order)
+set -u
+pid=$1 mod=$2 dir=$3 first=$4
+shift 4
+
+# bounds, not timings: each step waits for what the script writes
+wait_line() {
+	tries=0
+	until [ -s "$dir/$1" ]; do
+		tries=$((tries + 1))
+		if [ "$tries" -gt 3000 ]; then
+			echo "flight-guest: nothing written to $1" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+wait_line "$first" || exit 1
+last=$first
+for next in "$@"; do
+	kill -USR2 "$pid" || exit 1
+	wait_line "$next" || exit 1
+	last=$next
+done
+kill -TERM "$pid" || exit 1
+# gone, or a zombie: the guest's init may be slow to reap an orphan
+running() {
+	[ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat" 2>/dev/null
+}
+tries=0
+while running "$pid"; do
+	tries=$((tries + 1))
+	if [ "$tries" -gt 3000 ]; then
+		echo "flight-guest: the relay did not end" >&2
+		exit 1
+	fi
+	sleep 0.05
+done
+(cd "$dir" && ls | grep '^fr\.out' | tr '\n' ' ')
+echo
+if grep -q "^$mod " /proc/modules; then
+	echo loaded
+fi
+tail -n 1 "$dir/$last"
