@@ -1025,8 +1025,8 @@ static int derive_point_q(struct elab *E, struct derive *D,
 			break;
 		}
 	}
-	const struct probe_family *fam;
-	const struct point_pattern *p;
+	const struct probe_family *fam, *failed_fam = NULL;
+	const struct point_pattern *p, *failed_p = NULL;
 
 	for (size_t i = 0; (p = pattern_nth(i, &fam)) && !D->failed; i++) {
 		int k = pattern_prefix(pp, p);
@@ -1050,12 +1050,30 @@ static int derive_point_q(struct elab *E, struct derive *D,
 				restore_derive(D, &saved);
 				n = 0;
 			}
+		} else if (has_wildcard(pp, p->n)) {
+			/* As SystemTap, a point a wildcard named that fails
+			 * (process.plt without a target under process.*) is
+			 * left out while others resolve; when none does, the
+			 * first failure is the error (below). */
+			struct derive saved = *D;
+
+			n = derive_family(E, D, fam, p, pp, body, chain, true);
+			if (D->failed) {
+				restore_derive(D, &saved);
+				n = 0;
+				if (!failed_p) {
+					failed_p = p;
+					failed_fam = fam;
+				}
+			}
 		} else {
-			n = derive_family(E, D, fam, p, pp, body, chain, has_wildcard(pp, p->n));
+			n = derive_family(E, D, fam, p, pp, body, chain, false);
 		}
 		if (n > 0)
 			total += n;
 	}
+	if (!D->failed && total == 0 && failed_p && !optional && !quiet)
+		derive_family(E, D, failed_fam, failed_p, pp, body, chain, true);
 	if (!D->failed && total == 0 && !optional && !quiet)
 		point_mismatch(E, D, pp, best);
 	if (D->failed) {
