@@ -13,40 +13,40 @@ set -u
 pid=$1 mod=$2 dir=$3 first=$4
 shift 4
 
-# bounds, not timings: each step waits for what the script writes
-wait_line() {
+# bounded_wait WHAT CMD...: until CMD succeeds (a bound, not a timing:
+# each step waits for what the script or the relay does).
+bounded_wait() {
+	what=$1
+	shift
 	tries=0
-	until [ -s "$dir/$1" ]; do
+	until "$@"; do
 		tries=$((tries + 1))
 		if [ "$tries" -gt 3000 ]; then
-			echo "flight-guest: nothing written to $1" >&2
+			echo "flight-guest: $what" >&2
 			return 1
 		fi
 		sleep 0.05
 	done
 }
 
-wait_line "$first" || exit 1
+has_output() {
+	[ -s "$dir/$1" ]
+}
+
+# gone, or a zombie: the guest's init may be slow to reap an orphan
+relay_ended() {
+	! [ -r "/proc/$pid/stat" ] || grep -q '^[0-9]* (.*) Z ' "/proc/$pid/stat" 2>/dev/null
+}
+
+bounded_wait "nothing written to $first" has_output "$first" || exit 1
 last=$first
 for next in "$@"; do
 	kill -USR2 "$pid" || exit 1
-	wait_line "$next" || exit 1
+	bounded_wait "nothing written to $next" has_output "$next" || exit 1
 	last=$next
 done
 kill -TERM "$pid" || exit 1
-# gone, or a zombie: the guest's init may be slow to reap an orphan
-running() {
-	[ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat" 2>/dev/null
-}
-tries=0
-while running "$pid"; do
-	tries=$((tries + 1))
-	if [ "$tries" -gt 3000 ]; then
-		echo "flight-guest: the relay did not end" >&2
-		exit 1
-	fi
-	sleep 0.05
-done
+bounded_wait "the relay did not end" relay_ended || exit 1
 (cd "$dir" && ls | grep '^fr\.out' | tr '\n' ' ')
 echo
 if grep -q "^$mod " /proc/modules; then
