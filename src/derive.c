@@ -1040,24 +1040,15 @@ static int derive_point_q(struct elab *E, struct derive *D,
 			refuse_point(E, D, pp);
 			break;
 		}
-		if (optional) {
+		if (optional || has_wildcard(pp, p->n)) {
 			/* SystemTap's '?': a point that fails to resolve,
-			 * missing debuginfo included, is skipped. */
+			 * missing debuginfo included, is skipped.  So is one
+			 * a wildcard named (process.plt without a target
+			 * under process.*) while others resolve; when none
+			 * does, the first failure is the error (below). */
 			struct derive saved = *D;
 
-			n = derive_family(E, D, fam, p, pp, body, chain, false);
-			if (D->failed) {
-				restore_derive(D, &saved);
-				n = 0;
-			}
-		} else if (has_wildcard(pp, p->n)) {
-			/* As SystemTap, a point a wildcard named that fails
-			 * (process.plt without a target under process.*) is
-			 * left out while others resolve; when none does, the
-			 * first failure is the error (below). */
-			struct derive saved = *D;
-
-			n = derive_family(E, D, fam, p, pp, body, chain, true);
+			n = derive_family(E, D, fam, p, pp, body, chain, !optional);
 			if (D->failed) {
 				restore_derive(D, &saved);
 				n = 0;

@@ -199,13 +199,6 @@ int tap_printf(struct tap_context *c, const char *fmt, int nargs,
  * hit's buffer; a text longer than the whole buffer is cut to its size,
  * and the bytes cut are counted.
  */
-/* _stp_print_flush() of embedded C (tapc_embedded.h): this CPU's output
- * so far goes out now, not at the end of the hit. */
-void tap_print_flush(struct tap_context *c)
-{
-	tap_flush(c->priv);
-}
-
 void tap_cprintf(struct tap_context *c, const char *fmt, ...)
 {
 	struct tap_cpu *pc = c->priv;
@@ -234,4 +227,11 @@ void tap_cprintf(struct tap_context *c, const char *fmt, ...)
 		n = sizeof(pc->out) - 1;
 	}
 	pc->len = n;
+}
+
+/* _stp_print_flush() of embedded C (tapc_embedded.h): this CPU's output
+ * so far goes out now, not at the end of the hit. */
+void tap_print_flush(struct tap_context *c)
+{
+	tap_flush(c->priv);
 }
