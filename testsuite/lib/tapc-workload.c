@@ -8,7 +8,7 @@
  * Steps run in order:
  *   getpid N	N raw getpid() system calls (libc may cache getpid)
  *   nisys N	N calls of system call 335, a number x86-64 has no call for
- *		(the kernel's ENOSYS stub answers: -ENOSYS)
+ *		(the kernel answers them with -ENOSYS)
  *   sleep MS	sleep MS milliseconds
  *   files DIR	raw system calls with known arguments, in this order:
  *		open("DIR/tapc-nosuch", O_RDONLY) (fails: ENOENT);
