@@ -67,7 +67,7 @@ static int open_chan(struct bulk_chan *ch, const char *dir, const char *pattern,
 		     unsigned long long size_max, unsigned long num_max)
 {
 	char path[400];
-	char *file = NULL;
+	char *file = NULL, *numbered = NULL;
 	int n;
 
 	snprintf(path, sizeof(path), "%s/out_%u", dir, ch->cpu);
@@ -77,19 +77,23 @@ static int open_chan(struct bulk_chan *ch, const char *dir, const char *pattern,
 			strerror(errno));
 		return -1;
 	}
-	/* staprun's names: FILE_N, /dev/null for all, stpd_cpuN without -o */
+	/* staprun's names: FILE_N, /dev/null for all, stpd_cpuN without -o;
+	 * numbered (-S, switch_file()) FILE_cpuN.0, FILE_cpuN.1, ... */
 	if (!pattern)
 		n = asprintf(&file, "stpd_cpu%u", ch->cpu);
 	else if (strcmp(pattern, "/dev/null") == 0)
 		n = (file = strdup(pattern)) ? 0 : -1;
-	else
-		n = asprintf(&file, "%s_%u", pattern, ch->cpu);
+	else if ((n = asprintf(&file, "%s_%u", pattern, ch->cpu)) < 0)
+		file = NULL;
+	else if ((n = asprintf(&numbered, "%s_cpu%u", pattern, ch->cpu)) < 0)
+		numbered = NULL;
 	if (n < 0) {
+		free(file);
 		fputs("ERROR: tapc-run: out of memory\n", stderr);
 		return -1;
 	}
-	/* the outfile keeps file as its pattern: bulk_close frees it */
-	return outfile_open(&ch->dest, file, size_max, num_max);
+	/* the outfile keeps both names: bulk_close frees them */
+	return outfile_open_as(&ch->dest, file, numbered, size_max, num_max);
 }
 
 int bulk_open(struct bulk *b, const char *dir, const char *pattern,
@@ -168,6 +172,7 @@ int bulk_close(struct bulk *b)
 		if (ch->dest.fd >= 0 && outfile_close(&ch->dest) < 0)
 			ret = -1;
 		free((char *)ch->dest.pattern);
+		free((char *)ch->dest.numbered);
 	}
 	free(b->ch);
 	b->ch = NULL;

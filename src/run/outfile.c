@@ -38,13 +38,14 @@ bool outfile_parse_size(const char *arg, unsigned long long *size_max,
 	return true;
 }
 
-/* The name of file number @fnum: the pattern through strftime(3) now,
- * then ".N" when files are numbered; /dev/null stays itself. */
+/* The name of file number @fnum: the pattern (the numbered one when files
+ * are numbered) through strftime(3) now, then ".N" when numbered;
+ * /dev/null stays itself. */
 static char *file_name(const struct outfile *o, unsigned long fnum)
 {
 	char expanded[PATH_MAX];
-	const char *base = o->pattern;
 	bool numbered = o->size_max || fnum > 0;
+	const char *base = numbered && o->numbered ? o->numbered : o->pattern;
 	time_t t = time(NULL);
 	struct tm tm;
 	char *name;
@@ -104,8 +105,15 @@ static int open_current(struct outfile *o)
 int outfile_open(struct outfile *o, const char *pattern,
 		 unsigned long long size_max, unsigned long num_max)
 {
+	return outfile_open_as(o, pattern, NULL, size_max, num_max);
+}
+
+int outfile_open_as(struct outfile *o, const char *pattern, const char *numbered,
+		    unsigned long long size_max, unsigned long num_max)
+{
 	memset(o, 0, sizeof(*o));
 	o->pattern = pattern;
+	o->numbered = numbered;
 	o->fd = STDOUT_FILENO;
 	if (!pattern)
 		return 0;

@@ -19,6 +19,7 @@
 
 struct outfile {
 	const char *pattern;		/* -o FILE, or NULL for stdout */
+	const char *numbered;		/* the base of FILE.N, NULL: pattern */
 	unsigned long long size_max;	/* -S: bytes, 0: no -S */
 	unsigned long num_max;		/* -S ...,N: files kept, 0: all */
 	int fd;
@@ -35,6 +36,11 @@ bool outfile_parse_size(const char *arg, unsigned long long *size_max,
  * -1 after a message. */
 int outfile_open(struct outfile *o, const char *pattern,
 		 unsigned long long size_max, unsigned long num_max);
+
+/* outfile_open(), with the numbered files named NUMBERED.0, NUMBERED.1,
+ * ... instead of PATTERN.N (bulk mode's FILE_cpuN.M next to FILE_N). */
+int outfile_open_as(struct outfile *o, const char *pattern, const char *numbered,
+		    unsigned long long size_max, unsigned long num_max);
 
 /* Write @n bytes, going on to the next file first when -S says so.  0,
  * or -1 after a message. */

@@ -4,8 +4,9 @@
 # -S: BASE is the name the first file has): wait for its first line,
 # SIGUSR2 for each next file (waiting each time for a line in it), then
 # SIGTERM, and wait until the relay has ended.  Prints the files that
-# are left, "loaded" if the module is still loaded, and the last line of
-# the last file, for flight.exp to check.
+# are left, "loaded" if the module is still loaded, "end found" if a file
+# holds the end probe's line, and the last line of the last file, for
+# flight.exp to check.
 #
 # usage: sh flight-guest.sh PID MODULE DIR BASE NEXT...
 # (NEXT: the names the files after SIGUSR2 get, in order)
@@ -51,5 +52,8 @@ bounded_wait "the relay did not end" relay_ended || exit 1
 echo
 if grep -q "^$mod " /proc/modules; then
 	echo loaded
+fi
+if cat "$dir"/fr.out* | grep -q '^end$'; then
+	echo "end found"
 fi
 tail -n 1 "$dir/$last"

@@ -1,6 +1,6 @@
 /* tapc-run's session pieces in user space: the system() command channel
  * split into commands, the commands' process (shell, privileges,
- * descriptors, signals), and the -o/-S output files. */
+ * descriptors, signals), and the -o/-S output files, -b's per CPU. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../src/run/bulk.h"
 #include "../../src/run/outfile.h"
 #include "../../src/run/syscmd.h"
 #include "check.h"
@@ -235,6 +236,57 @@ static void test_outfile(void)
 	}
 }
 
+/* A bulk-mode module's channel directory: out_0 and out_1 (regular files
+ * stand in for the per-CPU relay files here). */
+static void make_channels(const char *chandir)
+{
+	char path[400];
+
+	mkdir(chandir, 0700);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		snprintf(path, sizeof(path), "%s/out_%d", chandir, cpu);
+		close(open(path, O_WRONLY | O_CREAT, 0600));
+	}
+}
+
+/* -b: staprun's names, FILE_N, and once numbered FILE_cpuN.M */
+static void test_bulk_names(void)
+{
+	char chandir[300], pattern[300];
+	struct bulk b;
+
+	snprintf(chandir, sizeof(chandir), "%s/chan", dir);
+	make_channels(chandir);
+
+	snprintf(pattern, sizeof(pattern), "%s/bk", dir);
+	CHECK(bulk_open(&b, chandir, pattern, 0, 0) == 0 && b.n == 2, "bulk_open -o");
+	outfile_write(&b.ch[0].dest, "c0\n", 3);
+	outfile_write(&b.ch[1].dest, "c1\n", 3);
+	bulk_switch(&b);	/* switch_file() */
+	outfile_write(&b.ch[1].dest, "c1 next\n", 8);
+	CHECK(bulk_close(&b) == 0, "bulk_close");
+	CHECK(!strcmp(file_text("bk_0"), "c0\n"), "FILE_0: '%s'", file_text("bk_0"));
+	CHECK(!strcmp(file_text("bk_1"), "c1\n"), "FILE_1: '%s'", file_text("bk_1"));
+	CHECK(!strcmp(file_text("bk_cpu1.1"), "c1 next\n"), "FILE_cpu1.1: '%s'",
+	      file_text("bk_cpu1.1"));
+	CHECK(!strcmp(file_text("bk_cpu0.1"), ""), "FILE_cpu0.1: '%s'",
+	      file_text("bk_cpu0.1"));
+
+	/* -S 1,2 -b: FILE_cpuN.0 from the start, the oldest removed */
+	snprintf(pattern, sizeof(pattern), "%s/bs", dir);
+	CHECK(bulk_open(&b, chandir, pattern, 1ULL << 20, 2) == 0, "bulk_open -S");
+	outfile_write(&b.ch[0].dest, "zero\n", 5);
+	bulk_switch(&b);
+	bulk_switch(&b);
+	outfile_write(&b.ch[0].dest, "two\n", 4);
+	CHECK(bulk_close(&b) == 0, "bulk_close -S");
+	CHECK(!strcmp(file_text("bs_0"), "(none)"), "no FILE_0 with -S");
+	CHECK(!strcmp(file_text("bs_cpu0.0"), "(none)"), "FILE_cpu0.0 removed");
+	CHECK(!strcmp(file_text("bs_cpu1.1"), ""), "FILE_cpu1.1 kept");
+	CHECK(!strcmp(file_text("bs_cpu0.2"), "two\n"), "FILE_cpu0.2: '%s'",
+	      file_text("bs_cpu0.2"));
+}
+
 int main(void)
 {
 	char cmd[400];
@@ -246,6 +298,7 @@ int main(void)
 	test_feed();
 	test_command();
 	test_outfile();
+	test_bulk_names();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("(could not remove %s)\n", dir);
