@@ -1,7 +1,9 @@
 /* Target variables resolved into access paths (see tvar_resolve.h). */
 #include "tvar_resolve.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,9 +163,11 @@ static bool step_member(struct walk *w, const struct tcomp *tc)
 	if (k == CTYPE_PTR) {
 		ctype_id to = ctype_resolve(ct, ctype_pointee(ct, r));
 
+		/* SystemTap's messages name the type with its typedefs
+		 * resolved, a pointer's by what it points to */
 		if (!is_aggregate(ctype_kind(ct, to))) {
-			tn = tvar_type_name(ct, w->type);
-			fail(w, &tc->pos, "invalid access '->%s' vs '%s'", tc->name, tn);
+			tn = tvar_type_name(ct, to);
+			fail(w, &tc->pos, "invalid access '->%s' vs. %s", tc->name, tn);
 			free(tn);
 			return false;
 		}
@@ -173,7 +177,7 @@ static bool step_member(struct walk *w, const struct tcomp *tc)
 	} else if (k == CTYPE_ARRAY) {
 		return fail(w, &tc->pos, "invalid access '->%s' for array type", tc->name);
 	} else if (!is_aggregate(k) || !w->in_mem) {
-		tn = tvar_type_name(ct, w->type);
+		tn = tvar_type_name(ct, r);
 		fail(w, &tc->pos, "invalid access '->%s' vs. %s", tc->name, tn);
 		free(tn);
 		return false;
@@ -197,9 +201,21 @@ static bool step_member(struct walk *w, const struct tcomp *tc)
 	return true;
 }
 
+/* An index as SystemTap's messages show it: "[5]" for a literal, else
+ * "[...]". */
+static const char *index_text(const struct tcomp *tc, char *buf, size_t size)
+{
+	if (tc->index && tc->index->kind == E_NUM && tc->index->num >= 0) {
+		snprintf(buf, size, "[%" PRId64 "]", tc->index->num);
+		return buf;
+	}
+	return "[...]";
+}
+
 /* "[index]" on a pointer or an array */
 static bool step_index(struct walk *w, const struct tcomp *tc)
 {
+	char itext[32];
 	const struct ctypes *ct = w->ct;
 	ctype_id r = ctype_resolve(ct, w->type), elem;
 	enum ctype_kind k = ctype_kind(ct, r);
@@ -216,18 +232,23 @@ static bool step_index(struct walk *w, const struct tcomp *tc)
 		if (ctype_array_info(ct, r, &elem, &count) != 0)
 			elem = 0;
 	} else {
-		tn = tvar_type_name(ct, w->type);
+		/* as SystemTap's: the type with its typedefs resolved; an
+		 * aggregate's error is the target variable's */
+		tn = tvar_type_name(ct, r);
 		if (is_aggregate(k))
-			fail(w, &tc->pos, "invalid access '[...]' for %s", tn);
+			fail(w, &w->e->pos, "invalid access '%s' for %s",
+			     index_text(tc, itext, sizeof(itext)), tn);
 		else
-			fail(w, &tc->pos, "invalid access '[...]' vs. %s", tn);
+			fail(w, &tc->pos, "invalid access '%s' vs. %s",
+			     index_text(tc, itext, sizeof(itext)), tn);
 		free(tn);
 		return false;
 	}
 	size = ctype_size(ct, elem);
 	if (size <= 0) {
 		tn = tvar_type_name(ct, w->type);
-		fail(w, &tc->pos, "invalid access '[...]' vs '%s'", tn);
+		fail(w, &tc->pos, "invalid access '%s' vs '%s'",
+		     index_text(tc, itext, sizeof(itext)), tn);
 		free(tn);
 		return false;
 	}
