@@ -77,6 +77,10 @@ struct ctype_ops {
 	 * struct, union, enum, typedef or base type), a typedef's name; 0
 	 * when there is none.  May be NULL in a backend that has none yet. */
 	ctype_id (*find)(const void *src, const char *name);
+	/* where the type is declared, "include/linux/fs.h:948", as
+	 * SystemTap's messages show it; like snprintf, -1 when not known.
+	 * May be NULL (BTF has no source coordinates). */
+	int (*decl)(const void *src, ctype_id id, char *buf, size_t len);
 };
 
 struct ctypes {
@@ -151,6 +155,11 @@ static inline int ctype_type_str(const struct ctypes *ct, ctype_id id, char *buf
 static inline ctype_id ctype_find(const struct ctypes *ct, const char *name)
 {
 	return ct->ops->find ? ct->ops->find(ct->src, name) : 0;
+}
+
+static inline int ctype_decl(const struct ctypes *ct, ctype_id id, char *buf, size_t len)
+{
+	return ct->ops->decl ? ct->ops->decl(ct->src, id, buf, len) : -1;
 }
 
 /* Longest chain of anonymous members looked into when listing members. */

@@ -654,6 +654,22 @@ static int d_type_str(const void *src, ctype_id id, char *buf, size_t len)
 	return n;
 }
 
+/* The file as the DWARF names it (SystemTap's way, not made relative) and
+ * the line. */
+static int d_decl(const void *src, ctype_id id, char *buf, size_t len)
+{
+	Dwarf_Die die;
+	const char *file;
+	int line = 0;
+
+	if (dim_of(id) != 0 || !die_of(src, id, &die))
+		return -1;
+	file = dwarf_decl_file(&die);
+	if (!file || dwarf_decl_line(&die, &line) != 0)
+		return -1;
+	return snprintf(buf, len, "%s:%d", file, line);
+}
+
 static const struct ctype_ops dwarf_ops = {
 	.kind = d_kind,
 	.name = d_name,
@@ -668,6 +684,7 @@ static const struct ctype_ops dwarf_ops = {
 	.enum_at = d_enum_at,
 	.type_str = d_type_str,
 	.find = d_find,
+	.decl = d_decl,
 };
 
 struct ctypes ctypes_dwarf(Dwarf *dbg)

@@ -302,18 +302,6 @@ static struct tvar *ctx_access(const struct dwarf_scope *scope, const struct cty
 	return tv;
 }
 
-static bool bad_ctx_use(const struct expr *e)
-{
-	const struct tcomp *tc;
-
-	if (e->addressof || e->comps.n > 1)
-		return true;
-	if (e->comps.n == 0)
-		return false;
-	tc = e->comps.v[0];
-	return tc->kind != TC_PPRINT;
-}
-
 /* ---- the hooks ------------------------------------------------------------ */
 
 /*
@@ -335,10 +323,8 @@ static enum sem_type type_of_ctx(const struct dwarf_scope *scope, const struct c
 				 const struct expr *e, struct family_error *err,
 				 struct tvar **access)
 {
-	if (bad_ctx_use(e)) {
-		err->msg = xasprintf("'%s' takes no '->', '[' or '&'", e->name);
+	if (!tvar_ctx_whole(e, "dwarf", true, err))
 		return SEM_UNKNOWN;
-	}
 	if (set == CTX_RETURN && !scope->at_return) {
 		err->msg = xasprintf("'%s' is only available in .return probes", e->name);
 		return SEM_UNKNOWN;

@@ -26,6 +26,7 @@ struct walk {
 	bool cast_root;
 	struct tvar_step *steps;	/* owned: the way here */
 	size_t nsteps;
+	const struct srcpos *at;	/* the last component taken, if any */
 };
 
 /* Whether the walk read a pointer on its way: it stands in memory the
@@ -132,6 +133,21 @@ static void member_names(const struct ctypes *ct, ctype_id id, struct vec *out, 
 	}
 }
 
+/* The member SystemTap suggests for a struct used whole: the least of its
+ * names (anonymous members' own included) in byte order; NULL if none. */
+static const char *first_member_name(const struct ctypes *ct, ctype_id id)
+{
+	struct vec names = { 0 };
+	const char *first = NULL;
+
+	member_names(ct, id, &names, 0);
+	for (size_t i = 0; i < names.n; i++)
+		if (!first || strcmp(names.v[i], first) < 0)
+			first = names.v[i];
+	vec_free(&names);
+	return first;
+}
+
 /* The members of id (those of anonymous members among them), nearest to
  * the name asked for first, as SystemTap lists them: "a, b, c". */
 static void member_alternatives(const struct ctypes *ct, ctype_id id, const char *asked,
@@ -199,6 +215,30 @@ static bool step_member(struct walk *w, const struct tcomp *tc)
 	w->bitpos = m.bitfield_size ? (uint32_t)(m.bit_offset % 8) : 0;
 	w->type = m.type;
 	return true;
+}
+
+bool tvar_ctx_whole(const struct expr *e, const char *family, bool pretty_ok,
+		    struct family_error *err)
+{
+	const struct tcomp *first = e->comps.n ? e->comps.v[0] : NULL;
+
+	if (e->addressof) {
+		err->pos = e->pos;
+		err->msg = xstrdup("cannot take address of context variable");
+		return false;
+	}
+	if (!first || (first->kind == TC_PPRINT && pretty_ok))
+		return true;
+	if (first->kind == TC_PPRINT) {
+		err->pos = e->pos;
+		err->msg = xasprintf("%s variable '%s' may not be pretty-printed", family, e->name);
+		return false;
+	}
+	err->pos = first->pos;
+	err->msg = xasprintf("%s variable '%s' may not be used as %s", family, e->name,
+			     first->kind == TC_INDEX ? "array" : "a structure");
+	err->what = xstrdup(first->kind == TC_INDEX ? "operator '['" : "operator '->'");
+	return false;
 }
 
 /* An index as SystemTap's messages show it: "[5]" for a literal, else
@@ -383,11 +423,24 @@ static bool finish(struct walk *w, struct tvar *tv)
 		keep_ctype(w, tv, true);
 		return true;
 	}
+	if (is_aggregate(k)) {
+		/* as SystemTap's: at the last component, the type with its
+		 * typedefs resolved, where it is declared, and a member to
+		 * take instead */
+		const char *such = first_member_name(ct, r);
+		char decl[256];
+		int n = ctype_decl(ct, r, decl, sizeof(decl));
+
+		tn = tvar_type_name(ct, r);
+		fail(w, w->at ? w->at : &w->e->pos,
+		     "'%s'%s%s%s is being accessed instead of a member%s%s%s", tn,
+		     n > 0 ? " (" : "", n > 0 ? decl : "", n > 0 ? ")" : "",
+		     such ? " such as '->" : "", such ? such : "", such ? "'" : "");
+		free(tn);
+		return false;
+	}
 	tn = tvar_type_name(ct, w->type);
-	if (is_aggregate(k))
-		fail(w, &w->e->pos, "'%s' is being accessed instead of a member", tn);
-	else
-		fail(w, &w->e->pos, "unsupported type %s", tn);
+	fail(w, &w->e->pos, "unsupported type %s", tn);
 	free(tn);
 	return false;
 }
@@ -624,6 +677,7 @@ static bool walk(struct walk *w, struct tvar *tv)
 		const struct tcomp *tc = w->e->comps.v[i];
 		bool ok;
 
+		w->at = &tc->pos;
 		switch (tc->kind) {
 		case TC_FIELD:
 			ok = step_member(w, tc);
@@ -642,6 +696,8 @@ static bool walk(struct walk *w, struct tvar *tv)
 	if (w->e->addressof) {
 		/* &$p->field: the member's address (not of a copy of the
 		 * pieces) */
+		if (!w->in_mem && tv->base == TVAR_BASE_REG)
+			return fail(w, &w->e->pos, "cannot take address of object in register");
 		if (!w->in_mem || (tv->base == TVAR_BASE_PIECES && !walk_loaded(w)))
 			return fail(w, &w->e->pos, "cannot take address of %s variable '%s'",
 				    w->family, w->e->name ? w->e->name : "");

@@ -84,6 +84,15 @@ struct tvar *tvar_value(const struct ctypes *ct, ctype_id type, enum tvar_base b
  * malloc'd. */
 char *tvar_type_name(const struct ctypes *ct, ctype_id type);
 
+/* A context variable ($$parms, $$name, ...) of a FAMILY ("dwarf",
+ * "tracepoint", ...) probe used whole, as SystemTap requires: true, or
+ * false with SystemTap's message in err ("tracepoint variable '$$name'
+ * may not be used as a structure", "... as array", "... may not be
+ * pretty-printed" unless pretty_ok, "cannot take address of context
+ * variable"). */
+bool tvar_ctx_whole(const struct expr *e, const char *family, bool pretty_ok,
+		    struct family_error *err);
+
 /* Whether type is a pointer (SystemTap prints such values with %p in
  * $$parms); false for void and unknown types. */
 bool tvar_is_pointer(const struct ctypes *ct, ctype_id type);

@@ -279,12 +279,9 @@ static enum sem_type event_target_type(const struct btf *btf, const struct btf_t
 					     e->name);
 			return SEM_UNKNOWN;
 		}
-		if (e->addressof || e->comps.n > 1 ||
-		    (e->comps.n == 1 && (((const struct tcomp *)e->comps.v[0])->kind != TC_PPRINT ||
-					 (strcmp(e->name, "$$parms") && strcmp(e->name, "$$vars"))))) {
-			err->msg = xasprintf("'%s' takes no '->', '[' or '&'", e->name);
+		if (!tvar_ctx_whole(e, "tracepoint", !strcmp(e->name, "$$parms") ||
+						     !strcmp(e->name, "$$vars"), err))
 			return SEM_UNKNOWN;
-		}
 		if (!strcmp(e->name, "$$name"))
 			*access = text_access(e, tp->name);
 		else if (!strcmp(e->name, "$$system"))
