@@ -242,8 +242,19 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 		sem_error(R->E, &e->pos, w, "write to @var variable not permitted; need stap -g");
 	else if (!privileged_pos(R->E, &e->pos))
 		sem_error(R->E, &e->pos, w, "write to target variable not permitted; need stap -g");
-	else if (read)
-		sem_error(R->E, &e->pos, w, "a target variable is only assigned with '='");
+	else if (read && R->updating) {
+		/* x += v, x++: SystemTap's words, at the operator */
+		const struct expr *op = R->updating;
+
+		free(w);
+		w = describe_expr(op);
+		sem_error(R->E, op->op_pos.file ? &op->op_pos : &op->pos, w,
+			  "Only the following assign operator is implemented on target "
+			  "variables:  =");
+	} else if (read) {
+		sem_error(R->E, &e->pos, w, "Only the following assign operator is "
+			  "implemented on target variables:  =");
+	}
 	free(w);
 }
 
@@ -484,7 +495,7 @@ static void res_entry(struct rctx *R, struct expr *e)
 		/* an error only if elision keeps it (sem_defer.c); the
 		 * operand is resolved all the same, for elision to judge */
 		sem_defer_error(R->E, e, &e->pos, "operator '@entry'",
-				"@entry is allowed only in .return probes");
+				"@entry is only valid in .return probes");
 		if (!R->in_entry) {
 			R->in_entry = true;
 			res_expr(R, e->a);
