@@ -280,7 +280,14 @@ static bool is_operator(const struct expr *e)
 
 static void invalid_type(struct tctx *T, const struct expr *e, enum sem_type t)
 {
+	struct sem_ref *r;
+
 	if (!T->report)
+		return;
+	/* a statistics local is SystemTap's "stat locals not supported"
+	 * at its declaration, said once there (report_unresolved_var) */
+	r = e->kind == E_SYM ? ptrmap_get(&T->E->P->refs, e) : NULL;
+	if (t == SEM_STATS && r && r->var && !r->var->global && !r->var->param)
 		return;
 	pend(T, 0, &e->pos, with_what(e, is_operator(e) ? xstrdup("invalid operator") :
 				       xasprintf("invalid type %s", sem_type_name(t))),
@@ -335,6 +342,26 @@ static enum sem_type tpair(struct tctx *T, const struct expr *op, struct expr *a
 
 	if (ta == SEM_UNKNOWN && tb != SEM_UNKNOWN)
 		ta = texpr(T, a, tb, type_origin(T, b));
+	if (ta != SEM_UNKNOWN && tb != SEM_UNKNOWN && ta != tb)
+		bin_mismatch(T, op, ta, tb);
+	return ta != SEM_UNKNOWN ? ta : tb;
+}
+
+/* a OP b, a comparison.  SystemTap checks the left operand against the
+ * type the right one already has (a literal's, known from the parse),
+ * then the right against the left's: 1 < "a" is "expected string but
+ * found long" at the 1. */
+static enum sem_type tcompare(struct tctx *T, const struct expr *op, struct expr *a,
+			      struct expr *b)
+{
+	enum sem_type right = b->kind == E_NUM ? SEM_LONG : b->kind == E_STR ? SEM_STRING :
+			      SEM_UNKNOWN;
+	enum sem_type ta, tb;
+
+	if (right == SEM_UNKNOWN)
+		return tpair(T, op, a, b, SEM_UNKNOWN, NULL);
+	ta = texpr(T, a, right, &b->pos);
+	tb = texpr(T, b, ta != SEM_UNKNOWN ? ta : right, ta != SEM_UNKNOWN ? type_origin(T, a) : NULL);
 	if (ta != SEM_UNKNOWN && tb != SEM_UNKNOWN && ta != tb)
 		bin_mismatch(T, op, ta, tb);
 	return ta != SEM_UNKNOWN ? ta : tb;
@@ -561,7 +588,7 @@ static enum sem_type texpr(struct tctx *T, struct expr *e, enum sem_type want,
 			texpr(T, e->b, SEM_STRING, NULL);
 			return settle(T, e, SEM_STRING, want, want_pos);
 		case TK_LT: case TK_GT: case TK_LE: case TK_GE: case TK_EQ: case TK_NE:
-			t = tpair(T, e, e->a, e->b, SEM_UNKNOWN, NULL);
+			t = tcompare(T, e, e->a, e->b);
 			if (t == SEM_STATS)
 				invalid_type(T, e, t);
 			return settle(T, e, SEM_LONG, want, want_pos);

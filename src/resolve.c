@@ -145,12 +145,15 @@ static struct vardecl *lookup_var(struct rctx *R, const char *name,
 static struct vardecl *lookup_array(struct rctx *R, const char *name, int n,
 				    const struct srcpos *pos)
 {
-	struct vardecl *v = NULL;
+	struct vardecl *v = NULL, *local = R->locals ? local_named(R, name) : NULL;
 	char what[300];
-	bool local = false;
 
-	if (R->locals)
-		local = local_named(R, name) != NULL;
+	if (local && !local->param && local->arity == 0) {
+		/* a scalar local used with keys: SystemTap's "inconsistent
+		 * arity (0 vs N)", and where arity 0 came from */
+		set_arity(R->E, local, n, pos);
+		return NULL;
+	}
 	if (!local)
 		v = find_global(R->E, name, pos->file);
 	if (!v) {
