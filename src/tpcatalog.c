@@ -234,7 +234,8 @@ static int event_macro(const char *name)
 {
 	if (strstr(name, "PERF_PERM"))	/* permissions of an event defined elsewhere */
 		return 0;
-	if (strncmp(name, "TRACE_EVENT", 11) == 0)
+	/* DECLARE_TRACE: a bare tracepoint (sched's pelt_cfs_tp), no event */
+	if (strncmp(name, "TRACE_EVENT", 11) == 0 || strncmp(name, "DECLARE_TRACE", 13) == 0)
 		return 1;
 	if (strncmp(name, "DEFINE_EVENT", 12) == 0)
 		return 2;
@@ -396,7 +397,10 @@ static char *slurp(const char *path)
 }
 
 
-static int scan_header_dir(struct btf_tracepoints *tps, size_t *cap, const char *dir)
+/* The .h files of DIR; with only_trace, those with "trace" in their name
+ * (arch/x86/include/asm/msr-trace.h among the other asm headers). */
+static int scan_header_dir(struct btf_tracepoints *tps, size_t *cap, const char *dir,
+			   bool only_trace)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -409,7 +413,8 @@ static int scan_header_dir(struct btf_tracepoints *tps, size_t *cap, const char 
 		char path[4096];
 		char *text;
 
-		if (n < 3 || strcmp(e->d_name + n - 2, ".h") != 0)
+		if (n < 3 || strcmp(e->d_name + n - 2, ".h") != 0 ||
+		    (only_trace && !strstr(e->d_name, "trace")))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
 			continue;
@@ -424,17 +429,27 @@ static int scan_header_dir(struct btf_tracepoints *tps, size_t *cap, const char 
 
 static int load_headers(struct btf_tracepoints *tps, const char *dir)
 {
-	static const char *const subdirs[] = { "include/trace/events",
-		"arch/x86/include/asm/trace", NULL };
+	/* where SystemTap finds the events of the kernel's headers: the
+	 * trace directories, the RAS events, x86's msr-trace.h */
+	static const struct {
+		const char *dir;
+		bool only_trace;
+	} subdirs[] = {
+		{ "include/trace/events", false },
+		{ "arch/x86/include/asm/trace", false },
+		{ "include/ras", false },
+		{ "arch/x86/include/asm", true },
+		{ NULL, false },
+	};
 	size_t cap = 0;
 	int i;
 
-	for (i = 0; subdirs[i]; i++) {
+	for (i = 0; subdirs[i].dir; i++) {
 		char path[4096];
 
-		if (snprintf(path, sizeof(path), "%s/%s", dir, subdirs[i]) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%s", dir, subdirs[i].dir) >= (int)sizeof(path))
 			continue;
-		if (scan_header_dir(tps, &cap, path) < 0)
+		if (scan_header_dir(tps, &cap, path, subdirs[i].only_trace) < 0)
 			return -1;
 	}
 	if (tps->nhdr)

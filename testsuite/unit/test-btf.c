@@ -222,6 +222,57 @@ static void test_sample_headers(const struct btf *btf)
 	CHECK(system(path) == 0, "cleanup");
 }
 
+/* One header at RELDIR/FILE of a headers tree: demo_event's system is
+ * WANT (NULL: none found). */
+static void header_gives_system(const struct btf *btf, const char *reldir, const char *file,
+				const char *text, const char *want)
+{
+	char dir[] = "/tmp/test-btf-headers-XXXXXX", path[512], err[256];
+	struct btf_tracepoints *tps;
+	const struct btf_tracepoint *tp;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "mkdir -p %s/%s", dir, reldir);
+	CHECK(system(path) == 0, "mkdir");
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, reldir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	tps = btf_tracepoints_load(btf, dir, err, sizeof(err));
+	tp = tps ? btf_tracepoint_find(tps, "demo_event") : NULL;
+	CHECK(tp && (want ? tp->system && strcmp(tp->system, want) == 0 : !tp->system),
+	      "%s/%s: demo_event's system %s, want %s", reldir, file,
+	      tp && tp->system ? tp->system : "(none)", want ? want : "(none)");
+	btf_tracepoints_free(tps);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK(system(path) == 0, "cleanup");
+}
+
+/* Where SystemTap finds events besides include/trace/events: the RAS
+ * headers, x86's asm *trace*.h, and bare tracepoints (DECLARE_TRACE, as
+ * sched.h's pelt_cfs_tp). */
+static void test_header_places(const struct btf *btf)
+{
+	static const char bare[] = "#undef TRACE_SYSTEM\n#define TRACE_SYSTEM rassys\n"
+		"DECLARE_TRACE(demo_event, TP_PROTO(struct task *p, const char *msg),\n"
+		"\tTP_ARGS(p, msg));\n";
+	static const char event[] = "#undef TRACE_SYSTEM\n#define TRACE_SYSTEM msrsys\n"
+		"TRACE_EVENT(demo_event, TP_PROTO(struct task *p, const char *msg),\n"
+		"\tTP_ARGS(p, msg), TP_STRUCT__entry(), TP_fast_assign(), TP_printk(\"\"));\n";
+
+	header_gives_system(btf, "include/ras", "demo_event.h", bare, "rassys");
+	header_gives_system(btf, "include/trace/events", "demo.h", bare, "rassys");
+	header_gives_system(btf, "arch/x86/include/asm", "demo-trace.h", event, "msrsys");
+	/* an asm header without "trace" in its name is no trace header */
+	header_gives_system(btf, "arch/x86/include/asm", "demo.h", event, NULL);
+}
+
 static void test_sample_paths(const struct btf *btf);
 static void test_sample_casts(const struct btf *btf);
 
@@ -292,6 +343,7 @@ static void test_sample(void)
 	      "unknown system never matches SYSTEM:NAME");
 	btf_tracepoints_free(tps);
 	test_sample_headers(btf);
+	test_header_places(btf);
 	test_sample_paths(btf);
 	test_sample_casts(btf);
 	btf_free(btf);
