@@ -182,59 +182,18 @@ static const char *tstr(const struct btf *btf, uint32_t id, const char *var)
 	return typebuf;
 }
 
-/* A headers tree with one trace header that makes demo_event through a
- * wrapper macro, as arch/x86's irq_vectors.h does. */
-static void test_sample_headers(const struct btf *btf)
+/* A headers tree in DIR (a mkdtemp template) holding TEXT at
+ * RELDIR/FILE, loaded with the sample BTF; NULL if it cannot be made.
+ * headers_tree_done() removes it. */
+static struct btf_tracepoints *headers_tree(const struct btf *btf, char *dir, const char *reldir,
+					    const char *file, const char *text)
 {
-	char dir[] = "/tmp/test-btf-headers-XXXXXX", path[256], err[256];
-	struct btf_tracepoints *tps;
-	const struct btf_tracepoint *tp;
+	char path[512], err[256];
 	FILE *f;
 
 	if (!mkdtemp(dir)) {
 		CHECK(0, "mkdtemp");
-		return;
-	}
-	snprintf(path, sizeof(path), "mkdir -p %s/include/trace/events", dir);
-	CHECK(system(path) == 0, "mkdir");
-	snprintf(path, sizeof(path), "%s/include/trace/events/demo.h", dir);
-	f = fopen(path, "w");
-	if (f) {
-		fputs("#undef TRACE_SYSTEM\n#define TRACE_SYSTEM demosys\n"
-		      "DECLARE_EVENT_CLASS(demo_class, TP_PROTO(struct task *p, const char *msg),\n"
-		      "\tTP_ARGS(p, msg), TP_STRUCT__entry(), TP_fast_assign(), TP_printk(\"\"));\n"
-		      "#define DEFINE_DEMO(name) \\\n"
-		      "DEFINE_EVENT(demo_class, name##_event, TP_PROTO(struct task *p, const char *msg), \\\n"
-		      "\tTP_ARGS(p, msg))\n"
-		      "DEFINE_DEMO(demo);\n"
-		      "TRACE_EVENT_PERF_PERM(demo_event, 0);\n", f);
-		fclose(f);
-	}
-	tps = btf_tracepoints_load(btf, dir, err, sizeof(err));
-	tp = tps ? btf_tracepoint_find(tps, "demo_event") : NULL;
-	CHECK(tp && tp->system && strcmp(tp->system, "demosys") == 0 && tp->class_name &&
-	      strcmp(tp->class_name, "demo_class") == 0, "demo_event's system from a wrapper macro");
-	CHECK(tps && btf_tracepoints_match(tps, "demo*:demo_?vent", NULL, NULL) == 1,
-	      "SYSTEM:NAME glob");
-	btf_tracepoints_free(tps);
-	unlink(path);
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	CHECK(system(path) == 0, "cleanup");
-}
-
-/* One header at RELDIR/FILE of a headers tree: demo_event's system is
- * WANT (NULL: none found). */
-static void header_gives_system(const struct btf *btf, const char *reldir, const char *file,
-				const char *text, const char *want)
-{
-	char dir[] = "/tmp/test-btf-headers-XXXXXX", path[512], err[256];
-	struct btf_tracepoints *tps;
-	const struct btf_tracepoint *tp;
-	FILE *f;
-
-	if (!mkdtemp(dir)) {
-		CHECK(0, "mkdtemp");
-		return;
+		return NULL;
 	}
 	snprintf(path, sizeof(path), "mkdir -p %s/%s", dir, reldir);
 	CHECK(system(path) == 0, "mkdir");
@@ -244,14 +203,56 @@ static void header_gives_system(const struct btf *btf, const char *reldir, const
 		fputs(text, f);
 		fclose(f);
 	}
-	tps = btf_tracepoints_load(btf, dir, err, sizeof(err));
+	return btf_tracepoints_load(btf, dir, err, sizeof(err));
+}
+
+static void headers_tree_done(struct btf_tracepoints *tps, const char *dir)
+{
+	char cmd[128];
+
+	btf_tracepoints_free(tps);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0, "cleanup");
+}
+
+/* A headers tree with one trace header that makes demo_event through a
+ * wrapper macro, as arch/x86's irq_vectors.h does. */
+static void test_sample_headers(const struct btf *btf)
+{
+	char dir[] = "/tmp/test-btf-headers-XXXXXX";
+	struct btf_tracepoints *tps;
+	const struct btf_tracepoint *tp;
+
+	tps = headers_tree(btf, dir, "include/trace/events", "demo.h",
+			   "#undef TRACE_SYSTEM\n#define TRACE_SYSTEM demosys\n"
+			   "DECLARE_EVENT_CLASS(demo_class, TP_PROTO(struct task *p, const char *msg),\n"
+			   "\tTP_ARGS(p, msg), TP_STRUCT__entry(), TP_fast_assign(), TP_printk(\"\"));\n"
+			   "#define DEFINE_DEMO(name) \\\n"
+			   "DEFINE_EVENT(demo_class, name##_event, TP_PROTO(struct task *p, const char *msg), \\\n"
+			   "\tTP_ARGS(p, msg))\n"
+			   "DEFINE_DEMO(demo);\n"
+			   "TRACE_EVENT_PERF_PERM(demo_event, 0);\n");
 	tp = tps ? btf_tracepoint_find(tps, "demo_event") : NULL;
+	CHECK(tp && tp->system && strcmp(tp->system, "demosys") == 0 && tp->class_name &&
+	      strcmp(tp->class_name, "demo_class") == 0, "demo_event's system from a wrapper macro");
+	CHECK(tps && btf_tracepoints_match(tps, "demo*:demo_?vent", NULL, NULL) == 1,
+	      "SYSTEM:NAME glob");
+	headers_tree_done(tps, dir);
+}
+
+/* One header at RELDIR/FILE of a headers tree: demo_event's system is
+ * WANT (NULL: none found). */
+static void header_gives_system(const struct btf *btf, const char *reldir, const char *file,
+				const char *text, const char *want)
+{
+	char dir[] = "/tmp/test-btf-headers-XXXXXX";
+	struct btf_tracepoints *tps = headers_tree(btf, dir, reldir, file, text);
+	const struct btf_tracepoint *tp = tps ? btf_tracepoint_find(tps, "demo_event") : NULL;
+
 	CHECK(tp && (want ? tp->system && strcmp(tp->system, want) == 0 : !tp->system),
 	      "%s/%s: demo_event's system %s, want %s", reldir, file,
 	      tp && tp->system ? tp->system : "(none)", want ? want : "(none)");
-	btf_tracepoints_free(tps);
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	CHECK(system(path) == 0, "cleanup");
+	headers_tree_done(tps, dir);
 }
 
 /* Where SystemTap finds events besides include/trace/events: the RAS
