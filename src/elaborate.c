@@ -159,6 +159,10 @@ char *describe_expr(const struct expr *e)
 			return xasprintf("identifier '%s'", e->a->name);
 		return xstrdup("operator '['");
 	case E_TARGET:
+		/* $var$ and $$parms$$ are one token in SystemTap's lexer */
+		if (e->comps.n == 1 && ((const struct tcomp *)e->comps.v[0])->kind == TC_PPRINT)
+			return xasprintf("identifier '%s%s'", e->name,
+					 ((const struct tcomp *)e->comps.v[0])->name);
 		return xasprintf("identifier '%s'", e->name);
 	case E_BINARY: case E_ASSIGN: case E_UNARY: case E_PREINC:
 	case E_POSTINC:
