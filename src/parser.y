@@ -1247,7 +1247,8 @@ crement:
 value:
 	  primary
 	| target
-	| AMP target		{ $$ = $2; $$->addressof = true; $$->pos = @1.pos; }
+	/* its place stays the target's, where SystemTap's errors point */
+	| AMP target		{ $$ = $2; $$->addressof = true; }
 	/* &task_current()->fs, &mm->mm_mt: a member's address, by autocast */
 	| AMP autocast
 		{
@@ -1257,7 +1258,6 @@ value:
 			}
 			$$ = $2;
 			$$->addressof = true;
-			$$->pos = @1.pos;
 		}
 	| autocast
 		{
