@@ -839,9 +839,14 @@ static void test_tracepoints(const struct btf *btf, const char *headers)
 		CHECK(tp && tp->system && strcmp(tp->system, "sched") == 0, "sched_stat_wait's system");
 		CHECK(btf_tracepoints_match(tps, "raw_syscalls:*", NULL, NULL) == 2,
 		      "raw_syscalls:* is sys_enter and sys_exit");
+		/* sched's events and its bare tracepoints (DECLARE_TRACE:
+		 * pelt_cfs_tp and the other _tp points) */
 		n = btf_tracepoints_match(tps, "sched:*", NULL, NULL);
-		CHECK(n >= 20 && n <= btf_tracepoints_match(tps, "sched_*", NULL, NULL),
+		CHECK(n >= 20 && n >= btf_tracepoints_match(tps, "sched:sched_*", NULL, NULL) +
+				       btf_tracepoints_match(tps, "sched:pelt_*", NULL, NULL),
 		      "sched:* matches %zu", n);
+		CHECK(btf_tracepoints_match(tps, "sched:pelt_*_tp", NULL, NULL) >= 1,
+		      "sched:pelt_*_tp, bare tracepoints, have their system");
 		for (i = 0, n = 0; i < btf_tracepoints_count(tps); i++)
 			n += btf_tracepoint_at(tps, i)->system != NULL;
 		printf("tracepoints with a system from the headers: %zu of %zu\n", n,
