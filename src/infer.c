@@ -356,15 +356,8 @@ static enum sem_type tcompare(struct tctx *T, const struct expr *op, struct expr
 {
 	enum sem_type right = b->kind == E_NUM ? SEM_LONG : b->kind == E_STR ? SEM_STRING :
 			      SEM_UNKNOWN;
-	enum sem_type ta, tb;
 
-	if (right == SEM_UNKNOWN)
-		return tpair(T, op, a, b, SEM_UNKNOWN, NULL);
-	ta = texpr(T, a, right, &b->pos);
-	tb = texpr(T, b, ta != SEM_UNKNOWN ? ta : right, ta != SEM_UNKNOWN ? type_origin(T, a) : NULL);
-	if (ta != SEM_UNKNOWN && tb != SEM_UNKNOWN && ta != tb)
-		bin_mismatch(T, op, ta, tb);
-	return ta != SEM_UNKNOWN ? ta : tb;
+	return tpair(T, op, a, b, right, right != SEM_UNKNOWN ? &b->pos : NULL);
 }
 
 /* Where the type of the variable lhs assigns came from, or NULL when its

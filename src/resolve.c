@@ -245,18 +245,15 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 		sem_error(R->E, &e->pos, w, "write to @var variable not permitted; need stap -g");
 	else if (!privileged_pos(R->E, &e->pos))
 		sem_error(R->E, &e->pos, w, "write to target variable not permitted; need stap -g");
-	else if (read && R->updating) {
+	else if (read) {
 		/* x += v, x++: SystemTap's words, at the operator */
-		const struct expr *op = R->updating;
+		const struct expr *op = R->updating ? R->updating : e;
 
 		free(w);
 		w = describe_expr(op);
 		sem_error(R->E, op->op_pos.file ? &op->op_pos : &op->pos, w,
 			  "Only the following assign operator is implemented on target "
 			  "variables:  =");
-	} else if (read) {
-		sem_error(R->E, &e->pos, w, "Only the following assign operator is "
-			  "implemented on target variables:  =");
 	}
 	free(w);
 }
