@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "approve.h"
+#include "background.h"
 #include "bulk.h"
 #include "input.h"
 #include "modimage.h"
@@ -483,44 +484,6 @@ static bool relay_err(struct session *s)
 		note_error_lines(s, buf, (size_t)n);
 	}
 	return n >= 0;
-}
-
-/*
- * -D (tapc -F, the flight recorder's file mode), as staprun's: the module
- * is loaded and its files are open, so what failed so far was told here.
- * A child relays on in a session of its own, its standard streams on
- * /dev/null, so that a caller that reads ours to the end (a pipe, expect,
- * tapc-vm) is not held up; this process prints the child's pid, where
- * SIGUSR2 (the next output file) and SIGTERM (stop) go, and exits.  The
- * signals stay blocked for the child's signalfd.
- */
-static int go_background(void)
-{
-	pid_t pid;
-	int null;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "ERROR: %s: cannot fork: %s\n", prog, strerror(errno));
-		return -1;
-	}
-	if (pid > 0) {
-		printf("%ld\n", (long)pid);
-		fflush(stdout);
-		_exit(0);
-	}
-	setsid();
-	null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		if (null > STDERR_FILENO)
-			close(null);
-	}
-	return 0;
 }
 
 static void run_system(const char *cmd, void *arg)
@@ -1102,7 +1065,7 @@ int main(int argc, char **argv)
 		s.err_fd = open_channel(&s, "err", O_RDONLY | O_NONBLOCK);
 		s.cmd_fd = open_cmd_channel(&s);
 		if (s.ctl_fd < 0 || s.out_fd < 0 || s.err_fd < 0 ||
-		    s.cmd_fd < 0 || (background && go_background() < 0) ||
+		    s.cmd_fd < 0 || (background && run_in_background(prog) < 0) ||
 		    run_session(&s, timeout) < 0)
 			status = 1;
 	}

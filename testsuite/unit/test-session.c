@@ -6,10 +6,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../src/run/background.h"
 #include "../../src/run/bulk.h"
 #include "../../src/run/outfile.h"
 #include "../../src/run/syscmd.h"
@@ -287,6 +290,78 @@ static void test_bulk_names(void)
 	      file_text("bs_cpu0.2"));
 }
 
+/* ---- -D: the relay in the background ----------------------------- */
+
+/* The session id of @pid from /proc (-1 when it is gone). */
+static long session_of(pid_t pid)
+{
+	char path[64], line[512], *close_paren;
+	long sid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	/* pid (comm) state ppid pgrp session: comm may hold spaces */
+	if (fgets(line, sizeof(line), f) && (close_paren = strrchr(line, ')')))
+		sscanf(close_paren + 1, " %*c %*d %*d %ld", &sid);
+	fclose(f);
+	return sid;
+}
+
+/*
+ * One go of tapc-run -D as a job runner sees it (tapc-vm's guest agent):
+ * the runner's job is a process group, killed whole the moment the job's
+ * process exits.  The relay must be out of that group by then.
+ */
+static void background_once(int round, int *lost)
+{
+	int out[2];
+	pid_t job, relay = 0;
+	char text[32] = "";
+	ssize_t n;
+
+	if (pipe(out) < 0)
+		return;
+	job = fork();
+	if (job == 0) {
+		setpgid(0, 0);
+		dup2(out[1], STDOUT_FILENO);
+		close(out[0]);
+		if (run_in_background("test-session") < 0)
+			_exit(1);
+		alarm(30);	/* the relay's stand-in, killed below */
+		for (;;)
+			pause();
+	}
+	close(out[1]);
+	waitpid(job, NULL, 0);
+	kill(-job, SIGKILL);	/* as the agent does at a job's end */
+	n = read(out[0], text, sizeof(text) - 1);
+	close(out[0]);
+	if (n > 0)
+		relay = (pid_t)atol(text);
+	if (relay <= 0 || session_of(relay) != (long)relay) {
+		if (!*lost)
+			printf("round %d: relay '%.*s' not in a session of its own\n",
+			       round, n > 0 ? (int)n : 0, text);
+		++*lost;
+	}
+	if (relay > 0)
+		kill(relay, SIGKILL);
+}
+
+static void test_background(void)
+{
+	int lost = 0;
+
+	for (int round = 0; round < 50; round++)
+		background_once(round, &lost);
+	CHECK(lost == 0, "-D: the relay outlived its job's process group (%d of 50 lost)",
+	      lost);
+}
+
 int main(void)
 {
 	char cmd[400];
@@ -299,6 +374,7 @@ int main(void)
 	test_command();
 	test_outfile();
 	test_bulk_names();
+	test_background();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("(could not remove %s)\n", dir);
