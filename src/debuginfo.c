@@ -595,6 +595,13 @@ const char *const *debuginfo_module_names(struct debuginfo_registry *r)
 	return (const char *const *)r->module_names;
 }
 
+const char *const *debuginfo_module_paths(struct debuginfo_registry *r, size_t *count)
+{
+	debuginfo_module_names(r);
+	*count = r->n_modules;
+	return (const char *const *)r->module_paths;
+}
+
 /* Module names compare with '-' and '_' alike, as the kernel's do. */
 static bool same_module(const char *a, const char *b)
 {

@@ -44,6 +44,7 @@
 #define TAPC_DEBUGINFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct btf;
 struct ksyms;
@@ -117,5 +118,7 @@ struct debuginfo *debuginfo_module(struct debuginfo_registry *r, const char *nam
 /* The names of the target kernel's modules (modules.dep), NULL-terminated
  * and kept by the registry; NULL when there is no modules.dep. */
 const char *const *debuginfo_module_names(struct debuginfo_registry *r);
+/* Their files, relative to /lib/modules/RELEASE, *count of them. */
+const char *const *debuginfo_module_paths(struct debuginfo_registry *r, size_t *count);
 
 #endif

@@ -9,6 +9,8 @@
 #include "debuginfo.h"
 #include "kimage.h"
 #include "modbtf.h"
+#include "modtp.h"
+#include "tpcatalog.h"
 #include "util.h"
 
 static struct debuginfo *kernel;
@@ -19,7 +21,11 @@ struct module_btf {
 	char *name;
 	struct btf *btf;
 	char err[512];
+	struct btf_tracepoints *tps;	/* its own events, once tried */
+	bool tps_tried;
+	char tps_err[512];
 };
+static struct modtp_index *module_events;	/* once read */
 static struct module_btf **modules;	/* each its own allocation: *err
 					 * points into one */
 static size_t nmodules;
@@ -28,12 +34,15 @@ static void forget_modules(void)
 {
 	for (size_t i = 0; i < nmodules; i++) {
 		free(modules[i]->name);
+		btf_tracepoints_free(modules[i]->tps);
 		btf_free(modules[i]->btf);
 		free(modules[i]);
 	}
 	free(modules);
 	modules = NULL;
 	nmodules = 0;
+	modtp_free(module_events);
+	module_events = NULL;
 }
 
 void kinfo_set_kernel(struct debuginfo *k)
@@ -85,23 +94,70 @@ static void load_module(struct module_btf *m)
 			     sizeof(m->err));
 }
 
+/* The entry of module name, its BTF loaded (or why not) when new. */
+static struct module_btf *module_entry(const char *name)
+{
+	struct module_btf *m;
+
+	for (size_t i = 0; i < nmodules; i++)
+		if (!strcmp(modules[i]->name, name))
+			return modules[i];
+	m = xcalloc(1, sizeof(*m));
+	m->name = xstrdup(name);
+	modules = xrealloc(modules, (nmodules + 1) * sizeof(*modules));
+	modules[nmodules++] = m;
+	load_module(m);
+	return m;
+}
+
 const struct btf *kinfo_module_btf(const char *name, const char **err)
 {
-	struct module_btf *m = NULL;
+	struct module_btf *m = module_entry(name);
 
-	for (size_t i = 0; i < nmodules && !m; i++)
-		if (!strcmp(modules[i]->name, name))
-			m = modules[i];
-	if (!m) {
-		m = xcalloc(1, sizeof(*m));
-		m->name = xstrdup(name);
-		modules = xrealloc(modules, (nmodules + 1) * sizeof(*modules));
-		modules[nmodules++] = m;
-		load_module(m);
-	}
 	if (!m->btf && err)
 		*err = m->err;
 	return m->btf;
+}
+
+/* A module's own events: the types past the kernel's in its split BTF. */
+static void load_module_tracepoints(struct module_btf *m)
+{
+	const char *why = NULL;
+	const struct btf *base = kinfo_btf(NULL);
+	const struct btf_tracepoints *kernel_tps = kinfo_tracepoints(&why);
+
+	m->tps_tried = true;
+	if (!m->btf || !base || !kernel_tps) {
+		snprintf(m->tps_err, sizeof(m->tps_err), "%s", m->btf ? why : m->err);
+		return;
+	}
+	m->tps = btf_tracepoints_load_module(m->btf, btf_type_count(base) + 1, kernel_tps,
+					     m->tps_err, sizeof(m->tps_err));
+}
+
+const struct btf_tracepoints *kinfo_module_tracepoints(const char *name, const char **err)
+{
+	struct module_btf *m = module_entry(name);
+
+	if (!m->tps_tried)
+		load_module_tracepoints(m);
+	if (!m->tps && err)
+		*err = m->tps_err;
+	return m->tps;
+}
+
+const struct modtp_index *kinfo_module_events(void)
+{
+	if (!module_events && kernel && registry) {
+		size_t n;
+		const char *const *paths = debuginfo_module_paths(registry, &n);
+		const char *const *names = debuginfo_module_names(registry);
+		char *dir = xasprintf("/lib/modules/%s", debuginfo_name(kernel));
+
+		module_events = modtp_scan(dir, names, paths, names ? n : 0);
+		free(dir);
+	}
+	return module_events;
 }
 
 const struct dwindex *kinfo_dwarf(const char **err)

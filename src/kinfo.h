@@ -15,6 +15,7 @@ struct ksyms;
 struct btf_tracepoints;
 struct debuginfo_registry;
 struct dwindex;
+struct modtp_index;
 
 /* The kernel the next calls describe (NULL: none); it must outlive them. */
 void kinfo_set_kernel(struct debuginfo *kernel);
@@ -30,6 +31,12 @@ const struct btf_tracepoints *kinfo_tracepoints(const char **err);
  * NULL with *err (text kept as long) when unavailable.  (The registry's
  * module entries will hold these once families probe modules.) */
 const struct btf *kinfo_module_btf(const char *name, const char **err);
+/* The tracepoints module NAME defines itself, from its BTF (the
+ * catalogue of tpcatalog.h); NULL with *err when unavailable. */
+const struct btf_tracepoints *kinfo_module_tracepoints(const char *name, const char **err);
+/* Which of the kernel's modules define which tracepoints (modtp.h), read
+ * on first use; NULL when there is no kernel or no modules.dep. */
+const struct modtp_index *kinfo_module_events(void);
 /* The kernel's DWARF, indexed (dwindex.h). */
 const struct dwindex *kinfo_dwarf(const char **err);
 /* The DWARF of the kernel's module NAME. */

@@ -28,6 +28,7 @@ struct btf_tracepoints {
 	struct btf_tp_arg *arg_pool;
 	struct tp_header_info *hdr;
 	size_t nhdr;
+	bool hdr_borrowed;	/* hdr is another catalogue's */
 };
 
 /* A class's __bpf_trace_ function: the names of an event's arguments. */
@@ -141,7 +142,7 @@ static const struct tp_class *pick_class(const struct btf *btf, const char *even
 static const struct tp_header_info *hdr_lookup(const struct btf_tracepoints *tps,
 					       const char *event)
 {
-	struct tp_header_info key = { (char *)event, NULL, NULL };
+	struct tp_header_info key = { .event = (char *)event };
 
 	if (!tps->nhdr)
 		return NULL;
@@ -473,13 +474,14 @@ static uint32_t event_proto(const struct btf *btf, uint32_t typedef_id)
 	return proto;
 }
 
-static struct tp_class *collect_classes(const struct btf *btf, size_t *count)
+static struct tp_class *collect_classes(const struct btf *btf, uint32_t first_id,
+				       size_t *count)
 {
 	size_t n = 0, cap = 0;
 	struct tp_class *c = NULL;
 	uint32_t id;
 
-	for (id = 1; id <= btf_type_count(btf); id++) {
+	for (id = first_id; id <= btf_type_count(btf); id++) {
 		const char *name = btf_name(btf, id);
 
 		if (btf_kind(btf, id) != BTF_K_FUNC ||
@@ -535,13 +537,13 @@ static void fill_event(const struct btf *btf, struct btf_tracepoints *tps,
 	}
 }
 
-static size_t count_events(const struct btf *btf, size_t *nargs)
+static size_t count_events(const struct btf *btf, uint32_t first_id, size_t *nargs)
 {
 	size_t n = 0;
 	uint32_t id;
 
 	*nargs = 0;
-	for (id = 1; id <= btf_type_count(btf); id++) {
+	for (id = first_id; id <= btf_type_count(btf); id++) {
 		uint32_t proto;
 
 		if (btf_kind(btf, id) != BTF_K_TYPEDEF ||
@@ -554,9 +556,29 @@ static size_t count_events(const struct btf *btf, size_t *nargs)
 	return n;
 }
 
+static struct btf_tracepoints *load(const struct btf *btf, uint32_t first_id,
+				    const char *headers_dir,
+				    const struct btf_tracepoints *headers_of,
+				    char *err, size_t errlen);
+
 struct btf_tracepoints *btf_tracepoints_load(const struct btf *btf,
 					     const char *headers_dir,
 					     char *err, size_t errlen)
+{
+	return load(btf, 1, headers_dir, NULL, err, errlen);
+}
+
+struct btf_tracepoints *btf_tracepoints_load_module(const struct btf *btf, uint32_t first_id,
+						    const struct btf_tracepoints *kernel,
+						    char *err, size_t errlen)
+{
+	return load(btf, first_id, NULL, kernel, err, errlen);
+}
+
+static struct btf_tracepoints *load(const struct btf *btf, uint32_t first_id,
+				    const char *headers_dir,
+				    const struct btf_tracepoints *headers_of,
+				    char *err, size_t errlen)
 {
 	struct btf_tracepoints *tps = calloc(1, sizeof(*tps));
 	struct tp_class *classes = NULL;
@@ -565,16 +587,21 @@ struct btf_tracepoints *btf_tracepoints_load(const struct btf *btf,
 
 	if (!tps)
 		goto oom;
-	if (headers_dir && load_headers(tps, headers_dir) < 0)
+	if (headers_of) {
+		tps->hdr = headers_of->hdr;
+		tps->nhdr = headers_of->nhdr;
+		tps->hdr_borrowed = true;
+	} else if (headers_dir && load_headers(tps, headers_dir) < 0) {
 		goto oom;
-	tps->count = count_events(btf, &nargs);
+	}
+	tps->count = count_events(btf, first_id, &nargs);
 	tps->tps = calloc(tps->count + 1, sizeof(*tps->tps));
 	tps->arg_pool = calloc(nargs + 1, sizeof(*tps->arg_pool));
-	classes = collect_classes(btf, &nclasses);
+	classes = collect_classes(btf, first_id, &nclasses);
 	if (!tps->tps || !tps->arg_pool || !classes)
 		goto oom;
 	nargs = 0;
-	for (id = 1; id <= btf_type_count(btf); id++) {
+	for (id = first_id; id <= btf_type_count(btf); id++) {
 		uint32_t proto;
 		const char *name = btf_name(btf, id);
 
@@ -603,15 +630,24 @@ void btf_tracepoints_free(struct btf_tracepoints *tps)
 
 	if (!tps)
 		return;
-	for (i = 0; i < tps->nhdr; i++) {
+	for (i = 0; i < tps->nhdr && !tps->hdr_borrowed; i++) {
 		free(tps->hdr[i].event);
 		free(tps->hdr[i].system);
 		free(tps->hdr[i].class_name);
 	}
-	free(tps->hdr);
+	if (!tps->hdr_borrowed)
+		free(tps->hdr);
 	free(tps->tps);
 	free(tps->arg_pool);
 	free(tps);
+}
+
+const char *btf_tracepoints_header_system(const struct btf_tracepoints *tps,
+					  const char *event)
+{
+	const struct tp_header_info *h = hdr_lookup(tps, event);
+
+	return h ? h->system : NULL;
 }
 
 size_t btf_tracepoints_count(const struct btf_tracepoints *tps)

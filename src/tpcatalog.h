@@ -50,7 +50,18 @@ struct btf_tracepoints;
 struct btf_tracepoints *btf_tracepoints_load(const struct btf *btf,
 					     const char *headers_dir,
 					     char *err, size_t errlen);
+/* The same of a module's split BTF: only its own types, FIRST_ID (the
+ * kernel's type count + 1) and on, are the module's events and classes;
+ * their systems and classes come from the headers KERNEL's catalogue
+ * read (which must outlive this one). */
+struct btf_tracepoints *btf_tracepoints_load_module(const struct btf *btf, uint32_t first_id,
+						    const struct btf_tracepoints *kernel,
+						    char *err, size_t errlen);
 void btf_tracepoints_free(struct btf_tracepoints *tps);
+/* The system the headers give EVENT (a module's too: the headers are the
+ * whole kernel's), or NULL. */
+const char *btf_tracepoints_header_system(const struct btf_tracepoints *tps,
+					  const char *event);
 size_t btf_tracepoints_count(const struct btf_tracepoints *tps);
 /* Sorted by name. */
 const struct btf_tracepoint *btf_tracepoint_at(const struct btf_tracepoints *tps,

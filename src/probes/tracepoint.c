@@ -1,4 +1,7 @@
-/* kernel.trace("NAME"): the kernel's tracepoints, from its BTF.
+/* kernel.trace("NAME"): the kernel's tracepoints, from its BTF, and its
+ * modules' (sunrpc:rpc_task_begin), from theirs (modtp.h names which
+ * module defines which; the runtime registers those while the module is
+ * loaded).
  *
  * NAME is a glob over the event names ("sched_*"), or "SYSTEM:NAME" with
  * globs in both ("sched:*").  Each match is one probe, printed as
@@ -23,7 +26,9 @@
 
 #include "btf.h"
 #include "ctypes.h"
+#include "glob.h"
 #include "kinfo.h"
+#include "modtp.h"
 #include "probes/family.h"
 #include "probes/tracepoint.h"
 #include "suggest.h"
@@ -41,10 +46,13 @@ static const struct pattern_row trace_rows[] = {
 };
 
 /* The payload of a tracepoint probe: its event, resolved by pass 2 (in
- * the catalogue kinfo keeps for the whole run), and whether its
- * arguments are $arg1..$argN (kernel.tracepoint). */
+ * the catalogue kinfo keeps for the whole run), the BTF its types are in
+ * and the module that defines it (NULL: the kernel itself), and whether
+ * its arguments are $arg1..$argN (kernel.tracepoint). */
 struct trace_data {
 	const struct btf_tracepoint *tp;
+	const struct btf *btf;
+	const char *module;
 	bool positional;
 };
 
@@ -61,7 +69,7 @@ static const struct btf_tracepoint *probe_event(const struct derived_probe *dp,
 {
 	const struct trace_data *td = dp->fp.data;
 
-	*btf = kinfo_btf(NULL);
+	*btf = td ? td->btf : NULL;
 	return td && *btf ? td->tp : NULL;
 }
 
@@ -78,6 +86,7 @@ static bool event_attachable(const struct btf *btf, const struct btf_tracepoint 
 
 struct expand_ctx {
 	const struct btf *btf;
+	const char *module;	/* of the events being added, or NULL */
 	struct vec *out;
 	bool positional;
 	const struct btf_tracepoint *unattachable;	/* first one seen */
@@ -87,6 +96,7 @@ static void add_match(const struct btf_tracepoint *tp, void *arg)
 {
 	struct expand_ctx *x = arg;
 	struct family_point *fp;
+	struct trace_data *td;
 
 	if (!event_attachable(x->btf, tp)) {
 		if (!x->unattachable)
@@ -99,9 +109,12 @@ static void add_match(const struct btf_tracepoint *tp, void *arg)
 	else
 		fp->target = xstrdup(tp->name);
 	fp->target_comp = 1;
-	fp->data = xcalloc(1, sizeof(struct trace_data));
-	((struct trace_data *)fp->data)->tp = tp;
-	((struct trace_data *)fp->data)->positional = x->positional;
+	td = xcalloc(1, sizeof(*td));
+	td->tp = tp;
+	td->btf = x->btf;
+	td->module = x->module;
+	td->positional = x->positional;
+	fp->data = td;
 	vec_push(x->out, fp);
 }
 
@@ -116,6 +129,82 @@ static char *no_match_message(const struct btf_tracepoints *tps, const char *pat
 	for (size_t i = 0; i < n; i++)
 		nearest_offer(&nr, btf_tracepoint_at(tps, i)->name);
 	return nearest_no_match(&nr, "tracepoints");
+}
+
+/* Whether a module's event is the kernel's too (then the kernel's). */
+static bool kernel_has(const struct btf_tracepoints *tps, const char *event)
+{
+	return btf_tracepoint_find(tps, event) != NULL;
+}
+
+/* Whether module (a name the module index holds: one string each) is in
+ * modules. */
+static bool has_header_events(const struct vec *modules, const char *module)
+{
+	for (size_t i = 0; i < modules->n; i++)
+		if (modules->v[i] == module)
+			return true;
+	return false;
+}
+
+/*
+ * The events of modules that match pattern, as SystemTap finds them in
+ * the kernel's headers (sunrpc:rpc_task_begin): the modules named for
+ * each event are read only when the headers' system and the name match,
+ * and each matching module's BTF gives the event's arguments.
+ */
+static void add_module_matches(const struct btf_tracepoints *tps, const char *pattern,
+			       struct expand_ctx *x)
+{
+	const struct modtp_index *idx;
+	const struct btf *kernel_btf = x->btf;
+	const char *colon = strchr(pattern, ':');
+	/* the event names pattern asks for, when it says without braces */
+	const char *name_pattern = strchr(pattern, '{') ? NULL : colon ? colon + 1 : pattern;
+	struct vec in_headers = { 0 };	/* modules with events the headers name */
+	size_t n;
+
+	/* an event of the kernel's named in full is not a module's */
+	if (!glob_is_pattern(pattern) && x->out->n > 0)
+		return;
+	idx = kinfo_module_events();
+	n = idx ? modtp_count(idx) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct modtp_event *ev = modtp_at(idx, i);
+
+		if (btf_tracepoints_header_system(tps, ev->event) &&
+		    !has_header_events(&in_headers, ev->module))
+			vec_push(&in_headers, (void *)ev->module);
+	}
+
+	for (size_t i = 0; i < n; i++) {
+		const struct modtp_event *ev = modtp_at(idx, i);
+		const char *system = btf_tracepoints_header_system(tps, ev->event);
+		const struct btf_tracepoints *mtps;
+		const struct btf_tracepoint *tp;
+
+		/* an event the headers declare through a macro of their own
+		 * has its system from its class, in the module's BTF: its
+		 * name must match before that is read, and for SYSTEM:NAME
+		 * its module must have events the headers name (the module
+		 * of a header a headers package does not ship has none, and
+		 * its events no system) */
+		if (kernel_has(tps, ev->event) ||
+		    (system && !glob_match_pair(pattern, ':', system, ev->event)) ||
+		    (!system && name_pattern && !glob_match(name_pattern, ev->event)) ||
+		    (!system && colon && !has_header_events(&in_headers, ev->module)))
+			continue;
+		mtps = kinfo_module_tracepoints(ev->module, NULL);
+		tp = mtps ? btf_tracepoint_find(mtps, ev->event) : NULL;
+		if (!tp || !glob_match_pair(pattern, ':', tp->system, tp->name))
+			continue;
+		x->btf = kinfo_module_btf(ev->module, NULL);
+		x->module = ev->module;
+		add_match(tp, x);
+	}
+	x->btf = kernel_btf;
+	x->module = NULL;
+	vec_free(&in_headers);
 }
 
 static int trace_expand(const struct point_pattern *pat, const struct probe_point *pp,
@@ -133,6 +222,7 @@ static int trace_expand(const struct point_pattern *pat, const struct probe_poin
 		return -1;
 	}
 	btf_tracepoints_match(tps, pattern, add_match, &x);
+	add_module_matches(tps, pattern, &x);
 	if (out->n > 0 || pp->optional)
 		return (int)out->n;
 	if (x.unattachable)
@@ -403,6 +493,11 @@ static void trace_emit_entry(FILE *out, const struct derived_probe *dp, size_t i
 	fprintf(out, ".kind = TAP_PROBE_TRACEPOINT, .target = %s, "
 		".callback = (void *)tap_tp_cb_%zu, ", lit, index);
 	free(lit);
+	if (td->module) {
+		lit = tr_cstr(td->module, strlen(td->module));
+		fprintf(out, ".module = %s, ", lit);
+		free(lit);
+	}
 }
 
 
