@@ -693,6 +693,15 @@ static void add_transport_defines(struct tapc_options *o)
 }
 
 /* Handle one option letter; false after reporting an error. */
+/* As stap, a second -l, -L or --dump-* is refused (not the last kept). */
+static bool one_listing(struct tapc_options *o)
+{
+	if (o->listings_given++ == 0)
+		return true;
+	fputs("ERROR: only one of the -l/-L/--dump-* switches may be specified\n", stderr);
+	return false;
+}
+
 static bool take_option(struct tapc_options *o, int c, const char *arg,
 			int bad_letter)
 {
@@ -710,10 +719,10 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 			o->vp[i]++;
 		return true;
 	case OPT_VP: return take_vp(o, arg);
-	case OPT_DUMP_FUNCTIONS: o->dump = DUMP_FUNCTIONS; return true;
+	case OPT_DUMP_FUNCTIONS: o->dump = DUMP_FUNCTIONS; return one_listing(o);
 	case OPT_DUMP_AST: o->dump_ast = true; return true;
-	case OPT_DUMP_PROBE_TYPES: o->dump = DUMP_PROBE_TYPES; return true;
-	case OPT_DUMP_PROBE_ALIASES: o->dump = DUMP_PROBE_ALIASES; return true;
+	case OPT_DUMP_PROBE_TYPES: o->dump = DUMP_PROBE_TYPES; return one_listing(o);
+	case OPT_DUMP_PROBE_ALIASES: o->dump = DUMP_PROBE_ALIASES; return one_listing(o);
 	case 'e':
 		if (o->script_text) {
 			bad_usage("%s", "only one -e SCRIPT may be given (use -E for more)");
@@ -796,8 +805,8 @@ static bool take_option(struct tapc_options *o, int c, const char *arg,
 		o->opt_level = arg[0];
 		o->opt_level_given = true;
 		return true;
-	case 'l': o->list_probes = arg; return true;
-	case 'L': o->list_probes_vars = arg; return true;
+	case 'l': o->list_probes = arg; return one_listing(o);
+	case 'L': o->list_probes_vars = arg; return one_listing(o);
 	case OPT_COMPATIBLE:
 		o->compatible = arg;
 		return valid_compatible(arg);

@@ -76,6 +76,7 @@ struct tapc_options {
 	bool ldd;
 	const char *list_probes;	/* -l PP */
 	const char *list_probes_vars;	/* -L PP */
+	int listings_given;		/* -l, -L and --dump-* (stap allows one) */
 	char *list_script;	/* -l/-L: "probe PP {}", the script */
 	bool disable_cache;	/* --disable-cache */
 	bool clean_cache;	/* --clean-cache: trim the module cache, quit */
