@@ -20,6 +20,10 @@
 /* What the kernel headers say about one event. */
 struct tp_header_info {
 	char *event, *system, *class_name;
+	/* DEFINE_EVENT's own TP_PROTO may name the class's arguments anew;
+	 * SystemTap's names are those: nparams of them, or params NULL */
+	char **params;
+	uint32_t nparams;
 };
 
 struct btf_tracepoints {
@@ -212,6 +216,8 @@ static int add_hdr(struct btf_tracepoints *tps, size_t *cap, const char *event,
 		*cap = ncap;
 	}
 	h = &tps->hdr[tps->nhdr];
+	h->params = NULL;
+	h->nparams = 0;
 	h->event = strdup(event);
 	h->system = strdup(system);
 	h->class_name = strdup(class_name);
@@ -223,6 +229,61 @@ static int add_hdr(struct btf_tracepoints *tps, size_t *cap, const char *event,
 	}
 	tps->nhdr++;
 	return 0;
+}
+
+/* The names of a prototype's parameters, "TP_PROTO(struct a *x, int y)"
+ * at *P (after blanks): each parameter's last identifier, into the last
+ * header entry.  A parameter without one, or with parentheses (a function
+ * pointer), leaves the entry without names (its class's are used). */
+static int note_proto_names(struct btf_tracepoints *tps, const char *p)
+{
+	struct tp_header_info *h = &tps->hdr[tps->nhdr - 1];
+	char word[128], last[128];
+	char **names = NULL, **grown;
+	uint32_t n = 0;
+
+	if (!read_ident(&p, word, sizeof(word)) || strcmp(word, "TP_PROTO") != 0 ||
+	    !skip_char(&p, '('))
+		return 0;
+	for (;;) {
+		/* one parameter: its last identifier before ',' or ')' */
+		last[0] = '\0';
+		while (*p && *p != ',' && *p != ')' && *p != '(') {
+			if (ident_char(*p) && !ident_char(p[-1]))
+				read_ident(&p, last, sizeof(last));
+			else
+				p++;
+		}
+		if (*p != ',' && *p != ')')
+			goto unnamed;
+		if (!last[0] || !strcmp(last, "void")) {
+			if (*p == ')' && n == 0)
+				break;	/* TP_PROTO(void) */
+			goto unnamed;
+		}
+		grown = realloc(names, (n + 1) * sizeof(*names));
+		if (!grown)
+			goto oom;
+		names = grown;
+		if (!(names[n] = strdup(last)))
+			goto oom;
+		n++;
+		if (*p++ == ')')
+			break;
+	}
+	h->params = names;
+	h->nparams = n;
+	return 0;
+unnamed:
+	for (uint32_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return 0;
+oom:
+	for (uint32_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return -1;
 }
 
 /* The macros that define events, by their names' prefixes (headers wrap
@@ -362,8 +423,12 @@ static int scan_header_text(struct btf_tracepoints *tps, size_t *cap, const char
 			if (add_hdr(tps, cap, a, hs.system, a) < 0)
 				return -1;
 		} else if (skip_char(&p, ',') && read_ident(&p, b, sizeof(b))) {
+			const char *proto = p;
+
 			note_wrapper(&hs, p, a, b);
 			if (add_hdr(tps, cap, b, hs.system, a) < 0)
+				return -1;
+			if (skip_char(&proto, ',') && note_proto_names(tps, proto) < 0)
 				return -1;
 		}
 	}
@@ -509,6 +574,7 @@ static void fill_event(const struct btf *btf, struct btf_tracepoints *tps,
 		       const struct tp_class *classes, size_t nclasses)
 {
 	const struct tp_header_info *h = hdr_lookup(tps, tp->name);
+	const struct tp_header_info *own = h;	/* the event's own entry */
 	const struct tp_class *cls;
 	uint32_t i;
 	char raw[512];
@@ -529,6 +595,8 @@ static void fill_event(const struct btf *btf, struct btf_tracepoints *tps,
 		args[i].name = "";
 		if (cls)
 			btf_param_at(btf, cls->proto, i + 1, &args[i].name, &args[i].type);
+		if (own && own->params && own->nparams == tp->nargs)
+			args[i].name = own->params[i];
 	}
 	tp->raw_struct = 0;
 	if (tp->class_name) {
@@ -634,6 +702,9 @@ void btf_tracepoints_free(struct btf_tracepoints *tps)
 		free(tps->hdr[i].event);
 		free(tps->hdr[i].system);
 		free(tps->hdr[i].class_name);
+		for (uint32_t k = 0; k < tps->hdr[i].nparams; k++)
+			free(tps->hdr[i].params[k]);
+		free(tps->hdr[i].params);
 	}
 	if (!tps->hdr_borrowed)
 		free(tps->hdr);

@@ -40,6 +40,23 @@ static bool walk_loaded(const struct walk *w)
 	return false;
 }
 
+/* s with a space after the first character of each "what" in it. */
+static char *spaced_after(char *s, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = s, *q;
+
+	if (!strstr(s, what))
+		return s;
+	while ((q = strstr(p, what))) {
+		strbuf_addf(&sb, "%.*s%c ", (int)(q - p), p, *q);
+		p = q + 1;
+	}
+	strbuf_adds(&sb, p);
+	free(s);
+	return strbuf_detach(&sb);
+}
+
 char *tvar_type_name(const struct ctypes *ct, ctype_id id)
 {
 	char buf[512];
@@ -50,6 +67,11 @@ char *tvar_type_name(const struct ctypes *ct, ctype_id id)
 	s = xstrdup(buf);
 	while ((p = strstr(s, " *")))
 		memmove(p, p + 1, strlen(p));
+	/* and as SystemTap spaces a qualified pointer and a function
+	 * pointer's parameters: "char const* const", "int (*) (int)" */
+	s = spaced_after(s, "*const");
+	s = spaced_after(s, "*volatile");
+	s = spaced_after(s, ")(");
 	return s;
 }
 
