@@ -3,7 +3,8 @@
 # safety campaign (run-campaign) where modules load, in the test VM or on
 # a host that can load them, while two workers (one per CPU of the guest)
 # make the kernel events its probes wait for: reads and writes, its procfs
-# files, system calls, new processes and execs.
+# files, system calls, new processes and execs; a third loads and removes
+# a module with tracepoints (jbd2).
 #
 # tapc-run gets -T SECS; if it has not ended SECS + 30 s later it is
 # interrupted, then killed (a hang).  The module's output is cut to its
@@ -28,15 +29,26 @@ work() {
 	done
 }
 
+# A module with tracepoints (jbd2) loaded and removed over and over: the
+# probes on its tracepoints come and go while the script runs.
+modules() {
+	while [ ! -e "$dir/stop" ]; do
+		modprobe jbd2 2>/dev/null
+		rmmod jbd2 2>/dev/null
+	done
+}
+
 rm -f "$dir/stop"
 work &
 w1=$!
 work &
 w2=$!
+modules &
+w3=$!
 timeout -s INT -k 10 $((secs + 30)) "$tapc_run" -T "$secs" "$ko" 2>"$dir/err" |
 	tail -c 65536 >"$dir/out"
 rc=${PIPESTATUS[0]}
 touch "$dir/stop"
-wait "$w1" "$w2"
+wait "$w1" "$w2" "$w3"
 echo "rc $rc"
 echo "loaded $(grep -c '^tapc_' /proc/modules)"

@@ -997,6 +997,10 @@ static const struct hpoint hpoints[] = {
 	{ "kernel.trace(\"sched_wakeup\")", { "println(pp())" }, false },
 	{ "kernel.trace(\"sched_process_fork\")", { "println(pid())" }, false },
 	{ "kernel.trace(\"irq:*\")", { "println(pp())" }, true },
+	/* a module's: the campaign's guest loads and removes jbd2 */
+	{ "kernel.trace(\"jbd2:jbd2_start_commit\")",
+	  { "println($journal->j_flags)", "println($$parms)" }, false },
+	{ "kernel.trace(\"jbd2:*\")", { "println($$name)" }, true },
 	{ "syscall.read", { "println(user_string_n(buf_uaddr, count))", "println(fd, \" \", count)" }, false },
 	{ "syscall.read.return", { "println(name, \" = \", retstr)" }, false },
 	{ "syscall.write", { "println(name, \" \", argstr)" }, false },
