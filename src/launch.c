@@ -263,7 +263,7 @@ static void loader_args(struct argv_builder *a, const struct tapc_options *o, bo
 		arg(a, o->size_option);
 	}
 	if (o->flight_recorder)
-		arg(a, "-D");
+		arg(a, o->output_file ? "-D" : "-L");
 	if (o->command) {
 		arg(a, "-c");
 		arg(a, o->command);

@@ -43,9 +43,11 @@ static const char usage_text[] =
 "  -o FILE        send the script's output to FILE\n"
 "  -S SIZE[,N]    with -o: FILE.0, FILE.1, ...: the next file past SIZE MiB,\n"
 "                 only the last N kept\n"
-"  -F             with -o: flight recorder: once the module runs, tapc-run\n"
+"  -F             flight recorder: with -o, once the module runs, tapc-run\n"
 "                 goes on in the background and its pid is printed (SIGUSR2\n"
-"                 starts the next file, SIGTERM stops the script)\n"
+"                 starts the next file, SIGTERM stops the script); without,\n"
+"                 the module is left running, keeping its latest output,\n"
+"                 until 'tapc-run -A MODULE' attaches (Ctrl-C there stops it)\n"
 "  -s NUM         the output buffer is NUM MiB (1-1024; default 256 KiB),\n"
 "                 each CPU's with -b\n"
 "  -b             bulk mode: an output buffer per CPU, written with -o FILE\n"
@@ -130,10 +132,10 @@ static const char usage_text[] =
 "TAPC_KBUILD=1 (always build with kbuild, not by replaying its commands),\n"
 "SYSTEMTAP_COLORS (--color's colours, as SystemTap's).\n"
 "\n"
-"SystemTap's -F without -o (the in-memory flight recorder), -i, -q, --bpf,\n"
-"--runtime=bpf|dyninst, --use-server and the other compile-server options,\n"
-"--monitor, --sysroot, --sysenv, --save-uprobes, --download-debuginfo,\n"
-"--remote-prefix and --rlimit-* are refused by name.\n";
+"SystemTap's -i, -q, --bpf, --runtime=bpf|dyninst, --use-server and the\n"
+"other compile-server options, --monitor, --sysroot, --sysenv,\n"
+"--save-uprobes, --download-debuginfo, --remote-prefix and --rlimit-* are\n"
+"refused by name.\n";
 
 void strlist_add(struct strlist *l, const char *s)
 {
@@ -461,20 +463,14 @@ static const struct {
 };
 
 /*
- * -F: SystemTap's flight recorder in its file mode (with -o): tapc-run -D
- * goes on in the background.  Its in-memory mode (no -o: the module
- * keeps the latest output, staprun -A reattaches) tapc does not have.
+ * -F: SystemTap's flight recorder.  With -o, its file mode: tapc-run -D
+ * goes on in the background.  Without, in memory: tapc-run -L leaves the
+ * module running, keeping its latest output, for tapc-run -A.
  */
 static bool flight_recorder_check(const struct tapc_options *o)
 {
 	if (!o->flight_recorder)
 		return true;
-	if (!o->output_file) {
-		bad_usage("%s", "-F needs -o FILE: tapc's flight recorder writes files "
-			  "(SystemTap's in-memory mode without -o, reattached with "
-			  "staprun -A, is not supported)");
-		return false;
-	}
 	if (o->command) {
 		bad_usage("%s", "You can't specify -c and -F options together.");
 		return false;

@@ -39,6 +39,7 @@ struct tap_ring {
 	u64 dropped;		/* bytes that did not fit */
 	atomic64_t nmi_dropped;	/* bytes dropped without the lock (NMI) */
 	atomic64_t cut;		/* bytes of prints longer than a hit's buffer */
+	bool overwrite;		/* flight recorder: the oldest lines make room */
 	spinlock_t lock;
 	wait_queue_head_t wq;
 };

@@ -18,6 +18,11 @@
  * a hit's output that does not fit is dropped whole and counted, and
  * tapc-run reports the count.  Readers block until there are bytes or the
  * session is done; at DONE an empty ring reads as end of file.
+ *
+ * Loaded for the flight recorder in memory (_tap_flight=1: tapc -F
+ * without -o, tapc-run -L), the script's output rings keep the latest
+ * output instead: the oldest whole lines make room for a hit's, and
+ * tapc-run -A reads what is left when it attaches.
  */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -30,6 +35,10 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 #include "tap_internal.h"
+
+static bool tap_flight;
+module_param_named(_tap_flight, tap_flight, bool, 0444);
+MODULE_PARM_DESC(_tap_flight, "flight recorder: keep the latest output (tapc-run -L)");
 
 struct tap_ring tap_out_ring, tap_err_ring, tap_cmd_ring;
 static struct tap_ring *tap_cpu_rings;	/* bulk mode: nr_cpu_ids rings */
@@ -67,11 +76,27 @@ static int tap_ring_init(struct tap_ring *r, size_t size)
 	tap_mem_count(TAP_MEM_NET, size);
 	r->size = size;
 	r->head = r->tail = r->dropped = 0;
+	r->overwrite = false;
 	atomic64_set(&r->nmi_dropped, 0);
 	atomic64_set(&r->cut, 0);
 	spin_lock_init(&r->lock);
 	init_waitqueue_head(&r->wq);
 	return 0;
+}
+
+/*
+ * Flight recorder: drop the oldest whole lines (the ring's lock held)
+ * until len more bytes fit; a line without its end yet goes whole.
+ */
+static void tap_ring_make_room(struct tap_ring *r, size_t len)
+{
+	while (len > r->size - (size_t)(r->head - r->tail)) {
+		u64 at = r->tail;
+
+		while (at < r->head && r->buf[at % r->size] != '\n')
+			at++;
+		r->tail = at < r->head ? at + 1 : r->head;
+	}
 }
 
 bool tap_ring_write(struct tap_ring *r, const char *s, size_t len)
@@ -95,6 +120,8 @@ bool tap_ring_write(struct tap_ring *r, const char *s, size_t len)
 	} else {
 		spin_lock_irqsave(&r->lock, flags);
 	}
+	if (r->overwrite && len <= r->size)
+		tap_ring_make_room(r, len);
 	if (len > r->size - (size_t)(r->head - r->tail)) {
 		r->dropped += len;
 	} else {
@@ -440,6 +467,7 @@ static int tap_cpu_rings_init(void)
 			tap_cpu_rings_free(rings);
 			return -ENOMEM;
 		}
+		rings[cpu].overwrite = tap_flight;
 	}
 	tap_cpu_rings = rings;
 	for_each_possible_cpu(cpu) {
@@ -463,6 +491,7 @@ int tap_transport_init(const char *modname)
 	ret = tap_ring_init(&tap_out_ring, tap_limits.bulk ? PAGE_SIZE : tap_limits.buffer_size);
 	if (ret)
 		return ret;
+	tap_out_ring.overwrite = tap_flight;
 	ret = tap_ring_init(&tap_err_ring, TAP_ERRBUF_SIZE);
 	if (ret)
 		goto err_out;

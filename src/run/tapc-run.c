@@ -79,6 +79,9 @@ struct session {
 	unsigned long long cut;		/* of prints longer than a hit's buffer */
 	bool stop_sent;
 	bool out_eof, err_eof, cmd_eof;
+	bool detach_when_running;	/* -L: leave it running, unread */
+	bool attached;		/* -A: it was loaded and started before */
+	bool detached;		/* left running (-L) */
 	/* the start of the error channel's current line, for logged_error */
 	char err_head[5];
 	size_t err_col;
@@ -101,7 +104,8 @@ static void vmsg(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-o FILE [-S SIZE[,N]] [-D]] [-c CMD] [-x PID] [-N PID] [-r N:URI] [-T SECS] [-R] [-v] MODULE.ko [NAME=VALUE...]\n"
+		"Usage: %s [-o FILE [-S SIZE[,N]] [-D]] [-c CMD] [-x PID] [-N PID] [-r N:URI] [-T SECS] [-R] [-L] [-v] MODULE.ko [NAME=VALUE...]\n"
+		"       %s -A [-o FILE [-S SIZE[,N]]] [-T SECS] [-v] MODULE\n"
 		"  -o FILE   write the script's output to FILE instead of stdout (opened\n"
 		"            once the module is loaded, never through a symbolic link);\n"
 		"            switch_file() or SIGUSR2 goes on to FILE.1, FILE.2, ...\n"
@@ -119,10 +123,15 @@ static void usage(FILE *f)
 		"  -T SECS   stop the script after SECS seconds\n"
 		"  -R        if a module of the same name is loaded, load this one\n"
 		"            under a unique name of the same length\n"
+		"  -L        load the module, start it and leave it running (the flight\n"
+		"            recorder in memory, tapc -F: its output keeps the latest\n"
+		"            lines)\n"
+		"  -A        attach to MODULE, loaded and left running before: relay its\n"
+		"            output (what it kept first), stop and remove it at the end\n"
 		"  -v        tell what happens, on stderr\n"
 		"  -h        this help\n"
 		"Installed set-user-ID root, it lets members of the groups stapusr, stapsys\n"
-		"and stapdev run modules, as SystemTap's staprun: see tapc-run(8).\n", prog);
+		"and stapdev run modules, as SystemTap's staprun: see tapc-run(8).\n", prog, prog);
 }
 
 /* "dir/foo-bar.ko" -> "foo_bar", as kbuild names the module. */
@@ -227,7 +236,8 @@ static int open_module(struct session *s, const char *path, unsigned creds,
 		       char **args, int nargs, char **params)
 {
 	struct modimage m;
-	size_t plen = 64 + TZ_PARAMS_LEN + LOADER_PARAMS_LEN;
+	/* and room for _tap_target, _tap_ns_pid and _tap_flight */
+	size_t plen = 64 + 32 + TZ_PARAMS_LEN + LOADER_PARAMS_LEN;
 	int fd = approve_open(path, creds);
 
 	*params = NULL;
@@ -793,20 +803,21 @@ static int run_session(struct session *s, double timeout)
 	int *chan_of = calloc((size_t)s->bulk.n + 1, sizeof(*chan_of));
 	int ret = -1;
 
-	if (ctl_write(s, "start") < 0)
+	if (!s->attached && ctl_write(s, "start") < 0)
 		goto out;
 	if (!pfd || !chan_of) {
 		fprintf(stderr, "ERROR: %s: out of memory\n", prog);
 		goto out;
 	}
-	while (!(s->out_eof && s->err_eof && s->cmd_eof && bulk_done(&s->bulk))) {
+	while (!s->detached && !(s->out_eof && s->err_eof && s->cmd_eof && bulk_done(&s->bulk))) {
 		int n, ms = -1, i_out = -1, i_err = -1, i_cmd = -1;
 		int i_ctl = -1, i_in = -1, n_bulk;
 
-		/* the per-CPU channels first, at pfd[0 .. n_bulk - 1] */
-		n = n_bulk = bulk_poll_fds(&s->bulk, pfd, chan_of);
+		/* the per-CPU channels first, at pfd[0 .. n_bulk - 1]; -L
+		 * leaves the output where it is, for -A */
+		n = n_bulk = s->detach_when_running ? 0 : bulk_poll_fds(&s->bulk, pfd, chan_of);
 
-		if (!s->out_eof) {
+		if (!s->out_eof && !s->detach_when_running) {
 			pfd[n] = (struct pollfd){ .fd = s->out_fd, .events = POLLIN };
 			i_out = n++;
 		}
@@ -853,7 +864,9 @@ static int run_session(struct session *s, double timeout)
 				request_stop(s, "control file error");
 			} else {
 				vmsg("module state: %s", s->state);
-				if (!strcmp(s->state, "running"))
+				if (!strcmp(s->state, "running") && s->detach_when_running)
+					s->detached = true;
+				else if (!strcmp(s->state, "running"))
 					session_running(s);
 				else if (!strcmp(s->state, "exiting"))
 					request_stop(s, "the script called exit() or failed");
@@ -872,11 +885,77 @@ static int run_session(struct session *s, double timeout)
 			goto out;
 	}
 	input_close(&s->input);
-	ret = ctl_read(s);	/* the final counts */
+	ret = s->detached ? 0 : ctl_read(s);	/* the final counts */
 out:
 	free(pfd);
 	free(chan_of);
 	return ret;
+}
+
+/*
+ * -L and -A, as staprun's: -L loads and leaves (no output file, command
+ * or background relay: the output stays in the module); -A attaches to a
+ * module by name, without parameters or a target of its own.
+ */
+static bool modes_valid(const struct session *s, bool attach, bool background,
+			const char *outfile, const char *cmd, long target, int nparams)
+{
+	const char *bad = NULL;
+
+	if (s->detach_when_running && attach)
+		bad = "You can't specify -L and -A options together.";
+	else if (s->detach_when_running && (outfile || background || cmd))
+		bad = "You can't specify -L with -o, -D or -c.";
+	else if (attach && nparams > 0)
+		bad = "Cannot have module options with attach (-A).";
+	else if (attach && (background || cmd || target || rename_if_loaded))
+		bad = "You can't specify -A with -D, -c, -x or -R.";
+	if (bad) {
+		fprintf(stderr, "ERROR: %s\n", bad);
+		usage(stderr);
+	}
+	return !bad;
+}
+
+/* -A: the module's files are there and are the caller's (the module gives
+ * them to the user who loaded it; root may attach to any). */
+static bool attachable(const struct session *s)
+{
+	struct stat st;
+
+	if (!approve_name(s->name)) {
+		fprintf(stderr, "ERROR: %s: bad module name '%s'\n", prog, s->name);
+		return false;
+	}
+	if (lstat(s->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "ERROR: Cannot attach to module %s control channel; not running?\n",
+			s->name);
+		return false;
+	}
+	if (st.st_uid != getuid() && getuid() != 0) {
+		fprintf(stderr, "ERROR: %s: module %s is another user's\n", prog, s->name);
+		return false;
+	}
+	return true;
+}
+
+/* -L: the module runs on; tell how to come back, as staprun. */
+static int leave_running(struct session *s, int status, char *params)
+{
+	if (s->cmd_fd >= 0)
+		close(s->cmd_fd);
+	if (s->ctl_fd >= 0)
+		close(s->ctl_fd);
+	if (s->out_fd >= 0)
+		close(s->out_fd);
+	if (s->err_fd >= 0)
+		close(s->err_fd);
+	if (outfile_close(&s->dest) < 0)
+		status = 1;
+	free(params);
+	fprintf(stderr, "\nDisconnecting from systemtap module.\n"
+		"To reconnect, type \"tapc-run -A %s\"\n", s->name);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -891,6 +970,7 @@ int main(int argc, char **argv)
 	const char *remote_uri = NULL;
 	double timeout = 0;
 	bool background = false;	/* -D */
+	bool attach = false;		/* -A */
 	char *params = NULL, *end;
 	sigset_t mask, oldmask;
 	unsigned creds;
@@ -898,7 +978,7 @@ int main(int argc, char **argv)
 
 	if (setuid_init(&privs) < 0)
 		return 1;
-	while ((opt = getopt(argc, argv, "+o:S:Dc:x:N:r:T:Rvh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:S:DLAc:x:N:r:T:Rvh")) != -1) {
 		switch (opt) {
 		case 'R':
 			rename_if_loaded = true;
@@ -917,6 +997,12 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			background = true;
+			break;
+		case 'L':
+			s.detach_when_running = true;
+			break;
+		case 'A':
+			attach = true;
 			break;
 		case 'c':
 			cmd = optarg;
@@ -985,6 +1071,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	if (!modes_valid(&s, attach, background, outfile, cmd, target, argc - optind - 1))
+		return 1;
 	if (module_name(argv[optind], s.name, sizeof(s.name)) < 0) {
 		fprintf(stderr, "ERROR: %s: bad module name '%s'\n", prog,
 			argv[optind]);
@@ -994,10 +1082,12 @@ int main(int argc, char **argv)
 		return 1;
 
 	/* module parameters: NAME=VALUE..., and later the target pid */
-	fd = open_module(&s, argv[optind], creds, argv + optind + 1,
-			 argc - optind - 1, &params);
-	if (fd < 0)
-		goto fail;
+	if (!attach) {
+		fd = open_module(&s, argv[optind], creds, argv + optind + 1,
+				 argc - optind - 1, &params);
+		if (fd < 0)
+			goto fail;
+	}
 	snprintf(s.dir, sizeof(s.dir), "/proc/tapc-%s", s.name);
 
 	/* From here on, signals are read from sigfd. */
@@ -1017,6 +1107,14 @@ int main(int argc, char **argv)
 		goto fail;
 	}
 
+	if (attach) {
+		/* -A: loaded, started and left running by an earlier -L */
+		if (!attachable(&s))
+			goto fail;
+		s.attached = true;
+		s.loaded = true;
+		goto open_channels;
+	}
 	if (cmd) {
 		s.child_via_shell = needs_shell(cmd);
 		s.child = start_child(cmd, &oldmask, &s.go_fd, &s.exec_fd);
@@ -1035,6 +1133,8 @@ int main(int argc, char **argv)
 		snprintf(params + strlen(params), LOADER_PARAMS_LEN,
 			 "_tap_remote_id=%ld _tap_remote_uri=%s ", remote_id,
 			 remote_uri);
+	if (s.detach_when_running)
+		strcat(params, "_tap_flight=1 ");
 	tz_params(params + strlen(params), TZ_PARAMS_LEN);
 
 	vmsg("loading %s as module %s, parameters '%s'", argv[optind], s.name,
@@ -1055,6 +1155,7 @@ int main(int argc, char **argv)
 	close(fd);
 	s.loaded = true;
 
+open_channels:
 	/* a bulk-mode module's output goes to its per-CPU files alone */
 	if (bulk_open(&s.bulk, s.dir, outfile, size_max, num_max) < 0 ||
 	    outfile_open(&s.dest, s.bulk.n ? NULL : outfile, size_max, num_max) < 0) {
@@ -1071,6 +1172,8 @@ int main(int argc, char **argv)
 	}
 	if (bulk_close(&s.bulk) < 0)
 		status = 1;
+	if (s.detached)
+		return leave_running(&s, status, params);
 	if (s.cmd_fd >= 0)
 		close(s.cmd_fd);
 	if (s.ctl_fd >= 0)
