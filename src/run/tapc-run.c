@@ -812,12 +812,14 @@ static int run_session(struct session *s, double timeout)
 	while (!s->detached && !(s->out_eof && s->err_eof && s->cmd_eof && bulk_done(&s->bulk))) {
 		int n, ms = -1, i_out = -1, i_err = -1, i_cmd = -1;
 		int i_ctl = -1, i_in = -1, n_bulk;
+		/* -L leaves the output where it is, for -A; but a script that
+		 * ends before it runs (exit() in a begin probe) ends here */
+		bool keep_output = s->detach_when_running && !s->stop_sent;
 
-		/* the per-CPU channels first, at pfd[0 .. n_bulk - 1]; -L
-		 * leaves the output where it is, for -A */
-		n = n_bulk = s->detach_when_running ? 0 : bulk_poll_fds(&s->bulk, pfd, chan_of);
+		/* the per-CPU channels first, at pfd[0 .. n_bulk - 1] */
+		n = n_bulk = keep_output ? 0 : bulk_poll_fds(&s->bulk, pfd, chan_of);
 
-		if (!s->out_eof && !s->detach_when_running) {
+		if (!s->out_eof && !keep_output) {
 			pfd[n] = (struct pollfd){ .fd = s->out_fd, .events = POLLIN };
 			i_out = n++;
 		}
