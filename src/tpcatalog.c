@@ -241,6 +241,7 @@ static int note_proto_names(struct btf_tracepoints *tps, const char *p)
 	char word[128], last[128];
 	char **names = NULL, **grown;
 	uint32_t n = 0;
+	int rc = 0;
 
 	if (!read_ident(&p, word, sizeof(word)) || strcmp(word, "TP_PROTO") != 0 ||
 	    !skip_char(&p, '('))
@@ -274,16 +275,13 @@ static int note_proto_names(struct btf_tracepoints *tps, const char *p)
 	h->params = names;
 	h->nparams = n;
 	return 0;
+oom:
+	rc = -1;
 unnamed:
 	for (uint32_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	return 0;
-oom:
-	for (uint32_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return -1;
+	return rc;
 }
 
 /* The macros that define events, by their names' prefixes (headers wrap

@@ -131,12 +131,6 @@ static char *no_match_message(const struct btf_tracepoints *tps, const char *pat
 	return nearest_no_match(&nr, "tracepoints");
 }
 
-/* Whether a module's event is the kernel's too (then the kernel's). */
-static bool kernel_has(const struct btf_tracepoints *tps, const char *event)
-{
-	return btf_tracepoint_find(tps, event) != NULL;
-}
-
 /* Whether module (a name the module index holds: one string each) is in
  * modules. */
 static bool has_header_events(const struct vec *modules, const char *module)
@@ -189,7 +183,8 @@ static void add_module_matches(const struct btf_tracepoints *tps, const char *pa
 		 * its module must have events the headers name (the module
 		 * of a header a headers package does not ship has none, and
 		 * its events no system) */
-		if (kernel_has(tps, ev->event) ||
+		/* (an event the kernel has too is the kernel's) */
+		if (btf_tracepoint_find(tps, ev->event) ||
 		    (system && !glob_match_pair(pattern, ':', system, ev->event)) ||
 		    (!system && name_pattern && !glob_match(name_pattern, ev->event)) ||
 		    (!system && colon && !has_header_events(&in_headers, ev->module)))

@@ -941,17 +941,10 @@ static bool attachable(const struct session *s)
 	return true;
 }
 
-/* -L: the module runs on; tell how to come back, as staprun. */
+/* -L: the module runs on (its files closed); tell how to come back, as
+ * staprun does. */
 static int leave_running(struct session *s, int status, char *params)
 {
-	if (s->cmd_fd >= 0)
-		close(s->cmd_fd);
-	if (s->ctl_fd >= 0)
-		close(s->ctl_fd);
-	if (s->out_fd >= 0)
-		close(s->out_fd);
-	if (s->err_fd >= 0)
-		close(s->err_fd);
 	if (outfile_close(&s->dest) < 0)
 		status = 1;
 	free(params);
@@ -1174,8 +1167,6 @@ open_channels:
 	}
 	if (bulk_close(&s.bulk) < 0)
 		status = 1;
-	if (s.detached)
-		return leave_running(&s, status, params);
 	if (s.cmd_fd >= 0)
 		close(s.cmd_fd);
 	if (s.ctl_fd >= 0)
@@ -1184,6 +1175,8 @@ open_channels:
 		close(s.out_fd);
 	if (s.err_fd >= 0)
 		close(s.err_fd);
+	if (s.detached)
+		return leave_running(&s, status, params);
 	end_child(&s);
 	if (remove_module(&s) < 0)
 		status = 1;

@@ -14,21 +14,7 @@ set -u
 pid=$1 mod=$2 dir=$3 first=$4
 shift 4
 
-# bounded_wait WHAT CMD...: until CMD succeeds (a bound, not a timing:
-# each step waits for what the script or the relay does).
-bounded_wait() {
-	what=$1
-	shift
-	tries=0
-	until "$@"; do
-		tries=$((tries + 1))
-		if [ "$tries" -gt 3000 ]; then
-			echo "flight-guest: $what" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-}
+. "$(dirname "$0")/guest-wait.sh"
 
 has_output() {
 	[ -s "$dir/$1" ]

@@ -14,20 +14,7 @@ set -u
 tapc_run=$1 mod=$2 last=$3 dir=$4
 ctl=/proc/tapc-$mod/ctl
 
-# bounded_wait WHAT CMD...: until CMD succeeds (a bound, not a timing)
-bounded_wait() {
-	what=$1
-	shift
-	tries=0
-	until "$@"; do
-		tries=$((tries + 1))
-		if [ "$tries" -gt 3000 ]; then
-			echo "flight-mem-guest: $what" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-}
+. "$(dirname "$0")/guest-wait.sh"
 
 exiting() {
 	grep -q '^exiting ' "$ctl" 2>/dev/null
