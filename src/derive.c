@@ -787,6 +787,7 @@ static void point_mismatch(struct elab *E, struct derive *D,
 	if (star && star != bad->name)
 		functor[star - bad->name] = '\0';
 	sugg = point_suggestion(E, pp, idx, functor);
+	E->d->library_named = true;
 	defer_error(D, &bad->pos, "probe point mismatch", xasprintf(
 		"probe point mismatch%s%s: identifier '%s' at %s:%d:%d",
 		star ? ": didn't find any wildcard matches" : "", sugg, bad->name,

@@ -105,6 +105,7 @@ void diag_restart(struct diag *d)
 	memset(d->erred, 0, sizeof(d->erred));
 	d->nerred = 0;
 	d->similar_errors_suppressed = 0;
+	d->library_named = false;
 }
 
 /* The line table of f, built on first use: each message and each

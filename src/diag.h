@@ -101,6 +101,12 @@ struct diag {
 	bool chain_keyed;	/* every part so far had a kind */
 	bool chain_shown;	/* an error of the chain was written */
 	int chain_nested;	/* begins inside the chain not yet ended */
+	/* A message named candidates from the library's definitions (an
+	 * unresolved function's or probe point's "similar:" list): a pass
+	 * 2 over only the tapset files the script needs would word it
+	 * differently from one over the whole library (elaborate_lazily
+	 * in main.c). */
+	bool library_named;
 };
 
 /* The most srcfile_read() reads of a script or tapset file: far above any

@@ -58,10 +58,14 @@ static int64_t define_value(const struct strlist *defines, const char *name)
 
 /*
  * Elaborate with the tapset files pass 1 found the script needs.  Should
- * that fail while other tapset files were left unparsed, elaborate again
- * with all of them, so that messages (the "similar:" suggestions, for one)
- * are those of the whole library; the first attempt's messages are held
- * back until it is known which attempt counts.
+ * that fail with a message naming candidates from the library (the
+ * "similar:" list of an unresolved function or probe point) while other
+ * tapset files were left unparsed, elaborate again with all of them, so
+ * that such messages are those of the whole library; the first attempt's
+ * messages are held back until it is known which attempt counts.  Other failures (types,
+ * arity, target variables...) concern only what the script uses, and
+ * pass 1 loaded every file defining a name it uses: their messages
+ * stand, and a mistyped one-liner does not parse the rest of the library.
  */
 static struct program *elaborate_lazily(struct session *s, const struct elab_options *eo)
 {
@@ -78,7 +82,7 @@ static struct program *elaborate_lazily(struct session *s, const struct elab_opt
 		return prog;
 	fclose(mem);
 	s->diag.stream = saved;
-	if (!prog && session_load_library_rest(s) == 0) {
+	if (!prog && s->diag.library_named && session_load_library_rest(s) == 0) {
 		diag_restart(&s->diag);
 		free(held);
 		return elaborate(s->user, s->n_user, s->library, s->n_library, eo, &s->diag);

@@ -442,6 +442,7 @@ static void res_call(struct rctx *R, struct expr *e)
 					names[n++] = f->name;
 			}
 			sugg = sem_suggest(e->name, names, n);
+			E->d->library_named = true;
 			sem_error(E, &e->pos, what, "unresolved function %s%s", e->name, sugg);
 			free(sugg);
 			free(names);
