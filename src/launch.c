@@ -57,6 +57,9 @@ void run_catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Ctrl-\ reaches tapc-run too; it leaves the module running
+	 * (detaches) and exits, and so do we, after it */
+	sigaction(SIGQUIT, &sa, NULL);
 }
 
 int run_interrupted(void)
@@ -72,6 +75,7 @@ static void block_signals(int how, sigset_t *old)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
 	sigprocmask(how, &set, old);
 }
 
@@ -86,6 +90,7 @@ int run_fork(void)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 	} else if (pid > 0) {
 		child_pid = pid;
 	}

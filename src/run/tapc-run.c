@@ -14,7 +14,8 @@
  * -c command ends.  The module then runs its end probes and turns "done";
  * we read out and err to their end, remove the module and print the
  * closing warnings.  Whatever happens after the module is loaded, it is
- * removed before we exit.
+ * removed before we exit, unless -L or SIGQUIT (Ctrl-\) asked to leave
+ * it running for a later -A, as staprun's do.
  *
  * Installed set-user-ID root (tapc-setup-privileges), it runs as the
  * caller and is root only to load and remove the module; what the caller
@@ -79,9 +80,9 @@ struct session {
 	unsigned long long cut;		/* of prints longer than a hit's buffer */
 	bool stop_sent;
 	bool out_eof, err_eof, cmd_eof;
-	bool detach_when_running;	/* -L: leave it running, unread */
+	bool detach_when_running;	/* -L, SIGQUIT: leave it running, unread */
 	bool attached;		/* -A: it was loaded and started before */
-	bool detached;		/* left running (-L) */
+	bool detached;		/* left running (-L, SIGQUIT) */
 	/* the start of the error channel's current line, for logged_error */
 	char err_head[5];
 	size_t err_col;
@@ -130,6 +131,8 @@ static void usage(FILE *f)
 		"            output (what it kept first), stop and remove it at the end\n"
 		"  -v        tell what happens, on stderr\n"
 		"  -h        this help\n"
+		"SIGINT, SIGTERM, SIGHUP: stop the script; SIGQUIT (Ctrl-\\): leave it running\n"
+		"for -A.\n"
 		"Installed set-user-ID root, it lets members of the groups stapusr, stapsys\n"
 		"and stapdev run modules, as SystemTap's staprun: see tapc-run(8).\n", prog, prog);
 }
@@ -761,10 +764,26 @@ static void child_ended(struct session *s)
 }
 
 /*
+ * SIGQUIT (Ctrl-\), as staprun's: leave the module running, its output
+ * kept for a later -A, once it runs (at once if it does), unless it is
+ * ending already.  A -c command that runs goes on; one not yet started
+ * never is.
+ */
+static void detach_on_request(struct session *s)
+{
+	if (s->stop_sent)
+		return;
+	vmsg("SIGQUIT: leaving the module running");
+	s->detach_when_running = true;
+	if (!strcmp(s->state, "running"))
+		s->detached = true;
+}
+
+/*
  * The signals that came (sigfd does not block): SIGCHLD for the -c
  * command, SIGUSR2 for the next output file (switch_file(): taken before
  * each read of the output, so that all output written after the signal
- * was sent goes to the new file), the others to stop.
+ * was sent goes to the new file), SIGQUIT to detach, the others to stop.
  */
 static void take_signals(struct session *s)
 {
@@ -777,6 +796,8 @@ static void take_signals(struct session *s)
 			vmsg("SIGUSR2: the next output file");
 			if (outfile_switch(&s->dest) < 0 || bulk_switch(&s->bulk) < 0)
 				request_stop(s, "no output file");
+		} else if (si.ssi_signo == SIGQUIT) {
+			detach_on_request(s);
 		} else {
 			request_stop(s, strsignal(si.ssi_signo));
 		}
@@ -941,8 +962,8 @@ static bool attachable(const struct session *s)
 	return true;
 }
 
-/* -L: the module runs on (its files closed); tell how to come back, as
- * staprun does. */
+/* -L or SIGQUIT: the module runs on (its files closed); tell how to come
+ * back, as staprun does. */
 static int leave_running(struct session *s, int status, char *params)
 {
 	if (outfile_close(&s->dest) < 0)
@@ -1092,6 +1113,10 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGUSR2);	/* switch_file() */
+	sigaddset(&mask, SIGQUIT);	/* detach_on_request() */
+	/* Blocked, they wait in sigfd even when ignored (a shell starts a
+	 * background job with SIGINT and SIGQUIT ignored): as staprun's,
+	 * a kill -QUIT still detaches, a kill -INT still stops. */
 	sigprocmask(SIG_BLOCK, &mask, &oldmask);
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
