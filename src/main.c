@@ -62,10 +62,11 @@ static int64_t define_value(const struct strlist *defines, const char *name)
  * "similar:" list of an unresolved function or probe point) while other
  * tapset files were left unparsed, elaborate again with all of them, so
  * that such messages are those of the whole library; the first attempt's
- * messages are held back until it is known which attempt counts.  Other failures (types,
- * arity, target variables...) concern only what the script uses, and
- * pass 1 loaded every file defining a name it uses: their messages
- * stand, and a mistyped one-liner does not parse the rest of the library.
+ * messages are held back until it is known which attempt counts.  Other
+ * failures (types, arity, target variables...) concern only what the
+ * script uses, and pass 1 loaded every file defining a name it uses:
+ * their messages stand, and a mistyped one-liner does not parse the rest
+ * of the library.
  */
 static struct program *elaborate_lazily(struct session *s, const struct elab_options *eo)
 {
