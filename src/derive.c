@@ -184,6 +184,7 @@ struct derive {
 	/* The first failure below a user's probe point, reported after the
 	 * "while resolving" line for that point. */
 	bool deferred;
+	bool deferred_unplaced;		/* printed without a place (no match) */
 	struct srcpos deferred_pos;
 	char *deferred_msg;
 	const char *deferred_kind;	/* its kind, for similar-error suppression */
@@ -224,6 +225,20 @@ static void defer_error(struct derive *D, const struct srcpos *pos, const char *
 	D->deferred_pos = *pos;
 	D->deferred_msg = msg;
 	D->deferred_kind = kind;
+}
+
+/*
+ * pp names an alias whole, but the alias's points are all optional and
+ * none resolved: SystemTap's plain "no match" (no place, no source line),
+ * where a name that matches nothing is a mismatch.
+ */
+static void alias_no_match(struct derive *D, const struct probe_point *pp)
+{
+	bool first = !D->deferred;
+
+	defer_error(D, &pp->pos, "no match", xstrdup("no match"));
+	if (first)
+		D->deferred_unplaced = true;
 }
 
 /* pp failed to derive: one more level out from the first failure. */
@@ -970,6 +985,7 @@ static int derive_point_q(struct elab *E, struct derive *D,
 {
 	bool optional = pp->optional || parent_optional;
 	int total = 0, best = 0;
+	bool alias_named = false;	/* an alias named whole: no suffix, no wildcard */
 	int dg = dglob_comp(pp);
 
 	if (dg >= 0)
@@ -1015,6 +1031,7 @@ static int derive_point_q(struct elab *E, struct derive *D,
 				}
 			} else {
 				n = expand_alias(E, D, r, k, pp, body, chain, parent_optional);
+				alias_named = k == (int)pp->comps.n;
 			}
 			if (renamed) {
 				free(D->list_name);
@@ -1066,8 +1083,12 @@ static int derive_point_q(struct elab *E, struct derive *D,
 	}
 	if (!D->failed && total == 0 && failed_p && !optional && !quiet)
 		derive_family(E, D, failed_fam, failed_p, pp, body, chain, true);
-	if (!D->failed && total == 0 && !optional && !quiet)
-		point_mismatch(E, D, pp, best);
+	if (!D->failed && total == 0 && !optional && !quiet) {
+		if (alias_named)
+			alias_no_match(D, pp);
+		else
+			point_mismatch(E, D, pp, best);
+	}
 	if (D->failed) {
 		note_level(D, pp);
 		return -1;
@@ -1097,7 +1118,8 @@ static void report_failure(struct elab *E, struct derive *D, const struct probe_
 		diag_chain_begin(E->d);
 		sem_error(E, pos, what, "while resolving probe point");
 		if (i == from)
-			diag_error_keyed(E->d, &D->deferred_pos, "semantic error",
+			diag_error_keyed(E->d, D->deferred_unplaced ? NULL : &D->deferred_pos,
+					 "semantic error",
 					 D->deferred_kind, "%s", D->deferred_msg);
 		else
 			diag_error_keyed(E->d, NULL, "semantic error", "no match", "no match");
