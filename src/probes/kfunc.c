@@ -111,9 +111,13 @@ static const struct pattern_row kfunc_rows[] = {
 			 PAT_C("absolute", PA_NONE) } },
 	{ DV_ADDR, { PAT_C("kernel", PA_NONE), PAT_C("function", PA_NUM),
 		     PAT_OPT("call", PA_NONE, DV_CALL),
+		     PAT_OR("exported", PA_NONE, DV_EXPORTED),
 		     PAT_OR("return", PA_NONE, DV_RETURN),
 		     { "maxactive", PA_NUM, PC_OPTIONAL, DV_MAXACTIVE, DV_RETURN } } },
-	{ DV_ADDR | DV_STATEMENT, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM) } },
+	/* .nearest changes nothing for an address: as SystemTap's, one that
+	 * begins no statement is an error that names the one it is in */
+	{ DV_ADDR | DV_STATEMENT, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM),
+				    PAT_OPT_RESOLVED("nearest", PA_NONE, DV_NEAREST) } },
 };
 
 /* SystemTap keeps maxactive in an unsigned short. */
@@ -370,8 +374,14 @@ static int expand_absolute(const struct probe_point *pp, struct vec *out,
 	return 1;
 }
 
+static bool kernel_exports(const struct dwindex *ix, const struct dwfunc *f)
+{
+	return dwindex_exported(ix, f->name);
+}
+
 /* kernel.function(ADDR): the function whose code holds ADDR, at its
- * entry; kernel.statement(ADDR): ADDR itself, which must begin a
+ * entry (.exported: only if the kernel exports it);
+ * kernel.statement(ADDR): ADDR itself, which must begin a
  * statement (a line-table row), as SystemTap places them. */
 static int expand_address(const struct point_pattern *pat, const struct probe_point *pp,
 			  struct kfunc_query *q, struct family_error *err)
@@ -391,7 +401,7 @@ static int expand_address(const struct point_pattern *pat, const struct probe_po
 	sym = dwindex_symbol(ix, addr, &off);
 	if (sym && strcmp(sym, "_stext"))
 		f = dwindex_at(ix, addr - off);
-	if (!f)
+	if (!f || ((pat->variant & DV_EXPORTED) && !kernel_exports(ix, f)))
 		return family_no_match(err, &c->pos, xstrdup("no match"));
 	if (pat->variant & DV_STATEMENT) {
 		if (!dwindex_row_start(ix, addr, &start))
@@ -419,11 +429,6 @@ static enum dwmatch_keep variant_keep(int variant)
 	if (variant & DV_EXPORTED)
 		return DWM_EXPORTED;
 	return DWM_ALL;
-}
-
-static bool kernel_exports(const struct dwindex *ix, const struct dwfunc *f)
-{
-	return dwindex_exported(ix, f->name);
 }
 
 static int kfunc_expand(const struct point_pattern *pat, const struct probe_point *pp,
