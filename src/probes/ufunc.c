@@ -423,6 +423,79 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 	return n;
 }
 
+/* The function symbol holding the link-time address ADDR of B: from
+ * the binary's symbol table, else the debug file's (a stripped binary
+ * keeps only its dynamic symbols); its start in *start. */
+static const char *function_at(const struct ubin *b, uint64_t addr, uint64_t *start)
+{
+	const struct usym *s = uelf_function_at(b->elf, addr);
+	unsigned long off = 0;
+	const char *name;
+
+	if (s) {
+		*start = s->addr;
+		return s->name;
+	}
+	if (!b->dw || !(name = dwindex_symbol(b->dw, addr, &off)))
+		return NULL;
+	*start = addr - off;
+	return name;
+}
+
+/*
+ * .function(ADDR): the function whose code holds the link-time address
+ * ADDR, probed where .function("NAME") probes it (past the prologue of
+ * unoptimised code; .return at its entry); .statement(ADDR): ADDR itself,
+ * which must begin a row of the line table, else SystemTap's error
+ * naming the row that holds it.  The point keeps the address
+ * (target_comp -1): pp() is process("PATH").function(0x11b6).  Without
+ * DWARF a function is placed by the symbol table, at its first
+ * instruction; a statement needs the line table.
+ */
+static int expand_address(struct ufunc_query *q, const struct ubin *b, struct family_error *err)
+{
+	const struct pp_comp *c = q->func_comp;
+	uint64_t addr = (uint64_t)c->arg->num, start;
+	bool statement = q->variant & UV_STATEMENT;
+	const char *name = function_at(b, addr, &start);
+	const struct dwfunc *f = name && b->dw ? dwindex_at(b->dw, start) : NULL;
+	size_t first = q->out->n;
+	Dwarf_Addr row;
+
+	if (!name || ((q->variant & UV_EXPORTED) && !uelf_exported(b->elf, name)))
+		return q->pp->optional ? 0 : family_no_match(err, &c->arg->pos, xstrdup("no match"));
+	if (statement && !b->dw)
+		return family_fail(err, &c->arg->pos, xasprintf(
+			"no debuginfo for '%s' [man warning::debuginfo]: %s",
+			q->library ? q->library : q->program, b->dw_why));
+	if (statement) {
+		if (!dwindex_row_start(b->dw, addr, &row))
+			return q->pp->optional ? 0 : family_no_match(err, &c->arg->pos,
+								     xstrdup("no match"));
+		if (row != addr)
+			return family_fail(err, &c->arg->pos, xasprintf(
+				"address %#" PRIx64 " does not match the beginning of a statement "
+				"(try %#" PRIx64 ")", addr, (uint64_t)row));
+	}
+	if (f) {
+		struct dwmatch m = { .pp = q->pp, .comp = c, .ctx = q,
+				     .keep = statement ? DWM_STATEMENT : DWM_CALL };
+		int line;
+		const char *file = dwindex_decl_file(b->dw, f, &line);
+
+		ubin_current = b;
+		push_dwarf(&m, b->dw, f, line > 0 ? xasprintf("%s@%s:%d", f->name, file, line)
+						  : xstrdup(f->name), statement ? addr : f->entry);
+	} else {
+		push_probe(q, xstrdup(name), statement ? addr : start);
+	}
+	for (size_t i = first; i < q->out->n; i++)
+		((struct family_point *)q->out->v[i])->target_comp = -1;
+	if (q->out->n > first)
+		return (int)q->out->n;
+	return q->pp->optional ? 0 : family_no_match(err, &c->arg->pos, xstrdup("no match"));
+}
+
 int ufunc_expand(struct ufunc_query *q, struct family_error *err)
 {
 	const char *file = q->library ? q->library : q->program;
@@ -435,6 +508,8 @@ int ufunc_expand(struct ufunc_query *q, struct family_error *err)
 	q->elf = b->elf;
 	if (q->variant & UV_PLT)
 		return expand_plt(q, b->elf, err);
+	if (q->variant & UV_ADDR)
+		return expand_address(q, b, err);
 	if (b->dw)
 		return expand_dwarf(q, b, err);
 	if ((q->variant & (UV_STATEMENT | UV_INLINE | UV_CALLEE | UV_CALLEES)) ||

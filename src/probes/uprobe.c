@@ -5,6 +5,8 @@
  *						| .return[.maxactive(N)]]
  *   process("PATH").statement("PAT@FILE:N")
  *   process("PATH").plt("NAME")[.return]
+ *   process("PATH").function(ADDR)[.call | .exported | .return]
+ *   process("PATH").statement(ADDR)[.nearest]
  *   process("PATH").library("LIB").function(...) ... .plt(...)
  *   process(PID)... and process... (-c CMD or -x PID: the target's program)
  *
@@ -58,6 +60,17 @@ static const struct pattern_row uprobe_rows[] = {
 			  PAT_OPT("library", PA_STR, UV_LIBRARY),
 			  PAT_C("statement", PA_STR),
 			  PAT_OPT_RESOLVED("nearest", PA_NONE, UV_NEAREST) } },
+	{ UV_ADDR, { PAT_C("process", PA_OPTSTRNUM),
+		     PAT_OPT("library", PA_STR, UV_LIBRARY),
+		     PAT_C("function", PA_NUM),
+		     PAT_OPT("call", PA_NONE, UV_CALL),
+		     PAT_OR("exported", PA_NONE, UV_EXPORTED),
+		     PAT_OR("return", PA_NONE, UV_RETURN) } },
+	/* .nearest asks nothing more of an address, as in SystemTap */
+	{ UV_ADDR | UV_STATEMENT, { PAT_C("process", PA_OPTSTRNUM),
+				    PAT_OPT("library", PA_STR, UV_LIBRARY),
+				    PAT_C("statement", PA_NUM),
+				    PAT_OPT_RESOLVED("nearest", PA_NONE, UV_NEAREST) } },
 	{ UV_PLT, { PAT_C("process", PA_OPTSTRNUM),
 		    PAT_OPT("library", PA_STR, UV_LIBRARY),
 		    PAT_C("plt", PA_OPTSTR),
@@ -204,6 +217,9 @@ static struct probe_point *uprobe_derived_point(const struct derived_probe *dp)
 			text = d->program;
 		else if (strcmp(c->name, "library") == 0)
 			text = d->library;
+		else if ((dp->variant & UV_ADDR) && arg && arg->kind == E_NUM &&
+			 (!strcmp(c->name, "function") || !strcmp(c->name, "statement")))
+			arg->op = PP_NUM_HEX;	/* the address, as SystemTap names it */
 		if (text) {
 			if (!arg)
 				arg = expr_new(E_STR, &c->pos);
@@ -229,7 +245,8 @@ static char *uprobe_print_sig(const struct derived_probe *dp)
 
 /* -p2's point, as SystemTap registers it: in the library's own
  * process("LIB") for a .library probe, without its .label, and a .plt
- * entry as the statement(ADDR) it is placed at (its derivation too). */
+ * entry as the statement(ADDR) it is placed at (its derivation too); a
+ * .function(ADDR) probe is derived from the address it is placed at. */
 static void uprobe_print_point(const struct derived_probe *dp, char **point, char **chain)
 {
 	const struct uprobe_data *d = dp->fp.data;
@@ -240,6 +257,17 @@ static void uprobe_print_point(const struct derived_probe *dp, char **point, cha
 				   (dp->variant & UV_RETURN) ? ".return" : "");
 		*chain = xstrdup(*point);
 		return;
+	}
+	if ((dp->variant & UV_ADDR) && !(dp->variant & UV_STATEMENT)) {
+		/* derived from where the probe goes, as stap's: the function
+		 * at 0x11b6 from 0x11c5, past its prologue */
+		for (size_t i = 0; i < dp->loc->comps.n; i++) {
+			if (strcmp(((const struct pp_comp *)dp->loc->comps.v[i])->name, "function"))
+				pp_comps_text(&sb, dp->loc, i, i + 1);
+			else
+				strbuf_addf(&sb, ".function(0x%" PRIx64 ")", d->addr);
+		}
+		*chain = strbuf_detach(&sb);
 	}
 	if (!(dp->variant & (UV_LIBRARY | UV_LABEL)))
 		return;

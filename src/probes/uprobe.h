@@ -25,6 +25,7 @@ enum {
 	UV_LABEL = 512,		/* .function(...).label("PAT") */
 	UV_CALLEE = 1024,	/* .function(...).callee("PAT") */
 	UV_CALLEES = 2048,	/* .function(...).callees[(N)] */
+	UV_ADDR = 4096,		/* .function(ADDR), .statement(ADDR) */
 };
 
 /* A probe's payload: one block, the strings at its end. */
