@@ -1198,6 +1198,16 @@ const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned l
 	return "_stext";
 }
 
+bool dwindex_function_start(const struct dwindex *ix, Dwarf_Addr addr, Dwarf_Addr *start)
+{
+	const struct symtab_fn *f = symtab_fn_at(&ix->syms, addr);
+
+	if (!f)
+		return false;
+	*start = f->lo;
+	return true;
+}
+
 bool dwindex_row_start(const struct dwindex *ix, Dwarf_Addr addr, Dwarf_Addr *start)
 {
 	Dwarf_Die cu;

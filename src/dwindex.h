@@ -156,6 +156,9 @@ size_t dwindex_labels(const struct dwindex *ix, const struct dwfunc *f, const ch
  * such symbol contains ADDR (then, in the kernel, "_stext" and an offset
  * from it, which is what is returned). */
 const char *dwindex_symbol(const struct dwindex *ix, Dwarf_Addr addr, unsigned long *offset);
+/* The start of the symbol-table function whose code holds ADDR in
+ * *start (unique name or not); false when none holds it. */
+bool dwindex_function_start(const struct dwindex *ix, Dwarf_Addr addr, Dwarf_Addr *start);
 /* The address of the line-table row that holds ADDR (the start of its
  * statement) in *start; false when no compile unit holds ADDR. */
 bool dwindex_row_start(const struct dwindex *ix, Dwarf_Addr addr, Dwarf_Addr *start);

@@ -5,6 +5,8 @@
  *   kernel.function("PAT[@FILE]").callee("CPAT")[.call | .return], .callees[(N)]
  *   module("MOD").function("PAT[@FILE[:N|:N-M]]")[ same suffixes ]
  *   kernel.statement("PAT@FILE:N|:N-M|+OFF"), module("MOD").statement(...)
+ *   kernel.function(ADDRESS)[.call | .exported | .return[.maxactive(N)]],
+ *   kernel.statement(ADDRESS)[.nearest], module("MOD") the same
  *   kernel.statement(ADDRESS).absolute		(guru mode only)
  *
  * PAT and FILE may be globs, MOD too (over the target kernel's modules,
@@ -80,7 +82,7 @@ enum {
 	DV_LABEL = 512,		/* .function(...).label("PAT") */
 	DV_CALLEE = 1024,	/* .function(...).callee("PAT") */
 	DV_CALLEES = 2048,	/* .function(...).callees[(N)] */
-	DV_ADDR = 4096,		/* kernel.function(ADDR), kernel.statement(ADDR) */
+	DV_ADDR = 4096,		/* .function(ADDR), .statement(ADDR) */
 };
 
 static const struct pattern_row kfunc_rows[] = {
@@ -109,14 +111,18 @@ static const struct pattern_row kfunc_rows[] = {
 			  PAT_OPT_RESOLVED("nearest", PA_NONE, DV_NEAREST) } },
 	{ DV_ABSOLUTE, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM),
 			 PAT_C("absolute", PA_NONE) } },
-	{ DV_ADDR, { PAT_C("kernel", PA_NONE), PAT_C("function", PA_NUM),
+	{ DV_ADDR, { PAT_C("kernel", PA_NONE),
+		     PAT_OR("module", PA_STR, DV_MODULE),
+		     PAT_C("function", PA_NUM),
 		     PAT_OPT("call", PA_NONE, DV_CALL),
 		     PAT_OR("exported", PA_NONE, DV_EXPORTED),
 		     PAT_OR("return", PA_NONE, DV_RETURN),
 		     { "maxactive", PA_NUM, PC_OPTIONAL, DV_MAXACTIVE, DV_RETURN } } },
 	/* .nearest changes nothing for an address: as SystemTap's, one that
 	 * begins no statement is an error that names the one it is in */
-	{ DV_ADDR | DV_STATEMENT, { PAT_C("kernel", PA_NONE), PAT_C("statement", PA_NUM),
+	{ DV_ADDR | DV_STATEMENT, { PAT_C("kernel", PA_NONE),
+				    PAT_OR("module", PA_STR, DV_MODULE),
+				    PAT_C("statement", PA_NUM),
 				    PAT_OPT_RESOLVED("nearest", PA_NONE, DV_NEAREST) } },
 };
 
@@ -379,33 +385,31 @@ static bool kernel_exports(const struct dwindex *ix, const struct dwfunc *f)
 	return dwindex_exported(ix, f->name);
 }
 
-/* kernel.function(ADDR): the function whose code holds ADDR, at its
+/*
+ * kernel.function(ADDR): the function whose code holds ADDR, at its
  * entry (.exported: only if the kernel exports it);
- * kernel.statement(ADDR): ADDR itself, which must begin a
- * statement (a line-table row), as SystemTap places them. */
-static int expand_address(const struct point_pattern *pat, const struct probe_point *pp,
-			  struct kfunc_query *q, struct family_error *err)
+ * kernel.statement(ADDR): ADDR itself, which must begin a statement (a
+ * line-table row), as SystemTap places them.  In a module, ADDR is one of
+ * the module's DWARF as libdwfl lays an unrelocated module out (from
+ * 0x10000, its sections in order), which is what SystemTap takes too.
+ */
+static int address_in(const struct point_pattern *pat, const struct probe_point *pp,
+		      struct kfunc_query *q, const struct dwindex *ix, struct family_error *err)
 {
 	const struct pp_comp *c = family_comp(pp, 1);
 	Dwarf_Addr addr = (Dwarf_Addr)c->arg->num, start;
 	struct dwmatch m = { .pp = pp, .comp = c, .ctx = q,
 			     .keep = (pat->variant & DV_STATEMENT) ? DWM_STATEMENT : DWM_ALL };
-	const char *why = NULL, *sym;
-	const struct dwindex *ix = kinfo_dwarf(&why);
 	const struct dwfunc *f = NULL;
-	unsigned long off = 0;
+	size_t before = q->out->n;
 
-	if (!ix)
-		return family_fail(err, &family_comp(pp, 0)->pos,
-				   xstrdup(why ? why : "no kernel debuginfo"));
-	sym = dwindex_symbol(ix, addr, &off);
-	if (sym && strcmp(sym, "_stext"))
-		f = dwindex_at(ix, addr - off);
+	if (dwindex_function_start(ix, addr, &start))
+		f = dwindex_at(ix, start);
 	if (!f || ((pat->variant & DV_EXPORTED) && !kernel_exports(ix, f)))
-		return family_no_match(err, &c->pos, xstrdup("no match"));
+		return 0;
 	if (pat->variant & DV_STATEMENT) {
 		if (!dwindex_row_start(ix, addr, &start))
-			return family_no_match(err, &c->pos, xstrdup("no match"));
+			return 0;
 		if (start != addr)
 			return family_fail(err, &c->arg->pos, xasprintf(
 				"address %#" PRIx64 " does not match the beginning of a statement "
@@ -414,7 +418,50 @@ static int expand_address(const struct point_pattern *pat, const struct probe_po
 		addr = f->entry;
 	}
 	push_probe(&m, ix, f, xasprintf("%#" PRIx64, (uint64_t)addr), addr);
-	return (int)q->out->n;
+	return (int)(q->out->n - before);
+}
+
+/* ADDR in the kernel, in module("M"), or in each module M's glob
+ * matches that has DWARF installed. */
+static int expand_address(const struct point_pattern *pat, const struct probe_point *pp,
+			  struct kfunc_query *q, struct family_error *err)
+{
+	const struct pp_comp *mc = family_comp(pp, 0), *c = family_comp(pp, 1);
+	const char *why = NULL, *const *names;
+	const struct dwindex *ix;
+	int n = 0;
+
+	if (!(pat->variant & DV_MODULE)) {
+		if (!(ix = kinfo_dwarf(&why)))
+			return family_fail(err, &mc->pos, xstrdup(why ? why : "no kernel debuginfo"));
+		n = address_in(pat, pp, q, ix, err);
+	} else if (!glob_is_pattern(mc->arg->str) || strchr(mc->arg->str, '/')) {
+		const char *name;
+
+		ix = kinfo_module_dwarf(mc->arg->str, &why);
+		name = ix ? kinfo_module_name(mc->arg->str, &why) : NULL;
+		if (!ix || !name)
+			return family_fail(err, &mc->arg->pos, xstrdup(why));
+		q->module = name;
+		if (strcmp(name, mc->arg->str))
+			q->mod_text = mc->arg->str;
+		n = address_in(pat, pp, q, ix, err);
+	} else {
+		names = kinfo_module_names();
+		for (size_t i = 0; n >= 0 && names && names[i]; i++) {
+			int k;
+
+			if (!glob_match(mc->arg->str, names[i]) ||
+			    !(ix = kinfo_module_dwarf(names[i], NULL)))
+				continue;
+			q->module = names[i];
+			k = address_in(pat, pp, q, ix, err);
+			n = k < 0 ? k : n + k;
+		}
+	}
+	if (n != 0)
+		return n;
+	return family_no_match(err, &c->pos, xstrdup("no match"));
 }
 
 /* Which matches a variant keeps. */
@@ -520,7 +567,8 @@ static void kfunc_print_point(const struct derived_probe *dp, char **point, char
 		/* derived from the function's entry, as stap's */
 		const struct kfunc_data *d = dp->fp.data;
 
-		strbuf_addf(&sb, "kernel.function(%#" PRIx64 ")", (uint64_t)d->pc);
+		pp_comps_text(&sb, dp->loc, 0, 1);	/* kernel or module("M") */
+		strbuf_addf(&sb, ".function(%#" PRIx64 ")", (uint64_t)d->pc);
 		pp_comps_text(&sb, dp->loc, 2, dp->loc->comps.n);
 		*chain = strbuf_detach(&sb);
 		return;
