@@ -92,6 +92,7 @@ static bool comp_matches(const struct pp_comp *c, const struct pat_comp *p)
 	case PA_OPTNUM: return !c->arg || c->arg->kind == E_NUM;
 	case PA_STR: return c->arg && c->arg->kind == E_STR;
 	case PA_OPTSTR: return !c->arg || c->arg->kind == E_STR;
+	case PA_STRNUM: return c->arg && (c->arg->kind == E_STR || c->arg->kind == E_NUM);
 	default: return !c->arg || c->arg->kind == E_STR || c->arg->kind == E_NUM;
 	}
 }

@@ -226,11 +226,12 @@ static const enum pat_arg arg_choices[][3] = {
 	[PA_STR] = { PA_STR },
 	[PA_OPTSTR] = { PA_NONE, PA_STR },
 	[PA_OPTSTRNUM] = { PA_NONE, PA_NUM, PA_STR },
+	[PA_STRNUM] = { PA_NUM, PA_STR },
 };
 
 static int n_choices(enum pat_arg a)
 {
-	return a == PA_OPTSTRNUM ? 3 : (a == PA_OPTNUM || a == PA_OPTSTR) ? 2 : 1;
+	return a == PA_OPTSTRNUM ? 3 : (a == PA_OPTNUM || a == PA_OPTSTR || a == PA_STRNUM) ? 2 : 1;
 }
 
 static void add_type_lines(struct vec *lines, const struct point_pattern *p,

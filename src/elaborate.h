@@ -133,6 +133,7 @@ struct sem_function {
 enum pat_arg {
 	PA_NONE, PA_NUM, PA_OPTNUM, PA_STR, PA_OPTSTR,
 	PA_OPTSTRNUM,		/* none, a string or a number */
+	PA_STRNUM,		/* a string or a number */
 };
 
 /* One component of a pattern. */

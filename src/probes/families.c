@@ -20,7 +20,8 @@
 	F(netfilter)	/* netfilter.hook("H").pf("PF")[.priority("P")] */ \
 	F(kdata)	/* kernel.data(ADDR|"SYM")[.length(N)].write/.rw */ \
 	F(uprobe)	/* process("PATH").function/.statement/.plt ... */ \
-	F(sdt)		/* process("PATH")[.provider("P")].mark("NAME") */
+	F(sdt)		/* process("PATH")[.provider("P")].mark("NAME") */ \
+	F(unavail)	/* kernel.mark, process.insn ...: SystemTap's errors */
 
 #define DECLARE_FAMILY(name) extern const struct probe_family probe_family_##name;
 #define LIST_FAMILY(name) &probe_family_##name,
