@@ -327,16 +327,22 @@ static int expand_kernel(struct dwmatch *m, struct family_error *err)
 	return dwmatch_fail(m, ix, err);
 }
 
-/* module("M"): M's DWARF, or every module M's glob matches that has
- * DWARF installed. */
-static int expand_modules(struct dwmatch *m, struct family_error *err)
+/*
+ * module("PAT"): in(ctx, ix, err) searches the DWARF of PAT itself (a
+ * name, or the path of a .ko: missing DWARF is the error), or that of
+ * each module PAT's glob matches that has DWARF installed, q->module
+ * (and q->mod_text) naming the module.  Returns the searches' counts
+ * summed, or -1 with *err filled; *last is the last index searched.
+ */
+static int each_module(const struct pp_comp *mc, struct kfunc_query *q,
+		       int (*in)(void *ctx, const struct dwindex *ix, struct family_error *err),
+		       void *ctx, const struct dwindex **last, struct family_error *err)
 {
-	struct kfunc_query *q = m->ctx;
-	const struct pp_comp *mc = family_comp(m->pp, 0);
 	const char *pat = mc->arg->str, *why = NULL;
 	const char *const *names;
-	const struct dwindex *last = NULL;
+	int n = 0;
 
+	*last = NULL;
 	if (!glob_is_pattern(pat) || strchr(pat, '/')) {
 		const struct dwindex *ix = kinfo_module_dwarf(pat, &why);
 		const char *name = ix ? kinfo_module_name(pat, &why) : NULL;
@@ -346,20 +352,40 @@ static int expand_modules(struct dwmatch *m, struct family_error *err)
 		q->module = name;
 		if (strcmp(name, pat))
 			q->mod_text = pat;
-		if (match_in(m, ix) > 0)
-			return (int)q->out->n;
-		return dwmatch_fail(m, ix, err);
+		*last = ix;
+		return in(ctx, ix, err);
 	}
 	names = kinfo_module_names();
-	for (size_t i = 0; names && names[i]; i++) {
+	for (size_t i = 0; n >= 0 && names && names[i]; i++) {
 		const struct dwindex *ix;
+		int k;
 
 		if (!glob_match(pat, names[i]) || !(ix = kinfo_module_dwarf(names[i], NULL)))
 			continue;
-		last = ix;
+		*last = ix;
 		q->module = names[i];
-		match_in(m, ix);
+		k = in(ctx, ix, err);
+		n = k < 0 ? k : n + k;
 	}
+	return n;
+}
+
+/* each_module's search for a dwmatch (ctx). */
+static int match_module(void *ctx, const struct dwindex *ix, struct family_error *err)
+{
+	(void)err;
+	return (int)match_in(ctx, ix);
+}
+
+/* module("M"): M's DWARF, or every module M's glob matches that has
+ * DWARF installed. */
+static int expand_modules(struct dwmatch *m, struct family_error *err)
+{
+	struct kfunc_query *q = m->ctx;
+	const struct dwindex *last;
+
+	if (each_module(family_comp(m->pp, 0), q, match_module, m, &last, err) < 0)
+		return -1;
 	if (q->out->n > 0)
 		return (int)q->out->n;
 	return dwmatch_fail(m, last, err);
@@ -393,9 +419,18 @@ static bool kernel_exports(const struct dwindex *ix, const struct dwfunc *f)
  * the module's DWARF as libdwfl lays an unrelocated module out (from
  * 0x10000, its sections in order), which is what SystemTap takes too.
  */
-static int address_in(const struct point_pattern *pat, const struct probe_point *pp,
-		      struct kfunc_query *q, const struct dwindex *ix, struct family_error *err)
+struct address_query {
+	const struct point_pattern *pat;
+	const struct probe_point *pp;
+	struct kfunc_query *q;
+};
+
+static int address_in(void *ctx, const struct dwindex *ix, struct family_error *err)
 {
+	const struct address_query *aq = ctx;
+	const struct point_pattern *pat = aq->pat;
+	const struct probe_point *pp = aq->pp;
+	struct kfunc_query *q = aq->q;
 	const struct pp_comp *c = family_comp(pp, 1);
 	Dwarf_Addr addr = (Dwarf_Addr)c->arg->num, start;
 	struct dwmatch m = { .pp = pp, .comp = c, .ctx = q,
@@ -426,42 +461,22 @@ static int address_in(const struct point_pattern *pat, const struct probe_point 
 static int expand_address(const struct point_pattern *pat, const struct probe_point *pp,
 			  struct kfunc_query *q, struct family_error *err)
 {
-	const struct pp_comp *mc = family_comp(pp, 0), *c = family_comp(pp, 1);
-	const char *why = NULL, *const *names;
+	struct address_query aq = { .pat = pat, .pp = pp, .q = q };
+	const struct pp_comp *mc = family_comp(pp, 0);
 	const struct dwindex *ix;
-	int n = 0;
+	const char *why = NULL;
+	int n;
 
-	if (!(pat->variant & DV_MODULE)) {
+	if (pat->variant & DV_MODULE) {
+		n = each_module(mc, q, address_in, &aq, &ix, err);
+	} else {
 		if (!(ix = kinfo_dwarf(&why)))
 			return family_fail(err, &mc->pos, xstrdup(why ? why : "no kernel debuginfo"));
-		n = address_in(pat, pp, q, ix, err);
-	} else if (!glob_is_pattern(mc->arg->str) || strchr(mc->arg->str, '/')) {
-		const char *name;
-
-		ix = kinfo_module_dwarf(mc->arg->str, &why);
-		name = ix ? kinfo_module_name(mc->arg->str, &why) : NULL;
-		if (!ix || !name)
-			return family_fail(err, &mc->arg->pos, xstrdup(why));
-		q->module = name;
-		if (strcmp(name, mc->arg->str))
-			q->mod_text = mc->arg->str;
-		n = address_in(pat, pp, q, ix, err);
-	} else {
-		names = kinfo_module_names();
-		for (size_t i = 0; n >= 0 && names && names[i]; i++) {
-			int k;
-
-			if (!glob_match(mc->arg->str, names[i]) ||
-			    !(ix = kinfo_module_dwarf(names[i], NULL)))
-				continue;
-			q->module = names[i];
-			k = address_in(pat, pp, q, ix, err);
-			n = k < 0 ? k : n + k;
-		}
+		n = address_in(&aq, ix, err);
 	}
 	if (n != 0)
 		return n;
-	return family_no_match(err, &c->pos, xstrdup("no match"));
+	return family_no_match(err, &family_comp(pp, 1)->pos, xstrdup("no match"));
 }
 
 /* Which matches a variant keeps. */

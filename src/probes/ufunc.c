@@ -423,55 +423,43 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 	return n;
 }
 
-/* The function symbol holding the link-time address ADDR of B: from
- * the binary's symbol table, else the debug file's (a stripped binary
- * keeps only its dynamic symbols); its start in *start. */
-static const char *function_at(const struct ubin *b, uint64_t addr, uint64_t *start)
-{
-	const struct usym *s = uelf_function_at(b->elf, addr);
-	unsigned long off = 0;
-	const char *name;
-
-	if (s) {
-		*start = s->addr;
-		return s->name;
-	}
-	if (!b->dw || !(name = dwindex_symbol(b->dw, addr, &off)))
-		return NULL;
-	*start = addr - off;
-	return name;
-}
-
 /*
  * .function(ADDR): the function whose code holds the link-time address
- * ADDR, probed where .function("NAME") probes it (past the prologue of
- * unoptimised code; .return at its entry); .statement(ADDR): ADDR itself,
- * which must begin a row of the line table, else SystemTap's error
- * naming the row that holds it.  The point keeps the address
- * (target_comp -1): pp() is process("PATH").function(0x11b6).  Without
- * DWARF a function is placed by the symbol table, at its first
- * instruction; a statement needs the line table.
+ * ADDR (the binary's symbol table, else the debug file's: a stripped
+ * binary keeps only its dynamic symbols), probed where .function("NAME")
+ * probes it (past the prologue of unoptimised code; .return at its
+ * entry); .statement(ADDR): ADDR itself, which must begin a row of the
+ * line table, else SystemTap's error naming the row that holds it.  The
+ * point keeps the address (target_comp -1): pp() is
+ * process("PATH").function(0x11b6).  Without DWARF a function is placed
+ * by the symbol table, at its first instruction; a statement needs the
+ * line table.  A '?' on the point is derive's to apply.
  */
 static int expand_address(struct ufunc_query *q, const struct ubin *b, struct family_error *err)
 {
 	const struct pp_comp *c = q->func_comp;
-	uint64_t addr = (uint64_t)c->arg->num, start;
+	uint64_t addr = (uint64_t)c->arg->num, start = 0;
 	bool statement = q->variant & UV_STATEMENT;
-	const char *name = function_at(b, addr, &start);
-	const struct dwfunc *f = name && b->dw ? dwindex_at(b->dw, start) : NULL;
+	const struct usym *sym = uelf_function_at(b->elf, addr);
+	const struct dwfunc *f = NULL;
+	const char *name;
 	size_t first = q->out->n;
 	Dwarf_Addr row;
 
+	if (sym)
+		start = sym->addr;
+	if (b->dw && (sym || dwindex_function_start(b->dw, addr, &start)))
+		f = dwindex_at(b->dw, start);
+	name = sym ? sym->name : f ? f->name : NULL;
 	if (!name || ((q->variant & UV_EXPORTED) && !uelf_exported(b->elf, name)))
-		return q->pp->optional ? 0 : family_no_match(err, &c->arg->pos, xstrdup("no match"));
-	if (statement && !b->dw)
-		return family_fail(err, &c->arg->pos, xasprintf(
-			"no debuginfo for '%s' [man warning::debuginfo]: %s",
-			q->library ? q->library : q->program, b->dw_why));
+		return family_no_match(err, &c->arg->pos, xstrdup("no match"));
 	if (statement) {
+		if (!b->dw)
+			return family_fail(err, &c->arg->pos, xasprintf(
+				"no debuginfo for '%s' [man warning::debuginfo]: %s",
+				q->library ? q->library : q->program, b->dw_why));
 		if (!dwindex_row_start(b->dw, addr, &row))
-			return q->pp->optional ? 0 : family_no_match(err, &c->arg->pos,
-								     xstrdup("no match"));
+			return family_no_match(err, &c->arg->pos, xstrdup("no match"));
 		if (row != addr)
 			return family_fail(err, &c->arg->pos, xasprintf(
 				"address %#" PRIx64 " does not match the beginning of a statement "
@@ -493,7 +481,7 @@ static int expand_address(struct ufunc_query *q, const struct ubin *b, struct fa
 		((struct family_point *)q->out->v[i])->target_comp = -1;
 	if (q->out->n > first)
 		return (int)q->out->n;
-	return q->pp->optional ? 0 : family_no_match(err, &c->arg->pos, xstrdup("no match"));
+	return family_no_match(err, &c->arg->pos, xstrdup("no match"));
 }
 
 int ufunc_expand(struct ufunc_query *q, struct family_error *err)
