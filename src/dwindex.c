@@ -590,39 +590,36 @@ void dwindex_set_prologue_searching(int when)
 	prologue_searching = when;
 }
 
+/*
+ * Where SystemTap ends the prologue, and so where its users' probes go:
+ * at the line-table row that follows the entry's first row, whatever its
+ * line.  GCC -O0 starts a row there once the prologue has stored the
+ * parameters, even when the body shares the function's line ("int f(int
+ * a) { return a; }"); a rule that waits for another line would stay at
+ * the entry, where those slots still hold garbage.  The entry itself when
+ * that row is outside the function (no prologue to skip).
+ */
 Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f)
 {
 	Dwarf_Die die, cu;
 	Dwarf_Lines *table;
-	size_t n = 0;
-	Dwarf_Addr best = 0;
-	int entry_line = -1;
+	Dwarf_Addr addr = 0;
+	size_t n = 0, i;
 
 	if (prologue_searching == 1 || f->inline_instance ||
 	    !dwindex_die(ix, f->die, &die, &cu) ||
 	    (prologue_searching != 2 && cu_optimized(&cu)) ||
 	    dwarf_getsrclines(&cu, &table, &n) != 0)
 		return f->entry;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Line *ln = dwarf_onesrcline(table, i);
-		Dwarf_Addr addr;
-		bool stmt = false, end = false;
-		int l;
-
-		if (!ln || dwarf_lineaddr(ln, &addr) != 0 || dwarf_lineno(ln, &l) != 0 ||
-		    dwarf_linebeginstatement(ln, &stmt) != 0 || dwarf_lineendsequence(ln, &end) != 0)
-			continue;
-		if (addr == f->entry && entry_line < 0)
-			entry_line = l;
-		/* the first statement of another line past the entry, in
-		 * the function */
-		if (!stmt || end || addr <= f->entry || l == entry_line || entry_line < 0 ||
-		    dwarf_haspc(&die, addr) <= 0)
-			continue;
-		if (!best || addr < best)
-			best = addr;
-	}
-	return best ? best : f->entry;
+	/* the rows are sorted by address: find the entry's first */
+	for (i = 0; i < n; i++)
+		if (dwarf_lineaddr(dwarf_onesrcline(table, i), &addr) == 0 && addr >= f->entry)
+			break;
+	if (i + 1 >= n || addr != f->entry ||
+	    dwarf_lineaddr(dwarf_onesrcline(table, i + 1), &addr) != 0 ||
+	    dwarf_haspc(&die, addr) <= 0)
+		return f->entry;
+	return addr;
 }
 
 void dwindex_free(struct dwindex *ix)
