@@ -611,10 +611,19 @@ Dwarf_Addr dwindex_prologue_end(const struct dwindex *ix, const struct dwfunc *f
 	    (prologue_searching != 2 && cu_optimized(&cu)) ||
 	    dwarf_getsrclines(&cu, &table, &n) != 0)
 		return f->entry;
-	/* the rows are sorted by address: find the entry's first */
-	for (i = 0; i < n; i++)
-		if (dwarf_lineaddr(dwarf_onesrcline(table, i), &addr) == 0 && addr >= f->entry)
+	/* the rows are sorted by address: find the entry's first, not the
+	 * end of the sequence before it at the same address (C++'s inline
+	 * and template functions have sequences of their own, often end to
+	 * end at -O0).  SystemTap takes that end for the entry's row, and
+	 * so stays at the entry: this is where it parts from SystemTap. */
+	for (i = 0; i < n; i++) {
+		Dwarf_Line *ln = dwarf_onesrcline(table, i);
+		bool end = false;
+
+		if (dwarf_lineaddr(ln, &addr) == 0 && addr >= f->entry &&
+		    dwarf_lineendsequence(ln, &end) == 0 && !end)
 			break;
+	}
 	if (i + 1 >= n || addr != f->entry ||
 	    dwarf_lineaddr(dwarf_onesrcline(table, i + 1), &addr) != 0 ||
 	    dwarf_haspc(&die, addr) <= 0)
@@ -899,6 +908,35 @@ bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_
 	if (!dwarf_offdie(ix->dw, off, die))
 		return false;
 	return cu == NULL || dwarf_diecu(die, cu, NULL, NULL) != NULL;
+}
+
+size_t dwindex_scopes(const struct dwindex *ix, const struct dwfunc *f, const char **names,
+		      size_t max)
+{
+	Dwarf_Die die, cu, decl, *chain = NULL;
+	Dwarf_Attribute attr;
+	size_t k = 0;
+	int n;
+
+	if (!f->die || !dwindex_die(ix, f->die, &die, &cu))
+		return 0;
+	if (dwarf_formref_die(dwarf_attr(&die, DW_AT_abstract_origin, &attr), &decl))
+		die = decl;
+	if (dwarf_formref_die(dwarf_attr(&die, DW_AT_specification, &attr), &decl))
+		die = decl;
+	n = dwarf_getscopes_die(&die, &chain);
+	for (int i = 1; i < n && k < max; i++) {
+		int tag = dwarf_tag(&chain[i]);
+
+		if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_structure_type) {
+			const char *name = dwarf_diename(&chain[i]);
+
+			names[k++] = name ? name : "";
+		}
+	}
+	free(chain);
+	return k;
 }
 
 Dwarf_Off dwindex_last_alias(const struct dwindex *ix, const struct dwfunc *f, const char **name)

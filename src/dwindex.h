@@ -99,6 +99,13 @@ bool dwindex_die(const struct dwindex *ix, Dwarf_Off off, Dwarf_Die *die, Dwarf_
  * that order, at one address), and SystemTap's probe on any of them is
  * named after the last.  F's own DIE and name otherwise. */
 Dwarf_Off dwindex_last_alias(const struct dwindex *ix, const struct dwfunc *f, const char **name);
+/* The names of the namespaces, classes and structures function F is
+ * declared in, innermost first, at most MAX of them in NAMES (valid while
+ * the index is; "" for an unnamed one): C++'s "ns::Sq::area" gives "Sq",
+ * "ns".  A member defined outside its class is declared in the class, an
+ * inline instance where its function is.  How many. */
+size_t dwindex_scopes(const struct dwindex *ix, const struct dwfunc *f, const char **names,
+		      size_t max);
 /* F's declaration as SystemTap prints it: the file relative to its
  * compile unit's directory, and the line (0 when unknown). */
 const char *dwindex_decl_file(const struct dwindex *ix, const struct dwfunc *f, int *line);

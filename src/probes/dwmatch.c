@@ -46,6 +46,51 @@ static char *point_text(const char *name, const char *file, int line)
 			: xasprintf("%s@%s", name, file ? file : "??");
 }
 
+/*
+ * F's name as the point names it: with as many of its enclosing scopes
+ * as the point has, outermost first ("Sq::area" for "Sq::*" on
+ * ns::Sq::area), when they match the point's; NULL when they do not.
+ * As in SystemTap, a point with more scopes than F has matches only if
+ * the one beyond F's outermost is "" (the global scope, "::main").
+ */
+static char *scoped_name(const struct dwmatch *m, const struct dwindex *ix,
+			 const struct dwfunc *f)
+{
+	size_t ns = m->n_scopes, k;
+	const char **names;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (ns == 0)
+		return xstrdup(f->name);
+	names = xmalloc(ns * sizeof(*names));
+	k = dwindex_scopes(ix, f, names, ns);
+	for (size_t j = 0; j < ns; j++) {
+		const char *pat = m->scopes[ns - 1 - j], *name = j < k ? names[j] : "";
+
+		if ((glob_is_pattern(pat) ? !glob_match(pat, name) : strcmp(pat, name) != 0) ||
+		    (j >= k && j + 1 < ns)) {
+			free(names);
+			return NULL;
+		}
+	}
+	for (size_t j = ns; j-- > 0;)
+		strbuf_addf(&sb, "%s::", j < k ? names[j] : "");
+	strbuf_adds(&sb, f->name);
+	free(names);
+	return strbuf_detach(&sb);
+}
+
+/* point_text with F's name as the point names it (scoped_name). */
+static char *func_text(const struct dwmatch *m, const struct dwindex *ix,
+		       const struct dwfunc *f, const char *file, int line)
+{
+	char *name = scoped_name(m, ix, f), *text;
+
+	text = point_text(name ? name : f->name, file, line);
+	free(name);
+	return text;
+}
+
 static int by_line(const void *a, const void *b)
 {
 	const struct dwline *x = a, *y = b;
@@ -161,7 +206,7 @@ static void push_labels(struct dwmatch *m, const struct dwindex *ix, const struc
 
 	for (size_t i = 0; i < n; i++) {
 		m->at_label = labels[i].name;
-		push(m, ix, f, point_text(f->name, labels[i].file, labels[i].line),
+		push(m, ix, f, func_text(m, ix, f, labels[i].file, labels[i].line),
 		     labels[i].addr);
 	}
 	m->at_label = NULL;
@@ -301,16 +346,16 @@ void dwmatch_func(struct dwmatch *m, const struct dwindex *ix, const struct dwfu
 	if (m->lines != LINES_NONE)
 		warn_function_line(m, line);
 	if (m->callee) {
-		push_callees(m, ix, f, point_text(f->name, file, line));
+		push_callees(m, ix, f, func_text(m, ix, f, file, line));
 	} else if (m->label) {
 		push_labels(m, ix, f);
 	} else if (m->keep != DWM_STATEMENT || m->lines == LINES_NONE) {
 		/* the function's entry */
-		push(m, ix, f, point_text(f->name, file, line), f->entry);
+		push(m, ix, f, func_text(m, ix, f, file, line), f->entry);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			if (!addr_taken(lines, i))
-				push(m, ix, f, point_text(f->name, lines[i].file, lines[i].line),
+				push(m, ix, f, func_text(m, ix, f, lines[i].file, lines[i].line),
 				     lines[i].addr);
 	}
 	free(lines);
@@ -351,7 +396,7 @@ static void every_line_group(struct dwmatch *m, const struct dwindex *ix,
 			seen[n_seen++] = lines[j].addr;
 			for (size_t g = 0; g < n; g++)
 				if (dwindex_holds(ix, group[g], lines[j].addr))
-					push(m, ix, group[g], point_text(group[g]->name, lines[j].file,
+					push(m, ix, group[g], func_text(m, ix, group[g], lines[j].file,
 									 lines[j].line), lines[j].addr);
 		}
 		free(lines);
@@ -511,6 +556,13 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 		 * is still a symbol-table function, dwmatch_symbols) */
 		if (!f->inline_instance && dwindex_split_part(ix, f->entry))
 			continue;
+		if (m->n_scopes) {
+			char *name = scoped_name(m, ix, f);
+
+			free(name);
+			if (!name)
+				continue;
+		}
 		if (!keeps(m, ix, f)) {
 			if (m->returns && f->inline_instance)
 				note_inline_return(m, f);
@@ -660,6 +712,19 @@ static bool parse_lines(struct dwmatch *m, char *file)
 	return *s == '\0' && *file;
 }
 
+/* "A::B::PAT": m's scopes A and B, its function pattern PAT. */
+static void split_scopes(struct dwmatch *m)
+{
+	char *sep;
+
+	while ((sep = strstr(m->func, "::"))) {
+		*sep = '\0';
+		m->scopes = xrealloc(m->scopes, (m->n_scopes + 1) * sizeof(*m->scopes));
+		m->scopes[m->n_scopes++] = m->func;
+		m->func = sep + 2;
+	}
+}
+
 bool dwmatch_parse(struct dwmatch *m, const char *spec, struct family_error *err)
 {
 	char *at;
@@ -667,9 +732,11 @@ bool dwmatch_parse(struct dwmatch *m, const char *spec, struct family_error *err
 	m->spec = xstrdup(spec);
 	m->func = m->spec;
 	at = strchr(m->spec, '@');
+	if (at)
+		*at = '\0';
+	split_scopes(m);
 	if (!at)
 		return true;
-	*at = '\0';
 	m->file = at + 1;
 	if (parse_lines(m, at + 1))
 		return true;
@@ -704,6 +771,9 @@ void dwmatch_done(struct dwmatch *m)
 	m->spec = NULL;
 	free(m->ranges);
 	m->ranges = NULL;
+	free(m->scopes);
+	m->scopes = NULL;
+	m->n_scopes = 0;
 	m->n_ranges = 0;
 	for (size_t i = 0; i < m->inline_returns.n; i++)
 		free(m->inline_returns.v[i]);

@@ -43,6 +43,11 @@ struct dwmatch {
 	/* parsed by dwmatch_parse */
 	char *spec;			/* the point's string, cut in pieces */
 	const char *func;		/* the function pattern */
+	/* "NS::CLASS::PAT": the scopes a function must be declared in,
+	 * innermost last, each a pattern or "" for the global one, as
+	 * SystemTap names C++ functions; func is PAT */
+	const char **scopes;
+	size_t n_scopes;
 	const char *file;		/* the file pattern, or NULL */
 	enum dwmatch_lines lines;
 	struct dwmatch_range {

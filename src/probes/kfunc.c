@@ -283,7 +283,7 @@ static void push_symtab(struct dwmatch *m, const struct dwindex *ix)
 	struct dwsym *syms;
 	size_t n;
 
-	if (m->file || m->keep == DWM_STATEMENT || m->callee)
+	if (m->file || m->keep == DWM_STATEMENT || m->callee || m->n_scopes)
 		return;
 	n = dwindex_symtab_funcs(ix, m->func, &syms);
 	for (size_t i = 0; i < n; i++) {

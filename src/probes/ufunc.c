@@ -410,7 +410,9 @@ static int expand_dwarf(struct ufunc_query *q, const struct ubin *b, struct fami
 	}
 	ubin_current = b;
 	dwmatch_in(&m, b->dw);
-	if (!m.file && !m.label && !m.callee && m.keep != DWM_STATEMENT && m.keep != DWM_INLINE)
+	/* the symbol table's names are not scoped: "ns::f" is no symbol */
+	if (!m.file && !m.label && !m.callee && !m.n_scopes && m.keep != DWM_STATEMENT &&
+	    m.keep != DWM_INLINE)
 		expand_aliases(&m, b);
 	if (q->out->n > 0)
 		n = (int)q->out->n;
