@@ -517,18 +517,17 @@ static void rename_callee(struct elab *E, struct derived_probe *dp, bool alias)
 static void set_wellformed(struct derived_probe *dp, const struct point_pattern *p,
 			   const struct probe_point *pp, bool alias)
 {
-	struct probe_point *all = family_loc(p, pp, &dp->fp, true);
+	struct probe_point *all = family_loc(p, pp, &dp->fp, true), *loc = dp->loc, *named = NULL;
 
-	if (dp->family->derived_point && !dp->family->chain_is_matched) {
-		struct probe_point *loc = dp->loc, *named;
-
-		dp->loc = all;
+	dp->loc = all;
+	if (dp->family->listed_point)
+		named = dp->family->listed_point(dp);
+	if (!named && dp->family->derived_point && !dp->family->chain_is_matched)
 		named = dp->family->derived_point(dp);
-		dp->loc = loc;
-		if (named) {
-			probe_point_free(all);
-			all = named;
-		}
+	dp->loc = loc;
+	if (named) {
+		probe_point_free(all);
+		all = named;
 	}
 	dp->wellformed = pp_text(all);
 	if (!alias) {

@@ -115,6 +115,14 @@ struct probe_family {
 	 */
 	struct probe_point *(*derived_point)(const struct derived_probe *dp);
 	/*
+	 * The point -l, -L, pn() and -p2's derivation name the probe by,
+	 * when not the one derived_point gives (SystemTap names a
+	 * function(ADDR) probe by where the function it found begins): a
+	 * new probe_point without condition, or NULL.  Called with dp->loc
+	 * the matched point with what it resolved.
+	 */
+	struct probe_point *(*listed_point)(const struct derived_probe *dp);
+	/*
 	 * Whether users of --privilege=stapusr may use the points of pattern
 	 * pat (SystemTap's: only those that can be limited to the user's own
 	 * processes, and begin, end, error, never and timers).  NULL: none of

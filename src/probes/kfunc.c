@@ -567,25 +567,30 @@ static struct probe_point *kfunc_derived_point(const struct derived_probe *dp)
 	return named;
 }
 
+/* A function(ADDR) probe is listed (and derived in -p2) from the entry
+ * of the function its address is in, as SystemTap's. */
+static struct probe_point *kfunc_listed_point(const struct derived_probe *dp)
+{
+	const struct kfunc_data *d = dp->fp.data;
+	struct probe_point *named;
+
+	if (!(dp->variant & DV_ADDR) || (dp->variant & DV_STATEMENT) || !d)
+		return NULL;
+	named = kfunc_derived_point(dp);
+	((struct pp_comp *)named->comps.v[1])->arg->num = (int64_t)d->pc;
+	return named;
+}
+
 /* -p2's point of a .label probe leaves the label out, as SystemTap's
  * (its derivation keeps it); an absolute address is in hex there. */
 static void kfunc_print_point(const struct derived_probe *dp, char **point, char **chain)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	(void)chain;
 	if (dp->variant & DV_ABSOLUTE) {	/* its address in hex */
 		*point = xasprintf("kernel.statement(0x%" PRIx64 ").absolute",
 				   (uint64_t)dp->fp.num[0]);
-		return;
-	}
-	if ((dp->variant & DV_ADDR) && !(dp->variant & DV_STATEMENT)) {
-		/* derived from the function's entry, as stap's */
-		const struct kfunc_data *d = dp->fp.data;
-
-		pp_comps_text(&sb, dp->loc, 0, 1);	/* kernel or module("M") */
-		strbuf_addf(&sb, ".function(%#" PRIx64 ")", (uint64_t)d->pc);
-		pp_comps_text(&sb, dp->loc, 2, dp->loc->comps.n);
-		*chain = strbuf_detach(&sb);
 		return;
 	}
 	if (!(dp->variant & DV_LABEL))
@@ -774,6 +779,7 @@ const struct probe_family probe_family_kfunc = {
 	.print_sig = kfunc_print_sig,
 	.print_point = kfunc_print_point,
 	.derived_point = kfunc_derived_point,
+	.listed_point = kfunc_listed_point,
 	.armable = true,
 	.emit_entry = kfunc_emit,
 };

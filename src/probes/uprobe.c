@@ -232,6 +232,26 @@ static struct probe_point *uprobe_derived_point(const struct derived_probe *dp)
 	return named;
 }
 
+/* A function(ADDR) probe is listed (and derived in -p2) from where it
+ * goes, as SystemTap's: the function at 0x11b6 from 0x11c5, past its
+ * prologue. */
+static struct probe_point *uprobe_listed_point(const struct derived_probe *dp)
+{
+	const struct uprobe_data *d = dp->fp.data;
+	struct probe_point *named;
+
+	if (!(dp->variant & UV_ADDR) || (dp->variant & UV_STATEMENT) || !d)
+		return NULL;
+	named = uprobe_derived_point(dp);
+	for (size_t i = 0; i < named->comps.n; i++) {
+		struct pp_comp *c = named->comps.v[i];
+
+		if (!strcmp(c->name, "function") && c->arg)
+			c->arg->num = (int64_t)d->addr;
+	}
+	return named;
+}
+
 /* -p2: where the probe goes, as SystemTap's "pc=" comment: the address
  * in the binary, in its ".dynamic" (position-independent) or ".absolute"
  * section. */
@@ -257,17 +277,6 @@ static void uprobe_print_point(const struct derived_probe *dp, char **point, cha
 				   (dp->variant & UV_RETURN) ? ".return" : "");
 		*chain = xstrdup(*point);
 		return;
-	}
-	if ((dp->variant & UV_ADDR) && !(dp->variant & UV_STATEMENT)) {
-		/* derived from where the probe goes, as stap's: the function
-		 * at 0x11b6 from 0x11c5, past its prologue */
-		for (size_t i = 0; i < dp->loc->comps.n; i++) {
-			if (strcmp(((const struct pp_comp *)dp->loc->comps.v[i])->name, "function"))
-				pp_comps_text(&sb, dp->loc, i, i + 1);
-			else
-				strbuf_addf(&sb, ".function(0x%" PRIx64 ")", d->addr);
-		}
-		*chain = strbuf_detach(&sb);
 	}
 	if (!(dp->variant & (UV_LIBRARY | UV_LABEL)))
 		return;
@@ -407,6 +416,7 @@ const struct probe_family probe_family_uprobe = {
 	.target_type = uprobe_target_type,
 	.list_targets = uprobe_list_targets,
 	.derived_point = uprobe_derived_point,
+	.listed_point = uprobe_listed_point,
 	.print_sig = uprobe_print_sig,
 	.print_point = uprobe_print_point,
 	.saves_entry = uprobe_saves_entry,
