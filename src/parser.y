@@ -1146,6 +1146,27 @@ in_expr:
 			free($2);
 			$$->a = $5;
 		}
+	/* as SystemTap's parser: "[e]" not followed by "in" is e, and a
+	 * list is blamed on the token after it (the lookahead, read to
+	 * see that it is not "in") */
+	| LBRACKET in_list RBRACKET
+		{
+			struct vec *items = $2;
+
+			if (items->n != 1 || !items->v[0]) {
+				perr(ps, &yylloc.pos, items->n != 1
+				     ? "unexpected comma-separated expression list"
+				     : "unexpected '*' outside an index list");
+				for (size_t i = 0; i < items->n; i++)
+					expr_free(items->v[i]);
+				vec_free(items);
+				free(items);
+				YYERROR;
+			}
+			$$ = items->v[0];
+			vec_free(items);
+			free(items);
+		}
 	;
 
 in_list:
