@@ -338,6 +338,28 @@ static bool body_shareable(const struct elab *E, const struct stmt *body)
 	return c.ok;
 }
 
+static void cast_module_expr(void *ctx, const struct expr *e)
+{
+	/* dp's own copy: a body with @cast is never shared (share_expr) */
+	struct expr *cast = (struct expr *)e;
+
+	if (e->kind == E_CAST && (!e->module || !*e->module)) {
+		free(cast->module);
+		cast->module = xstrdup(ctx);
+	}
+}
+
+/* An @cast of dp's body without a module reads its type from what dp
+ * probes, as SystemTap's DWARF probes fill it in (family cast_module). */
+static void default_cast_modules(struct derived_probe *dp)
+{
+	const char *module = dp->family->cast_module ? dp->family->cast_module(dp) : NULL;
+	struct ast_visitor v = { .ctx = (void *)module, .expr = cast_module_expr };
+
+	if (module && !dp->body_owner)
+		ast_walk_stmt(dp->body, &v);
+}
+
 /* Give dp (its family and loc set) the user's body, or owner's copy of it
  * (NULL: a copy of its own), and condition, and add it to the program. */
 static void add_probe(struct elab *E, const struct derive *D, struct derived_probe *dp,
@@ -352,6 +374,7 @@ static void add_probe(struct elab *E, const struct derive *D, struct derived_pro
 	dp->list_name = D->list_name ? xstrdup(D->list_name) : NULL;
 	dp->body = owner ? owner->body : stmt_dup(body);
 	dp->body_owner = owner;
+	default_cast_modules(dp);
 	dp->cond = expr_dup(pp->cond);
 	dp->origin = D->origin;
 	/* an alias's probe is named by the user's point that asked for it */

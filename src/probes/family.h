@@ -123,6 +123,13 @@ struct probe_family {
 	 */
 	struct probe_point *(*listed_point)(const struct derived_probe *dp);
 	/*
+	 * Where an @cast in dp's body that names no module looks its type
+	 * up: SystemTap's DWARF probes read it from what they probe (a
+	 * module's name, a user binary's path).  NULL: the kernel, as for
+	 * every other probe and for functions.
+	 */
+	const char *(*cast_module)(const struct derived_probe *dp);
+	/*
 	 * Whether users of --privilege=stapusr may use the points of pattern
 	 * pat (SystemTap's: only those that can be limited to the user's own
 	 * processes, and begin, end, error, never and timers).  NULL: none of

@@ -567,6 +567,15 @@ static struct probe_point *kfunc_derived_point(const struct derived_probe *dp)
 	return named;
 }
 
+/* @cast's default in a module's probe: the module (the kernel's is the
+ * default anyway). */
+static const char *kfunc_cast_module(const struct derived_probe *dp)
+{
+	const struct kfunc_data *d = dp->fp.data;
+
+	return d ? d->module : NULL;
+}
+
 /* A function(ADDR) probe is listed (and derived in -p2) from the entry
  * of the function its address is in, as SystemTap's. */
 static struct probe_point *kfunc_listed_point(const struct derived_probe *dp)
@@ -780,6 +789,7 @@ const struct probe_family probe_family_kfunc = {
 	.print_point = kfunc_print_point,
 	.derived_point = kfunc_derived_point,
 	.listed_point = kfunc_listed_point,
+	.cast_module = kfunc_cast_module,
 	.armable = true,
 	.emit_entry = kfunc_emit,
 };

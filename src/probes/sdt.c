@@ -305,6 +305,12 @@ static void sdt_print_point(const struct derived_probe *dp, char **point, char *
 	*chain = xstrdup(*point);
 }
 
+/* @cast's default: the binary that holds the marker. */
+static const char *sdt_cast_module(const struct derived_probe *dp)
+{
+	return dp->fp.module;
+}
+
 /* ---- target variables ------------------------------------------------- */
 
 static struct tvar *text_access(const struct expr *e, const char *text)
@@ -496,6 +502,7 @@ const struct probe_family probe_family_sdt = {
 	.list_targets = sdt_list_targets,
 	.print_sig = sdt_print_sig,
 	.print_point = sdt_print_point,
+	.cast_module = sdt_cast_module,
 	.derived_point = sdt_derived_point,
 	.unprivileged = sdt_unprivileged,
 	.debug_module = sdt_debug_module,

@@ -252,6 +252,14 @@ static struct probe_point *uprobe_listed_point(const struct derived_probe *dp)
 	return named;
 }
 
+/* @cast's default: the binary probed, program or library. */
+static const char *uprobe_cast_module(const struct derived_probe *dp)
+{
+	const struct uprobe_data *d = dp->fp.data;
+
+	return d ? d->file : NULL;
+}
+
 /* -p2: where the probe goes, as SystemTap's "pc=" comment: the address
  * in the binary, in its ".dynamic" (position-independent) or ".absolute"
  * section. */
@@ -417,6 +425,7 @@ const struct probe_family probe_family_uprobe = {
 	.list_targets = uprobe_list_targets,
 	.derived_point = uprobe_derived_point,
 	.listed_point = uprobe_listed_point,
+	.cast_module = uprobe_cast_module,
 	.print_sig = uprobe_print_sig,
 	.print_point = uprobe_print_point,
 	.saves_entry = uprobe_saves_entry,
