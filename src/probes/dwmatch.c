@@ -47,12 +47,29 @@ static char *point_text(const char *name, const char *file, int line)
 }
 
 /*
- * F's name as the point names it: with as many of its enclosing scopes
- * as the point has, outermost first ("Sq::area" for "Sq::*" on
- * ns::Sq::area), when they match the point's; NULL when they do not.
- * As in SystemTap, a point with more scopes than F has matches only if
- * the one beyond F's outermost is "" (the global scope, "::main").
+ * Whether the point's scopes match NAMES, the K innermost scopes F is
+ * declared in (dwindex_scopes).  As in SystemTap, a point with more
+ * scopes than F has matches only if the one beyond F's outermost is ""
+ * (the global scope: "::main").
  */
+static bool scopes_match(const struct dwmatch *m, const char **names, size_t k)
+{
+	size_t ns = m->n_scopes;
+
+	for (size_t j = 0; j < ns; j++) {
+		const char *pat = m->scopes[ns - 1 - j], *name = j < k ? names[j] : "";
+
+		if (glob_is_pattern(pat) ? !glob_match(pat, name) : strcmp(pat, name) != 0)
+			return false;
+		if (j >= k && j + 1 < ns)
+			return false;
+	}
+	return true;
+}
+
+/* F's name as the point names it: with as many of its enclosing scopes
+ * as the point has, outermost first ("Sq::area" for "Sq::*" on
+ * ns::Sq::area); NULL when they do not match the point's. */
 static char *scoped_name(const struct dwmatch *m, const struct dwindex *ix,
 			 const struct dwfunc *f)
 {
@@ -64,20 +81,29 @@ static char *scoped_name(const struct dwmatch *m, const struct dwindex *ix,
 		return xstrdup(f->name);
 	names = xmalloc(ns * sizeof(*names));
 	k = dwindex_scopes(ix, f, names, ns);
-	for (size_t j = 0; j < ns; j++) {
-		const char *pat = m->scopes[ns - 1 - j], *name = j < k ? names[j] : "";
-
-		if ((glob_is_pattern(pat) ? !glob_match(pat, name) : strcmp(pat, name) != 0) ||
-		    (j >= k && j + 1 < ns)) {
-			free(names);
-			return NULL;
-		}
+	if (!scopes_match(m, names, k)) {
+		free(names);
+		return NULL;
 	}
 	for (size_t j = ns; j-- > 0;)
 		strbuf_addf(&sb, "%s::", j < k ? names[j] : "");
 	strbuf_adds(&sb, f->name);
 	free(names);
 	return strbuf_detach(&sb);
+}
+
+/* Whether F is declared in the scopes the point names (any, if none). */
+static bool in_scopes(const struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f)
+{
+	const char **names;
+	bool match;
+
+	if (m->n_scopes == 0)
+		return true;
+	names = xmalloc(m->n_scopes * sizeof(*names));
+	match = scopes_match(m, names, dwindex_scopes(ix, f, names, m->n_scopes));
+	free(names);
+	return match;
 }
 
 /* point_text with F's name as the point names it (scoped_name). */
@@ -556,13 +582,8 @@ size_t dwmatch_in(struct dwmatch *m, const struct dwindex *ix)
 		 * is still a symbol-table function, dwmatch_symbols) */
 		if (!f->inline_instance && dwindex_split_part(ix, f->entry))
 			continue;
-		if (m->n_scopes) {
-			char *name = scoped_name(m, ix, f);
-
-			free(name);
-			if (!name)
-				continue;
-		}
+		if (!in_scopes(m, ix, f))
+			continue;
 		if (!keeps(m, ix, f)) {
 			if (m->returns && f->inline_instance)
 				note_inline_return(m, f);
