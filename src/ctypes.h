@@ -65,9 +65,13 @@ struct ctype_ops {
 	uint32_t (*member_count)(const void *src, ctype_id id);
 	int (*member_at)(const void *src, ctype_id id, uint32_t index,
 			 struct ctype_member *out);
-	/* member NAME, looking into anonymous members as C does */
+	/* member NAME, looking into anonymous members as C does, then (C++)
+	 * into the base classes */
 	int (*member_find)(const void *src, ctype_id id, const char *name,
 			   struct ctype_member *out);
+	/* the index-th base class of a C++ class, as a member without a
+	 * name (its type and where it starts); NULL: a backend without */
+	int (*base_at)(const void *src, ctype_id id, uint32_t index, struct ctype_member *out);
 	int (*enum_at)(const void *src, ctype_id id, uint32_t index,
 		       const char **name, int64_t *value);
 	/* the type's C name ("struct task_struct *"); like snprintf, -1 on a
@@ -139,6 +143,12 @@ static inline int ctype_member_find(const struct ctypes *ct, ctype_id id, const 
 				    struct ctype_member *out)
 {
 	return ct->ops->member_find(ct->src, id, name, out);
+}
+
+static inline int ctype_base_at(const struct ctypes *ct, ctype_id id, uint32_t index,
+				struct ctype_member *out)
+{
+	return ct->ops->base_at ? ct->ops->base_at(ct->src, id, index, out) : -1;
 }
 
 static inline int ctype_enum_at(const struct ctypes *ct, ctype_id id, uint32_t index,

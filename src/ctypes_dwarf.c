@@ -469,6 +469,46 @@ static int d_member_at(const void *src, ctype_id id, uint32_t index, struct ctyp
 }
 
 static int find_member(const void *src, ctype_id id, const char *name,
+			struct ctype_member *out, int depth);
+
+/* The index-th DW_TAG_inheritance of C++ class id: its base class. */
+static int d_base_at(const void *src, ctype_id id, uint32_t index, struct ctype_member *out)
+{
+	Dwarf_Die die, base;
+	uint32_t n = 0;
+
+	if (!die_of(src, id, &die) || dim_of(id) || !is_aggregate_die(&die) ||
+	    dwarf_child(&die, &base) != 0)
+		return -1;
+	do {
+		if (dwarf_tag(&base) == DW_TAG_inheritance && n++ == index) {
+			out->name = "";
+			out->type = type_attr(&base);
+			out->bit_offset = member_byte_offset(&base) * 8;
+			out->bitfield_size = 0;
+			return 0;
+		}
+	} while (dwarf_siblingof(&base, &base) == 0);
+	return -1;
+}
+
+/* Member NAME of one of a C++ class's base classes, in order, as
+ * SystemTap looks there once the class's own members have not had it. */
+static int find_inherited(const void *src, ctype_id id, const char *name,
+			  struct ctype_member *out, int depth)
+{
+	struct ctype_member b;
+
+	for (uint32_t i = 0; d_base_at(src, id, i, &b) == 0; i++) {
+		if (find_member(src, d_resolve(src, b.type), name, out, depth + 1) == 0) {
+			out->bit_offset += b.bit_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int find_member(const void *src, ctype_id id, const char *name,
 		       struct ctype_member *out, int depth)
 {
 	struct ctype_member m;
@@ -488,7 +528,7 @@ static int find_member(const void *src, ctype_id id, const char *name,
 			return 0;
 		}
 	}
-	return -1;
+	return find_inherited(src, id, name, out, depth);
 }
 
 static int d_member_find(const void *src, ctype_id id, const char *name,
@@ -681,6 +721,7 @@ static const struct ctype_ops dwarf_ops = {
 	.member_count = d_member_count,
 	.member_at = d_member_at,
 	.member_find = d_member_find,
+	.base_at = d_base_at,
 	.enum_at = d_enum_at,
 	.type_str = d_type_str,
 	.find = d_find,

@@ -130,11 +130,12 @@ static void pointer_to_memory(struct walk *w)
 	step(w, TVAR_ADD, 0, NULL, false);
 }
 
-/* Member names of struct/union id, anonymous members' own included, as
- * SystemTap lists them: " a b c". */
+/* Member names of struct/union id, anonymous members' own and (C++) its
+ * base classes' included, as SystemTap lists them: " a b c". */
 static void member_names(const struct ctypes *ct, ctype_id id, struct vec *out, int depth)
 {
 	uint32_t n = ctype_member_count(ct, id);
+	struct ctype_member base;
 
 	if (depth > CTYPE_MAX_DEPTH)
 		return;
@@ -153,6 +154,8 @@ static void member_names(const struct ctypes *ct, ctype_id id, struct vec *out, 
 				member_names(ct, sub, out, depth + 1);
 		}
 	}
+	for (uint32_t i = 0; ctype_base_at(ct, id, i, &base) == 0; i++)
+		member_names(ct, ctype_resolve(ct, base.type), out, depth + 1);
 }
 
 /* The member SystemTap suggests for a struct used whole: the least of its

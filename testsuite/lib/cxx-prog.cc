@@ -3,7 +3,8 @@
  * cases, built with -g -O0: functions in a namespace, in classes (a
  * member defined in its class and one outside it, a constructor), an
  * overload and a template, which probe points name by their scopes as
- * SystemTap's do ("ns::Sq::area", "ns::*", "::main").
+ * SystemTap's do ("ns::Sq::area", "ns::*", "::main"), and a member of
+ * a base class (Shape::sides through an Sq).
  *
  *   cxx-prog N		for i = 1..N: ns::Sq(i).area(), ns::over(i),
  *			ns::over(10L * i), ns::twice(i)
@@ -17,7 +18,7 @@ static volatile long sink;
 namespace ns {
 struct Shape {
 	virtual ~Shape() {}
-	virtual int area() const = 0;
+	virtual int area() const = 0; int sides = 4;
 };
 
 struct Sq : Shape {
