@@ -2,9 +2,8 @@
  * The C++ test program of tapc.uprobe/cxx.stp and of test-uprobe's C++
  * cases, built with -g -O0: functions in a namespace, in classes (a
  * member defined in its class and one outside it, a constructor), an
- * overload and a template, which probe points name by their scopes as
- * SystemTap's do ("ns::Sq::area", "ns::*", "::main"), and a member of
- * a base class (Shape::sides through an Sq).
+ * overload, a template and a base class's member (Shape::sides), which
+ * probe points name as SystemTap's do ("ns::Sq::area", "ns::*", "::main").
  *
  *   cxx-prog N		for i = 1..N: ns::Sq(i).area(), ns::over(i),
  *			ns::over(10L * i), ns::twice(i)
