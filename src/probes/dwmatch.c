@@ -67,9 +67,9 @@ static bool scopes_match(const struct dwmatch *m, const char **names, size_t k)
 	return true;
 }
 
-/* F's name as the point names it: with as many of its enclosing scopes
- * as the point has, outermost first ("Sq::area" for "Sq::*" on
- * ns::Sq::area); NULL when they do not match the point's. */
+/* F's name as a point with scopes names it: with as many of its
+ * enclosing scopes as the point has, outermost first ("Sq::area" for
+ * "Sq::*" on ns::Sq::area); NULL when they do not match the point's. */
 static char *scoped_name(const struct dwmatch *m, const struct dwindex *ix,
 			 const struct dwfunc *f)
 {
@@ -77,8 +77,6 @@ static char *scoped_name(const struct dwmatch *m, const struct dwindex *ix,
 	const char **names;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (ns == 0)
-		return xstrdup(f->name);
 	names = xmalloc(ns * sizeof(*names));
 	k = dwindex_scopes(ix, f, names, ns);
 	if (!scopes_match(m, names, k)) {
@@ -106,12 +104,17 @@ static bool in_scopes(const struct dwmatch *m, const struct dwindex *ix, const s
 	return match;
 }
 
-/* point_text with F's name as the point names it (scoped_name). */
+/* point_text with F's name as the point names it (scoped_name); a
+ * point without scopes, the usual one (kernel.function("*") pushes
+ * hundreds of thousands), names F by its own name without a copy. */
 static char *func_text(const struct dwmatch *m, const struct dwindex *ix,
 		       const struct dwfunc *f, const char *file, int line)
 {
-	char *name = scoped_name(m, ix, f), *text;
+	char *name, *text;
 
+	if (m->n_scopes == 0)
+		return point_text(f->name, file, line);
+	name = scoped_name(m, ix, f);
 	text = point_text(name ? name : f->name, file, line);
 	free(name);
 	return text;
