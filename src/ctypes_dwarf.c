@@ -432,7 +432,8 @@ static void member_info(Dwarf_Die *m, struct ctype_member *out)
 	}
 }
 
-/* The index-th DW_TAG_member of aggregate id. */
+/* The index-th DW_TAG_member of aggregate id that has storage in it: a
+ * C++ static member (a declaration, in DWARF 4) has not. */
 static bool member_die(const void *src, ctype_id id, uint32_t index, Dwarf_Die *out)
 {
 	Dwarf_Die die;
@@ -442,7 +443,8 @@ static bool member_die(const void *src, ctype_id id, uint32_t index, Dwarf_Die *
 	    dwarf_child(&die, out) != 0)
 		return false;
 	do {
-		if (dwarf_tag(out) == DW_TAG_member && n++ == index)
+		if (dwarf_tag(out) == DW_TAG_member && !dwarf_hasattr(out, DW_AT_declaration) &&
+		    n++ == index)
 			return true;
 	} while (dwarf_siblingof(out, out) == 0);
 	return false;

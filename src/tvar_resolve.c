@@ -553,48 +553,94 @@ static void pp_string_at_address(struct pp *pp, struct walk *w)
 
 static void pp_recurse(struct pp *pp, struct walk *w, bool top);
 
+/* One member of a class that starts byte_offset into the struct at w. */
+static void pp_member(struct pp *pp, struct walk *w, const struct ctype_member *m,
+		      uint64_t byte_offset)
+{
+	const struct ctypes *ct = w->ct;
+	struct walk child;
+
+	if (*m->name)
+		strbuf_addf(&pp->fmt, ".%s", m->name);
+	else if (ctype_kind(ct, ctype_resolve(ct, m->type)) == CTYPE_UNION)
+		strbuf_adds(&pp->fmt, "<union>");
+	else
+		strbuf_adds(&pp->fmt, "<class>");	/* sic, as SystemTap */
+	strbuf_addc(&pp->fmt, '=');
+	child = pp_clone(w);
+	step(&child, TVAR_ADD, (int64_t)(byte_offset + m->bit_offset / 8), NULL, false);
+	child.type = m->type;
+	child.bits = m->bitfield_size;
+	child.bitpos = m->bitfield_size ? (uint32_t)(m->bit_offset % 8) : 0;
+	if (child.bits) {
+		int size;
+		bool sgn;
+
+		if (int_shape(ct, m->type, &size, &sgn))
+			pp_number(pp, &child, sgn ? "%i" : "%u");
+		else
+			strbuf_addc(&pp->fmt, '?');
+	} else {
+		pp_recurse(pp, &child, false);
+	}
+	free(child.steps);
+}
+
+/* Whether a nearer class has printed NAME already (C++ masks it). */
+static bool pp_masked(struct vec *printed, const char *name)
+{
+	for (size_t i = 0; i < printed->n; i++)
+		if (!strcmp(printed->v[i], name))
+			return true;
+	vec_push(printed, (void *)name);
+	return false;
+}
+
+/* A class pp_members has still to print, and where it starts. */
+struct pp_class {
+	ctype_id id;
+	uint64_t byte_offset;
+};
+
+/* Bounds the classes one struct's printing visits: DWARF that is broken
+ * could make inheritance a cycle. */
+#define PP_MAX_CLASSES 256
+
+/* The members of struct id at w: its own, then (C++) its base classes',
+ * breadth first, as SystemTap prints them.  A name a nearer class has
+ * printed masks a base's; the "_vptr." virtual tables are left out. */
 static void pp_members(struct pp *pp, struct walk *w, ctype_id id, int *count)
 {
 	const struct ctypes *ct = w->ct;
-	uint32_t n = ctype_member_count(ct, id);
+	struct pp_class *queue = xmalloc(PP_MAX_CLASSES * sizeof *queue);
+	struct vec printed = { 0 };
+	size_t nqueued = 1;
 
-	for (uint32_t i = 0; i < n; i++) {
+	queue[0] = (struct pp_class){ id, 0 };
+	for (size_t q = 0; q < nqueued; q++) {
+		ctype_id cid = queue[q].id;
 		struct ctype_member m;
-		struct walk child;
 
-		if (ctype_member_at(ct, id, i, &m) != 0)
-			continue;
-		if (++*count > 1)
-			strbuf_adds(&pp->fmt, ", ");
-		if (pp->tv->nargs >= PP_MAX_ARGS) {
-			strbuf_adds(&pp->fmt, "...");
-			return;
+		for (uint32_t i = 0; ctype_base_at(ct, cid, i, &m) == 0; i++)
+			if (nqueued < PP_MAX_CLASSES)
+				queue[nqueued++] = (struct pp_class){
+					ctype_resolve(ct, m.type), queue[q].byte_offset + m.bit_offset / 8 };
+		for (uint32_t i = 0, n = ctype_member_count(ct, cid); i < n; i++) {
+			if (ctype_member_at(ct, cid, i, &m) != 0)
+				continue;
+			if (!strncmp(m.name, "_vptr.", 6) || (*m.name && pp_masked(&printed, m.name)))
+				continue;
+			if (++*count > 1)
+				strbuf_adds(&pp->fmt, ", ");
+			if (pp->tv->nargs >= PP_MAX_ARGS) {
+				strbuf_adds(&pp->fmt, "...");
+				break;
+			}
+			pp_member(pp, w, &m, queue[q].byte_offset);
 		}
-		if (*m.name)
-			strbuf_addf(&pp->fmt, ".%s", m.name);
-		else if (ctype_kind(ct, ctype_resolve(ct, m.type)) == CTYPE_UNION)
-			strbuf_adds(&pp->fmt, "<union>");
-		else
-			strbuf_adds(&pp->fmt, "<class>");	/* sic, as SystemTap */
-		strbuf_addc(&pp->fmt, '=');
-		child = pp_clone(w);
-		step(&child, TVAR_ADD, m.bit_offset / 8, NULL, false);
-		child.type = m.type;
-		child.bits = m.bitfield_size;
-		child.bitpos = m.bitfield_size ? (uint32_t)(m.bit_offset % 8) : 0;
-		if (child.bits) {
-			int size;
-			bool sgn;
-
-			if (int_shape(ct, m.type, &size, &sgn))
-				pp_number(pp, &child, sgn ? "%i" : "%u");
-			else
-				strbuf_addc(&pp->fmt, '?');
-		} else {
-			pp_recurse(pp, &child, false);
-		}
-		free(child.steps);
 	}
+	vec_free(&printed);
+	free(queue);
 }
 
 static bool pp_is_char_int(const struct ctypes *ct, ctype_id r)
