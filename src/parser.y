@@ -1280,6 +1280,14 @@ value:
 			$$ = $2;
 			$$->addressof = true;
 		}
+	/* & foo, & (foo): SystemTap parses the address of any value, an
+	 * autocast without members that pass 2 then rejects */
+	| AMP primary
+		{
+			$$ = mk(E_AUTOCAST, &@1);
+			$$->a = $2;
+			$$->addressof = true;
+		}
 	| autocast
 		{
 			if (!check_pprint_tail(ps, $1, &@1)) {

@@ -152,6 +152,14 @@ static struct tvar *autocast_walk(struct typing *T, const struct expr *e,
 
 	if (!ct->ops)
 		return NULL;
+	if (!e->comps.n) {
+		/* "& value": no member to take the address of (SystemTap's
+		 * words, from its tracepoint variables) */
+		err->pos = e->pos;
+		err->msg = xstrdup("cannot take address of tracepoint variable");
+		err->what = xstrdup("operator '&'");
+		return NULL;
+	}
 	k = ctype_kind(ct, ctype_resolve(ct, base.tc.type));
 	if (!base.tc.object && k != CTYPE_PTR) {
 		/* an integer: SystemTap's words, its name left empty */
@@ -334,11 +342,11 @@ static void decide(struct typing *T, const struct noted *n)
 		return;		/* a probe's copy noted twice */
 	tv = autocast_walk(T, n->e, n->dp, &err);
 	if (!tv && !err.msg) {
-		const struct tcomp *first = n->e->comps.v[0];
+		const struct tcomp *first = n->e->comps.n ? n->e->comps.v[0] : NULL;
 
-		err.pos = first->pos;
+		err.pos = first ? first->pos : n->e->pos;
 		err.msg = xstrdup("unknown type in dereference");
-		err.what = xstrdup("operator '->'");
+		err.what = xstrdup(first ? "operator '->'" : "operator '&'");
 	}
 	/* an error only if elision keeps the expression, as SystemTap's */
 	if (!tv && !n->quiet && ptrindex_get(&ruled_out, n->e) < 0)
