@@ -258,6 +258,44 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 	free(w);
 }
 
+/* Whether a guru-mode write to a @cast or autocast member e may go on,
+ * else SystemTap's error, at "at" (its operator): not to a pretty
+ * printing or a member's address, and only with "=". */
+static bool pretty_tail(const struct expr *e)
+{
+	const struct tcomp *last = e->comps.n ? e->comps.v[e->comps.n - 1] : NULL;
+
+	return last && last->kind == TC_PPRINT;
+}
+
+static bool member_write_ok(struct rctx *R, struct expr *e, const struct srcpos *at,
+			    const char *what, bool read)
+{
+	if (pretty_tail(e)) {
+		sem_error(R->E, at, what, "cannot write to pretty-printed variable");
+		return false;
+	}
+	if (e->addressof) {
+		sem_error(R->E, at, what, "cannot write to member address");
+		return false;
+	}
+	if (read) {
+		check_target_write(R, e, read);
+		return false;
+	}
+	return true;
+}
+
+/* A member written must be an integer or pointer in memory: tapc writes
+ * no bit field. */
+static void check_member_writable(struct rctx *R, const struct expr *e,
+				  const struct tvar *access)
+{
+	if (access && !tvar_writable(access))
+		sem_error(R->E, &e->pos, "operator '@cast'",
+			  "cannot write to this member: it is not an integer or pointer held in memory");
+}
+
 /* What an assignment, <<< or ++/-- stores into must be a variable, an
  * array element or a target.  Anything else is SystemTap's "Expecting
  * lvalue for assignment" at an assignment's operator, and "Expecting
@@ -321,7 +359,15 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		break;
 	case E_TARGET: {
 		bool resolved = false;
+		char *w;
 
+		if (privileged_pos(R->E, &e->pos) && (e->addressof || pretty_tail(e))) {
+			w = describe_expr(e);
+			sem_error(R->E, &e->pos, w, e->addressof ? "cannot write to member address" :
+				  "cannot write to pretty-printed variable");
+			free(w);
+			break;
+		}
 		if (!res_target(R, e, true, &resolved))
 			res_expr(R, e);
 		else if (resolved)	/* else its family's refusal said why */
@@ -336,20 +382,27 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 				  "cannot write to this @var: it is not an integer or pointer");
 		break;
 	case E_CAST:
-		/* (SystemTap writes them in guru mode; not tapc yet) */
-		res_expr(R, e);
-		sem_error(R->E, &e->pos, "operator '@cast'",
-			  "write to @cast member not supported");
-		break;
-	case E_AUTOCAST:
 		res_expr(R, e);
 		if (!privileged_pos(R->E, &e->pos))
-			sem_error(R->E, &((struct tcomp *)e->comps.v[0])->pos, "operator '->'",
-				  "write not permitted; need stap -g");
-		else	/* as @cast's */
-			sem_error(R->E, &((struct tcomp *)e->comps.v[0])->pos, "operator '->'",
-				  "write to autocast member not supported");
+			sem_error(R->E, &e->pos, "operator '@cast'",
+				  "write to @cast context variable not permitted; need stap -g");
+		else if (member_write_ok(R, e, &e->pos, "operator '@cast'", read))
+			check_member_writable(R, e, sem_cast_of(e)->access);
 		break;
+	case E_AUTOCAST: {
+		const struct tcomp *first = e->comps.n ? e->comps.v[0] : NULL;
+		const struct srcpos *at = first ? &first->pos : &e->pos;
+		const char *what = first ? "operator '->'" : "operator '&'";
+
+		res_expr(R, e);
+		if (!first)
+			break;	/* "& value": its autocast's own error */
+		if (!privileged_pos(R->E, &e->pos))
+			sem_error(R->E, at, what, "write not permitted; need stap -g");
+		else if (member_write_ok(R, e, at, what, read))
+			sem_autocast_written(R->E, e);	/* checked once typed */
+		break;
+	}
 	default:
 		res_expr(R, e);
 		not_lvalue(R, e);

@@ -31,6 +31,7 @@ struct noted {
 	const struct expr *e;
 	const struct derived_probe *dp;
 	bool quiet;
+	bool written;	/* assigned to, in guru mode */
 };
 
 /* An assignment "var = rhs", or a function's "return rhs" (var NULL). */
@@ -72,6 +73,16 @@ void sem_autocast_note(struct elab *E, const struct expr *e, const struct derive
 	n->dp = dp;
 	n->quiet = quiet;
 	vec_push(&E->autocasts, n);
+}
+
+void sem_autocast_written(struct elab *E, const struct expr *e)
+{
+	for (size_t i = 0; i < E->autocasts.n; i++) {
+		struct noted *n = E->autocasts.v[i];
+
+		if (n->e == e)
+			n->written = true;
+	}
 }
 
 void sem_autocast_guard(struct elab *E, const struct derived_probe *dp, const struct expr *cond,
@@ -347,6 +358,16 @@ static void decide(struct typing *T, const struct noted *n)
 		err.pos = first ? first->pos : n->e->pos;
 		err.msg = xstrdup("unknown type in dereference");
 		err.what = xstrdup(first ? "operator '->'" : "operator '&'");
+	}
+	if (tv && n->written && !tvar_writable(tv)) {
+		/* tapc writes no bit field */
+		const struct tcomp *first = n->e->comps.v[0];
+
+		err.pos = first->pos;
+		err.msg = xstrdup("cannot write to this member: it is not an integer or pointer held in memory");
+		err.what = xstrdup("operator '->'");
+		tvar_free(tv);
+		tv = NULL;
 	}
 	/* an error only if elision keeps the expression, as SystemTap's */
 	if (!tv && !n->quiet && ptrindex_get(&ruled_out, n->e) < 0)

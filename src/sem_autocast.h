@@ -30,6 +30,10 @@
 void sem_autocast_note(struct elab *E, const struct expr *e, const struct derived_probe *dp,
 		       bool quiet);
 
+/* e, noted, is assigned to (guru mode): once typed, it must be a member
+ * tapc can write. */
+void sem_autocast_written(struct elab *E, const struct expr *e);
+
 /* A condition cond of probe dp (NULL: a function) whose @defined of an
  * autocast is decided only once typed: resolution resolved both ways,
  * yes (run when cond holds) and no (else), each a statement (stmts) or an

@@ -709,6 +709,8 @@ static char *assign(struct tr *T, const struct expr *e)
 		return target_assign(T, e);
 	if (lv->kind == E_VAR)
 		return access_assign(T, sem_atvar_of(lv)->access, e);
+	if (lv->kind == E_CAST || lv->kind == E_AUTOCAST)	/* guru mode */
+		return access_assign(T, sem_cast_of(lv)->access, e);
 	/* The value of an unread local's assignment is its right side
 	 * (tr_expr_void() drops a pure one where nothing reads it); that
 	 * of "x <<< v" too: a local is never a statistic, and there is no

@@ -380,12 +380,15 @@ static enum sem_type event_target_type(const struct btf *btf, const struct btf_t
 		err->msg = unknown_var_message(tp, e->name, positional);
 		return SEM_UNKNOWN;
 	}
-	if (write) {
-		err->msg = xasprintf("write to tracepoint variable '%s' not permitted", e->name);
-		return SEM_UNKNOWN;
-	}
 	*access = tvar_resolve(&ct, tp->args[i].type, TVAR_BASE_SLOT, (unsigned)i, e,
 			       "tracepoint", err);
+	/* the argument itself is the event's; what it points to may be
+	 * written (guru mode), as in SystemTap */
+	if (write && *access && (!e->comps.n || !tvar_writable(*access))) {
+		tvar_free(*access);
+		*access = NULL;
+		err->msg = xasprintf("write to tracepoint variable '%s' not permitted", e->name);
+	}
 	return *access ? (*access)->type : SEM_UNKNOWN;
 }
 
