@@ -51,7 +51,8 @@ FORMATS.update({
     "mount": ([_path("source", 1), _path("target", 2), _path("filesystemtype", 3),
                "mountflags = __sc_ulong(4)",
                "mountflags_str = _mountflags_str(mountflags)",
-               "data = user_string_n_quoted(__sc_ulong(5), syscall_string_trunc)"],
+               "data = user_string_n_quoted(__sc_ulong(5), syscall_string_trunc)",
+               "data_unquoted = user_string_n_nofault(__sc_ulong(5), syscall_string_trunc)"],
               'sprintf("%s, %s, %s, %s, %s", source, target, filesystemtype,'
               ' mountflags_str, data)'),
     "umount": ([_path("target", 1), "flags = __sc_int(2)",

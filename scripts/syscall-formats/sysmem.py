@@ -167,6 +167,8 @@ FORMATS.update({
                       "timestr = _struct_timespec_u(timeout_uaddr, 1)"],
                      'sprintf("%u, %d, %d, %p, %s", ctx_id, min_nr, nr, events_uaddr,'
                      ' timestr)'),
+    "io_setup": (["maxevents = __sc_uint(1)", "ctxp_uaddr = __sc_ulong(2)"],
+                 'sprintf("%u, %p", maxevents, ctxp_uaddr)'),
     "io_submit": (["ctx_id = __sc_ulong(1)", "nr = __sc_long(2)",
                    "iocbpp_uaddr = __sc_ulong(3)"],
                   'sprintf("%u, %d, %p", ctx_id, nr, iocbpp_uaddr)'),

@@ -172,5 +172,16 @@ FORMATS.update({
 # nothing was reaped, "NULL" without an address.  One pure call, which
 # pass 2 drops with the rest when a script does not read status_str.
 RETURNS.update({
-    "wait4": (["status_str = __wait4_status_str(retval, __sc_ulong(2))"], None),
+    "wait4": (["status_uaddr = __sc_ulong(2)",
+               "status_str = __wait4_status_str(retval, status_uaddr)"], None),
+})
+
+# ptrace's return reads what PTRACE_GETEVENTMSG (0x4201) stored at data
+# and what PTRACE_ARCH_PRCTL (30) with ARCH_GET_FS or ARCH_GET_GS (0x1003,
+# 0x1004) stored at addr, as SystemTap's DWARF alias does (0 otherwise);
+# the arguments are still in their registers at the return.
+RETURNS.update({
+    "ptrace": (["geteventmsg_data = __sc_long(1) == 0x4201 ? user_long(__sc_ulong(4)) : 0",
+                "arch_prctl_addr = __sc_long(1) == 30 && (__sc_ulong(4) == 0x1003 ||"
+                " __sc_ulong(4) == 0x1004) ? user_long(__sc_ulong(3)) : 0"], None),
 })

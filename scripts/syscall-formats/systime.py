@@ -21,6 +21,14 @@ FORMATS.update({
                      'sprintf("%s, %p", clk_id_str, res_uaddr)'),
     "clock_gettime": (CLOCK_ID + ["tp_uaddr = __sc_ulong(2)"],
                       'sprintf("%s, %p", clk_id_str, tp_uaddr)'),
+    # the 32-bit forms decode the structures in their layout (gen-syscalls'
+    # COMPAT_FOLD_DECODED)
+    "clock_settime": (CLOCK_ID + ["tp_uaddr = __sc_ulong(2)",
+                                  "tp_uaddr_str = _struct_timespec_u(tp_uaddr, 1)"],
+                      'sprintf("%s, %s", clk_id_str, tp_uaddr_str)'),
+    "clock_adjtime": (CLOCK_ID + ["tx_uaddr = __sc_ulong(2)",
+                                  "tx_uaddr_str = _struct_timex_u(tx_uaddr)"],
+                      'sprintf("%s, %s", clk_id_str, tx_uaddr_str)'),
     # flag_str: SystemTap 2.6 and older (--compatible=2.6)
     "clock_nanosleep": (CLOCK_ID + [
         "flags = __sc_int(2)",

@@ -6,8 +6,8 @@
  * the fixed address 0x70000000, so the pointers in the argstr are known
  * too.  The first call, clock_getres(CLOCK_MONOTONIC, 0x70000000), is the
  * script's marker.  Calls that would change the system (settimeofday,
- * adjtimex) are given arguments the kernel rejects before acting; the
- * signal calls name a pid that cannot exist.
+ * adjtimex, clock_settime, clock_adjtime) are given arguments the kernel
+ * rejects before acting; the signal calls name a pid that cannot exist.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -92,6 +92,7 @@ static void process_times(void)
 	struct timeval *tv = AT(0x1a0);
 	struct timezone *tz = AT(0x1c0);
 	struct timex *tx = AT(0x200);
+	struct timespec *ts = AT(0x2e0);
 
 	*tm = (struct tms){ 11, 22, 33, 44 };
 	syscall(SYS_times, tm);
@@ -116,6 +117,10 @@ static void process_times(void)
 	tx->tick = 8;
 	tx->tolerance = 9;
 	syscall(SYS_adjtimex, tx);
+	/* clocks that cannot be set (EINVAL) or adjusted (EOPNOTSUPP) */
+	*ts = (struct timespec){ 3, 4 };
+	syscall(SYS_clock_settime, CLOCK_MONOTONIC, ts);
+	syscall(SYS_clock_adjtime, CLOCK_MONOTONIC, tx);
 }
 
 static void file_times(void)
