@@ -1427,7 +1427,15 @@ primary:
 	| AT_CONST LPAREN string_lit RPAREN
 		{ $$ = mk_atop(ps, $1, &@1, true, $3, NULL); }
 	| AT_PERF LPAREN string_lit RPAREN
-		{ $$ = mk_atop(ps, $1, &@1, false, $3, NULL); }
+		{
+			/* a counter has a name: SystemTap blames the ')' */
+			if ($3->kind == E_STR && !$3->len) {
+				perr(ps, &@4.pos, "expected non-empty string, saw operator ')'");
+				expr_free($3);
+				YYERROR;
+			}
+			$$ = mk_atop(ps, $1, &@1, false, $3, NULL);
+		}
 	| AT_KREGISTER LPAREN NUMBER RPAREN
 		{ $$ = mk_atop(ps, $1, &@1, true, mk_num($3, false, &@3), NULL); }
 	| AT_UREGISTER LPAREN NUMBER RPAREN
