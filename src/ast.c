@@ -386,6 +386,32 @@ bool stmt_empty(const struct stmt *s)
 
 /* SystemTap marks properties of embedded-C functions with comments such as
  * slash-star "pure" star-slash anywhere in the body. */
+bool embedded_global_pragma(const char **at, const char **name, size_t *len, bool *write)
+{
+	const char *p = *at;
+
+	while (p && (p = strstr(p, "pragma:"))) {
+		p += strlen("pragma:");
+		if (!strncmp(p, "read:", 5))
+			*write = false, p += 5;
+		else if (!strncmp(p, "write:", 6))
+			*write = true, p += 6;
+		else
+			continue;
+		*name = p;
+		while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		       (*p >= '0' && *p <= '9'))
+			p++;
+		*len = (size_t)(p - *name);
+		if (*len) {
+			*at = p;
+			return true;
+		}
+	}
+	*at = NULL;
+	return false;
+}
+
 unsigned embedded_pragmas(const char *code)
 {
 	static const struct {

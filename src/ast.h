@@ -310,6 +310,10 @@ void script_add(struct script *s, enum decl_kind kind, void *p);
 
 /* Scan embedded C for the pragma comments, e.g. slash-star pure star-slash. */
 unsigned embedded_pragmas(const char *code);
+/* The next "pragma:read:NAME" or "pragma:write:NAME" of embedded code,
+ * from *at on (SystemTap's access to script globals): NAME (not
+ * NUL-terminated, len bytes) and whether it is write; false at the end. */
+bool embedded_global_pragma(const char **at, const char **name, size_t *len, bool *write);
 
 /* Whether s has no statement that does anything: NULL, ";", or blocks
  * of those only. */

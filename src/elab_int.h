@@ -90,6 +90,9 @@ struct stmt *stmt_dup(const struct stmt *s);
 /* resolve.c */
 void resolve_probe(struct elab *E, struct derived_probe *dp);
 void drain_work(struct elab *E);
+/* The globals embedded C names by pragma must not be statistics
+ * (SystemTap's "Aggregates not available in embedded-C"). */
+void sem_check_embedded_globals(struct elab *E);
 
 /* infer.c */
 void infer_types(struct elab *E);

@@ -678,6 +678,8 @@ struct program *elaborate(struct script **user, int n_user,
 		sem_report_deferred(&E);
 	}
 	if (d->errors == errors)
+		sem_check_embedded_globals(&E);
+	if (d->errors == errors)
 		infer_types(&E);
 	if (d->errors == errors)
 		sem_check_foreach_calls(E.P, d);

@@ -315,6 +315,10 @@ struct sem_ref {
 	enum sem_type type;		/* the expression's inferred type */
 	struct vardecl *var;		/* E_SYM, E_INDEX base, foreach vars */
 	struct sem_function *fn;	/* E_CALL: the first overload */
+	/* E_EMBEDDED and a %{ %} function's declaration: the globals its
+	 * pragma:read: and pragma:write: comments name (struct vardecl *),
+	 * whose STAP_GLOBAL_GET_ and _SET_ macros pass 3 defines */
+	struct vec c_reads, c_writes;
 };
 
 struct ptrmap {

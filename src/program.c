@@ -75,8 +75,13 @@ struct sem_ref *ptrmap_ref(struct ptrmap *m, const void *k)
 
 static void ptrmap_free(struct ptrmap *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->vals[i])
+			continue;
+		vec_free(&m->vals[i]->c_reads);
+		vec_free(&m->vals[i]->c_writes);
 		free(m->vals[i]);
+	}
 	free(m->keys);
 	free(m->vals);
 }

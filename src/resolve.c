@@ -175,6 +175,85 @@ static void note_use(struct rctx *R, struct vardecl *v, bool read, bool write)
 		vec_push(&R->uses->writes, v);
 }
 
+static bool listed(const struct vec *vars, const struct vardecl *v)
+{
+	for (size_t i = 0; i < vars->n; i++)
+		if (vars->v[i] == v)
+			return true;
+	return false;
+}
+
+/* The globals embedded code names in its pragma:read: and pragma:write:
+ * comments, as SystemTap's embedded C reaches them (STAP_GLOBAL_GET_NAME,
+ * STAP_GLOBAL_SET_NAME): read or written by the body, and listed on the
+ * code's node for pass 3. */
+static void res_embedded_globals(struct rctx *R, const void *node, const char *code,
+				 const struct srcpos *pos)
+{
+	const char *at = code, *name;
+	size_t len;
+	bool write;
+
+	while (embedded_global_pragma(&at, &name, &len, &write)) {
+		char *n = xstrndup(name, len);
+		struct vardecl *v = find_global(R->E, n, pos->file);
+		struct vec *list;
+
+		if (!v) {
+			sem_error(R->E, pos, "embedded-code", "unresolved pragma:%s global %s",
+				  write ? "write" : "read", n);
+		} else {
+			note_use(R, v, !write, write);
+			list = write ? &ptrmap_ref(&R->E->P->refs, node)->c_writes :
+				       &ptrmap_ref(&R->E->P->refs, node)->c_reads;
+			if (!listed(list, v))
+				vec_push(list, v);
+		}
+		free(n);
+	}
+}
+
+static void add_aggs(struct vec *aggs, const struct sem_body *u)
+{
+	for (size_t i = 0; i < u->aggs.n; i++)
+		if (!listed(aggs, u->aggs.v[i]))
+			vec_push(aggs, u->aggs.v[i]);
+}
+
+/* SystemTap's embedded C reaches no statistics: the globals some kept
+ * body adds to with "<<<". */
+void sem_check_embedded_globals(struct elab *E)
+{
+	const struct ptrmap *refs = &E->P->refs;
+	struct vec seen = { 0 }, aggs = { 0 };
+	char what[300];
+
+	for (size_t i = 0; i < E->P->probes.n; i++)
+		add_aggs(&aggs, &((const struct derived_probe *)E->P->probes.v[i])->uses);
+	for (size_t i = 0; i < E->P->functions.n; i++)
+		add_aggs(&aggs, &((const struct sem_function *)E->P->functions.v[i])->uses);
+
+	for (size_t i = 0; i < refs->cap; i++) {
+		const struct sem_ref *r = refs->vals[i];
+
+		for (int w = 0; r && w < 2; w++) {
+			const struct vec *list = w ? &r->c_writes : &r->c_reads;
+
+			for (size_t j = 0; j < list->n; j++) {
+				struct vardecl *v = list->v[j];
+
+				if (!listed(&aggs, v) || listed(&seen, v))
+					continue;
+				vec_push(&seen, v);
+				ident_what(what, sizeof(what), v->name);
+				sem_error(E, &v->pos, what, "Aggregates not available in embedded-C");
+			}
+		}
+	}
+	vec_free(&seen);
+	vec_free(&aggs);
+}
+
 static void bind(struct rctx *R, const void *node, struct vardecl *v)
 {
 	ptrmap_ref(&R->E->P->refs, node)->var = v;
@@ -966,6 +1045,8 @@ static void res_expr(struct rctx *R, struct expr *e)
 			sem_error(R->E, &e->pos, "embedded-code",
 				  "embedded expression may not be used when --privilege=%s is specified",
 				  privilege_name(privilege_level(R->E)));
+		else
+			res_embedded_globals(R, e, e->str, &e->pos);
 		return;
 	default:
 		res_expr(R, e->a);
@@ -1236,6 +1317,9 @@ static void resolve_function(struct elab *E, struct sem_function *f)
 		if (!privileged_pos(E, &f->decl->pos))
 			sem_error(E, &f->decl->embedded_pos, "embedded-code",
 				  "embedded code in unprivileged script; need stap -g");
+		else
+			res_embedded_globals(&R, f->decl, f->decl->embedded,
+					     &f->decl->embedded_pos);
 		return;
 	}
 	rctx_init(&R);

@@ -433,6 +433,7 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
 	tr_line(T, "#define STAP_ERROR(...) do { tap_errorf(c, __VA_ARGS__); goto out; } "
 		"while (0)");
 	tr_line(T, "#define STAP_PRINTF(...) tap_cprintf(c, __VA_ARGS__)");
+	tr_cglobals_begin(T, f->decl);
 	/* tapset C written for SystemTap calls the kernel's string basics;
 	 * a header the script included may already have them as macros
 	 * (FORTIFY_SOURCE's strlen), which come back afterwards */
@@ -451,6 +452,7 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
 	tr_line(T, "#undef STAP_RETURN");
 	tr_line(T, "#undef STAP_ERROR");
 	tr_line(T, "#undef STAP_PRINTF");
+	tr_cglobals_end(T, f->decl);
 	for (size_t i = 0; i < sizeof(string_basics) / sizeof(string_basics[0]); i++) {
 		tr_line(T, "#undef %s", string_basics[i]);
 		tr_line(T, "#pragma pop_macro(\"%s\")", string_basics[i]);
@@ -463,11 +465,12 @@ static void embedded_body(struct tr *T, const struct sem_function *f)
  * parameters and return value by SystemTap's names too (pfiles.stp tests
  * S_ISLNK(STAP_ARG_i_mode) in an if).  Probes have neither.
  */
-void tr_embedded_names_begin(struct tr *T)
+void tr_embedded_names_begin(struct tr *T, const void *node)
 {
 	const struct sem_function *f = T->fn;
 
 	tr_line(T, "#define CONTEXT c");
+	tr_cglobals_begin(T, node);
 	if (!f)
 		return;
 	tr_line(T, "#define THIS l");
@@ -481,11 +484,12 @@ void tr_embedded_names_begin(struct tr *T)
 		tr_line(T, "#define STAP_RETVALUE (l->__retvalue)");
 }
 
-void tr_embedded_names_end(struct tr *T)
+void tr_embedded_names_end(struct tr *T, const void *node)
 {
 	const struct sem_function *f = T->fn;
 
 	tr_line(T, "#undef CONTEXT");
+	tr_cglobals_end(T, node);
 	if (!f)
 		return;
 	tr_line(T, "#undef THIS");

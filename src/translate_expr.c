@@ -1063,12 +1063,12 @@ static char *embedded_expr(struct tr *T, const struct expr *e)
 	char *tmp = str ? tr_stmp(T) : tr_ltmp(T);
 
 	tr_line(T, "{");
-	tr_embedded_names_begin(T);
+	tr_embedded_names_begin(T, e);
 	if (str)
 		tr_line(T, "\ttap_strlcpy(%s, (%s), MAXSTRINGLEN);", tmp, e->str);
 	else
 		tr_line(T, "\t%s = (long long)(%s);", tmp, e->str);
-	tr_embedded_names_end(T);
+	tr_embedded_names_end(T, e);
 	tr_line(T, "}");
 	tr_check(T);
 	return tmp;

@@ -128,8 +128,13 @@ char *tr_fn_cname(const struct tr *T, const struct sem_function *f);
 char *tr_param_field(const struct sem_function *f, int i);
 /* Around an embedded expression or statement: CONTEXT, and in a script
  * function THIS, STAP_ARG_name and STAP_RETVALUE. */
-void tr_embedded_names_begin(struct tr *T);
-void tr_embedded_names_end(struct tr *T);
+void tr_embedded_names_begin(struct tr *T, const void *node);
+void tr_embedded_names_end(struct tr *T, const void *node);
+/* translate_cglobals.c: around embedded code (node: its E_EMBEDDED, or a
+ * function's declaration), the STAP_GLOBAL_GET_ and _SET_ macros of the
+ * globals its pragmas name. */
+void tr_cglobals_begin(struct tr *T, const void *node);
+void tr_cglobals_end(struct tr *T, const void *node);
 /* The C lvalue of a scalar variable (local, parameter or global). */
 char *tr_var(struct tr *T, const struct vardecl *v);
 /* A new field of the frame that lives until the body ends. */

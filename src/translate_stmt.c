@@ -560,14 +560,14 @@ static void embedded_stmt(struct tr *T, const struct expr *e)
 	bool value = last && last != ';' && last != '}' && !directive;
 
 	tr_line(T, "{");
-	tr_embedded_names_begin(T);
+	tr_embedded_names_begin(T, e);
 	if (value)
 		strbuf_addf(&T->body, "(void)(%s\n);\n", e->str);
 	else {
 		strbuf_adds(&T->body, e->str);
 		strbuf_addc(&T->body, '\n');
 	}
-	tr_embedded_names_end(T);
+	tr_embedded_names_end(T, e);
 	tr_line(T, "}");
 	tr_check(T);
 }
