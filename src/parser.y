@@ -548,8 +548,6 @@ global_var:
 		{
 			struct global *g = xcalloc(1, sizeof(*g));
 
-			if (namemap_get(&ps->global_names, $1->text))
-				perr(ps, &@1.pos, "duplicate global name");
 			g->pos = @1.pos;
 			g->name = tdup($1);
 			g->wrap = ps->last_wrap;
@@ -1739,6 +1737,13 @@ static struct expr *mk_atop(struct pstate *ps, const struct tokv *t,
 
 static void add_global(struct pstate *ps, struct global *g, bool is_private, int la)
 {
+	const struct vec *same = namemap_get(&ps->global_names, g->name);
+
+	/* SystemTap's words when one of the two is private */
+	if (same)
+		perr(ps, &g->pos, ((const struct global *)same->v[0])->is_private != is_private ?
+		     "global versus private variable declaration conflict" :
+		     "duplicate global name");
 	g->is_private = is_private;
 	g->version_dependent = version_dependent(ps, la);
 	script_add(ps->script, D_GLOBAL, g);
