@@ -2364,8 +2364,25 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 		strbuf_adds(sb, "identifier or statistical operation");
 		return;
 	}
+	/* a probe point's argument: a string or a number, maybe negative */
+	if (n == 3 && has_sym(exp, n, YYSYMBOL_NUMBER) && has_sym(exp, n, YYSYMBOL_STRING) &&
+	    has_sym(exp, n, YYSYMBOL_MINUS)) {
+		strbuf_adds(sb, "literal string or number");
+		return;
+	}
+	/* where a probe point starts: a name, a wildcard or {a,b} */
+	if (n == 2 && has_sym(exp, n, YYSYMBOL_PP_WORD) && has_sym(exp, n, YYSYMBOL_LBRACE)) {
+		strbuf_adds(sb, "identifier or '*' or '{'");
+		return;
+	}
 	if (n <= 4) {
 		list_tokens(sb, exp, n);
+		return;
+	}
+	/* a member's name after "->", which may be a keyword */
+	if (has_sym(exp, n, YYSYMBOL_IDENT) && has_sym(exp, n, YYSYMBOL_PROBE) &&
+	    has_sym(exp, n, YYSYMBOL_IF) && !has_sym(exp, n, YYSYMBOL_NUMBER)) {
+		strbuf_adds(sb, "identifier or keyword");
 		return;
 	}
 	if (has_sym(exp, n, YYSYMBOL_PROBE)) {
