@@ -50,6 +50,7 @@ struct elab {
 	 * them, for sem_autocast.c */
 	struct vec autocasts;
 	struct vec autocast_guards;
+	bool c_globals;		/* some embedded C names a global by pragma */
 	/* errors that wait for elision (sem_defer.c) */
 	struct vec deferred;
 };

@@ -204,6 +204,7 @@ static void res_embedded_globals(struct rctx *R, const void *node, const char *c
 				  write ? "write" : "read", n);
 		} else {
 			note_use(R, v, !write, write);
+			R->E->c_globals = true;
 			list = write ? &ptrmap_ref(&R->E->P->refs, node)->c_writes :
 				       &ptrmap_ref(&R->E->P->refs, node)->c_reads;
 			if (!listed(list, v))
@@ -228,6 +229,8 @@ void sem_check_embedded_globals(struct elab *E)
 	struct vec seen = { 0 }, aggs = { 0 };
 	char what[300];
 
+	if (!E->c_globals)
+		return;
 	for (size_t i = 0; i < E->P->probes.n; i++)
 		add_aggs(&aggs, &((const struct derived_probe *)E->P->probes.v[i])->uses);
 	for (size_t i = 0; i < E->P->functions.n; i++)
@@ -337,9 +340,7 @@ static void check_target_write(struct rctx *R, struct expr *e, bool read)
 	free(w);
 }
 
-/* Whether a guru-mode write to a @cast or autocast member e may go on,
- * else SystemTap's error, at "at" (its operator): not to a pretty
- * printing or a member's address, and only with "=". */
+/* $var$, ->member$$: a pretty printing. */
 static bool pretty_tail(const struct expr *e)
 {
 	const struct tcomp *last = e->comps.n ? e->comps.v[e->comps.n - 1] : NULL;
@@ -347,6 +348,9 @@ static bool pretty_tail(const struct expr *e)
 	return last && last->kind == TC_PPRINT;
 }
 
+/* Whether a guru-mode write to a @cast or autocast member e may go on,
+ * else SystemTap's error, at "at" (its operator): not to a pretty
+ * printing or a member's address, and only with "=". */
 static bool member_write_ok(struct rctx *R, struct expr *e, const struct srcpos *at,
 			    const char *what, bool read)
 {
@@ -470,15 +474,14 @@ static void res_lvalue(struct rctx *R, struct expr *e, bool read)
 		break;
 	case E_AUTOCAST: {
 		const struct tcomp *first = e->comps.n ? e->comps.v[0] : NULL;
-		const struct srcpos *at = first ? &first->pos : &e->pos;
-		const char *what = first ? "operator '->'" : "operator '&'";
 
 		res_expr(R, e);
 		if (!first)
 			break;	/* "& value": its autocast's own error */
 		if (!privileged_pos(R->E, &e->pos))
-			sem_error(R->E, at, what, "write not permitted; need stap -g");
-		else if (member_write_ok(R, e, at, what, read))
+			sem_error(R->E, &first->pos, "operator '->'",
+				  "write not permitted; need stap -g");
+		else if (member_write_ok(R, e, &first->pos, "operator '->'", read))
 			sem_autocast_written(R->E, e);	/* checked once typed */
 		break;
 	}
