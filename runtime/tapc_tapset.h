@@ -188,6 +188,11 @@ long long tapset_vm_fault_contains(long long value, long long test);
 long long tapset_addr_to_node(struct tap_context *c, long long addr);
 /* mem_page_size(): PAGE_SIZE. */
 long long tapset_page_size(void);
+/* GFP_KERNEL() (memory.stp's SystemTap helper): the kernel's value. */
+long long tapset_gfp_kernel(void);
+/* _IS_ZERO_PAGE(): whether struct page @page is the zero page that user
+ * address @vaddr reads before it is written. */
+long long tapset_is_zero_page(long long page, long long vaddr);
 /* the current task's pages of counter @member not yet in @mm's counts
  * (0 when @mm is not the current task's). */
 long long tapset_mm_counter_pending(long long mm, long long member);

@@ -144,6 +144,18 @@ long long tapset_page_size(void)
 	return PAGE_SIZE;
 }
 
+long long tapset_gfp_kernel(void)
+{
+	return (__force unsigned int)GFP_KERNEL;
+}
+
+/* x86-64 has one zero page for every address; ZERO_PAGE() still takes
+ * the address, for the architectures that colour theirs */
+long long tapset_is_zero_page(long long page, long long vaddr)
+{
+	return (unsigned long)page == (unsigned long)ZERO_PAGE((unsigned long)vaddr);
+}
+
 /*
  * Pages of counter @member (MM_FILEPAGES ...) that the current task has
  * counted but not yet added to its mm's (SPLIT_RSS_COUNTING: the kernel

@@ -101,6 +101,10 @@
  *		server accepts and readv()s them in one call into
  *		{2048, 2048} bytes (all N are queued by then: loopback
  *		delivers during the writev), then all three close
+ *   tcp-refused	a TCP connect() to a port of 127.0.0.1 nothing listens
+ *		on (one a socket was bound to and released): the kernel
+ *		answers the SYN with one reset, connect() fails with
+ *		ECONNREFUSED
  *   pagecache DEV	buffered I/O on the block device DEV (a ram disk):
  *		fd = open(DEV, O_RDONLY); posix_fadvise(fd, 1 MiB, 8192,
  *		DONTNEED) (drops pages 256 and 257 if cached); pread 8192
@@ -417,6 +421,24 @@ static void step_tcp(long n)
 	close(client);
 	close(conn);
 	close(server);
+}
+
+static void step_tcp_refused(void)
+{
+	struct sockaddr_in addr;
+	int probe_fd, client;
+
+	loopback_up();
+	probe_fd = bound_socket(SOCK_STREAM, &addr);
+	close(probe_fd);	/* never listened: nothing is left on the port */
+	client = socket(AF_INET, SOCK_STREAM, 0);
+	if (client < 0 ||
+	    connect(client, (struct sockaddr *)&addr, sizeof(addr)) == 0 ||
+	    errno != ECONNREFUSED) {
+		fprintf(stderr, "tapc-workload: tcp-refused: connect did not fail with ECONNREFUSED\n");
+		exit(1);
+	}
+	close(client);
 }
 
 static void step_tcpv(long n)
@@ -1341,6 +1363,9 @@ int main(int argc, char **argv)
 			step_lease(number(step, arg), 0);
 		} else if (strcmp(step, "tcp") == 0) {
 			step_tcp(number(step, arg));
+		} else if (strcmp(step, "tcp-refused") == 0) {
+			step_tcp_refused();
+			i--;	/* takes no argument */
 		} else if (strcmp(step, "tcpv") == 0) {
 			step_tcpv(number(step, arg));
 		} else if (strcmp(step, "pagecache") == 0) {
