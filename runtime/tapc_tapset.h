@@ -560,7 +560,11 @@ void tap_deref_cstring(struct tap_context *c, char *out, unsigned long addr);
  * @addr, raising SystemTap's "write fault" in @c instead of faulting; and
  * DWARF register @regno of the probed point's pt_regs set to @val. */
 void tap_store(struct tap_context *c, unsigned long addr, int size, long long val);
-/* The same four for a user-space probe's variables: the current task's
+/* A bit field (as tap_deref_bits() reads it) set to the low @bits bits of
+ * @val, its neighbours in the same bytes kept. */
+void tap_store_bits(struct tap_context *c, unsigned long addr, unsigned int bitpos,
+		    unsigned int bits, long long val);
+/* The same for a user-space probe's variables: the current task's
  * memory at user address @addr (a string that cannot be read is its
  * address in hex, as user_string_quoted() gives it). */
 long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
@@ -569,6 +573,8 @@ long long tap_uderef_bits(struct tap_context *c, unsigned long addr,
 			  unsigned int bitpos, unsigned int bits, int is_signed);
 void tap_uderef_cstring(struct tap_context *c, char *out, unsigned long addr);
 void tap_ustore(struct tap_context *c, unsigned long addr, int size, long long val);
+void tap_ustore_bits(struct tap_context *c, unsigned long addr, unsigned int bitpos,
+		     unsigned int bits, long long val);
 /* A user-space probe's load bias: where its binary is mapped in the
  * current process minus its link-time addresses (0 for a non-PIE
  * executable); statics are read at link-time address + bias. */

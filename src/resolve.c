@@ -369,8 +369,8 @@ static bool member_write_ok(struct rctx *R, struct expr *e, const struct srcpos 
 	return true;
 }
 
-/* A member written must be an integer or pointer in memory: tapc writes
- * no bit field. */
+/* A member written must be an integer (a bit field too) or a pointer, in
+ * memory. */
 static void check_member_writable(struct rctx *R, const struct expr *e,
 				  const struct tvar *access)
 {

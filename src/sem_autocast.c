@@ -360,7 +360,7 @@ static void decide(struct typing *T, const struct noted *n)
 		err.what = xstrdup(first ? "operator '->'" : "operator '&'");
 	}
 	if (tv && n->written && !tvar_writable(tv)) {
-		/* tapc writes no bit field */
+		/* a struct, an array, a value in pieces */
 		const struct tcomp *first = n->e->comps.v[0];
 
 		err.pos = first->pos;

@@ -539,7 +539,10 @@ char *tvar_store_c(struct tr *T, const struct tvar *tv, const char *val)
 	base_c(&m, tv);
 	emit_steps(&m, tv->steps, tv->nsteps);
 	emit_where(&m);
-	if (tv->leaf == TVAR_READ)
+	if (tv->leaf == TVAR_READ && tv->bits)
+		tr_line(T, "%s(c, %s, %u, %u, %s);", m.user ? "tap_ustore_bits" : "tap_store_bits",
+			m.c, tv->bitpos, tv->bits, v);
+	else if (tv->leaf == TVAR_READ)
 		tr_line(T, "%s(c, %s, %d, %s);", m.user ? "tap_ustore" : "tap_store", m.c,
 			tv->size, v);
 	else

@@ -63,7 +63,8 @@ bool tvar_writable(const struct tvar *tv)
 	if (tv->at_entry || tv->type != SEM_LONG || tv->base == TVAR_BASE_PIECES)
 		return false;
 	if (tv->leaf == TVAR_READ)
-		return !tv->bits && tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
+		return tv->bits ? tv->bits <= 64
+				: tv->size >= 1 && tv->size <= 8 && !(tv->size & (tv->size - 1));
 	return tv->leaf == TVAR_VALUE && tv->base == TVAR_BASE_REG && !tv->nsteps && !tv->addr;
 }
 

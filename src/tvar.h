@@ -238,9 +238,9 @@ struct tr;
  * through T (see translate_int.h).  Cannot fail. */
 char *tvar_c(struct tr *T, const struct tvar *tv);
 
-/* Whether a guru-mode assignment can store into tv: a whole integer or
- * pointer in memory (no bit field), or a register's value, not one read
- * at entry. */
+/* Whether a guru-mode assignment can store into tv: an integer, bit
+ * field or pointer in memory, or a register's value, not one read at
+ * entry. */
 bool tvar_writable(const struct tvar *tv);
 /* Pass 3: store val (a long expression, evaluated once) where tv reads
  * from (tvar_writable): fault-safe in memory, or into the probed point's

@@ -179,10 +179,73 @@ noinline void tap_uderef_cstring(struct tap_context *c, char *out, unsigned long
 	tap_string_quoted(out, MAXSTRINGLEN, raw);
 }
 
+static void tap_write_fault(struct tap_context *c, unsigned long addr)
+{
+	tap_errorf(c, "write fault [man error::fault] at 0x%016lx (addr)", addr);
+}
+
 void tap_store(struct tap_context *c, unsigned long addr, int size, long long val)
 {
 	if (tapset_kernel_write((long long)addr, size, val))
-		tap_errorf(c, "write fault [man error::fault] at 0x%016lx (addr)", addr);
+		tap_write_fault(c, addr);
+}
+
+/* Bits @bitpos..@bitpos+@bits of the little-endian bytes at @bytes set
+ * to the low @bits bits of @val. */
+static void tap_merge_bits(u8 *bytes, unsigned int bitpos, unsigned int bits, u64 val)
+{
+	unsigned int i;
+
+	for (i = 0; i < bits; i++) {
+		unsigned int at = bitpos + i;
+		u8 mask = 1u << (at % 8);
+
+		if ((val >> i) & 1)
+			bytes[at / 8] |= mask;
+		else
+			bytes[at / 8] &= ~mask;
+	}
+}
+
+/*
+ * A bit field is written as the compiler writes one: the bytes that hold
+ * it are read, its bits replaced, and the bytes written back, so the
+ * fields that share them keep their values (not atomic against a
+ * concurrent writer of a neighbour, as the kernel's own C is not).
+ */
+void tap_store_bits(struct tap_context *c, unsigned long addr, unsigned int bitpos,
+		    unsigned int bits, long long val)
+{
+	u8 bytes[9];
+	unsigned int n = (bitpos + bits + 7) / 8, i;
+
+	if (bits == 0 || bits > 64 || n > sizeof(bytes) ||
+	    tap_read_kernel(bytes, addr, n)) {
+		tap_write_fault(c, addr);
+		return;
+	}
+	tap_merge_bits(bytes, bitpos, bits, (u64)val);
+	for (i = 0; i < n; i++)
+		if (tapset_kernel_write((long long)(addr + i), 1, bytes[i])) {
+			tap_write_fault(c, addr + i);
+			return;
+		}
+}
+
+void tap_ustore_bits(struct tap_context *c, unsigned long addr, unsigned int bitpos,
+		     unsigned int bits, long long val)
+{
+	u8 bytes[9];
+	unsigned int n = (bitpos + bits + 7) / 8;
+
+	if (bits == 0 || bits > 64 || n > sizeof(bytes) ||
+	    tap_read_user(bytes, addr, n)) {
+		tap_write_fault(c, addr);
+		return;
+	}
+	tap_merge_bits(bytes, bitpos, bits, (u64)val);
+	if (copy_to_user_nofault((void __user *)addr, bytes, n))
+		tap_write_fault(c, addr);
 }
 
 void tap_ustore(struct tap_context *c, unsigned long addr, int size, long long val)
@@ -191,5 +254,5 @@ void tap_ustore(struct tap_context *c, unsigned long addr, int size, long long v
 
 	if ((size != 1 && size != 2 && size != 4 && size != 8) ||
 	    copy_to_user_nofault((void __user *)addr, &v, size))
-		tap_errorf(c, "write fault [man error::fault] at 0x%016lx (addr)", addr);
+		tap_write_fault(c, addr);
 }
