@@ -2375,6 +2375,13 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 		strbuf_adds(sb, "identifier or '*' or '{'");
 		return;
 	}
+	/* after a probe point, where SystemTap names one list whatever may
+	 * still come ('.', '(', '?', '!', 'if' ...) */
+	if (has_sym(exp, n, YYSYMBOL_COMMA) && has_sym(exp, n, YYSYMBOL_LBRACE) &&
+	    !has_sym(exp, n, YYSYMBOL_PLUS)) {
+		strbuf_adds(sb, "one of ', { } = +='");
+		return;
+	}
 	if (n <= 4) {
 		list_tokens(sb, exp, n);
 		return;
@@ -2395,11 +2402,6 @@ static void describe_expected(const yypcontext_t *ctx, struct strbuf *sb)
 	}
 	if (has_sym(exp, n, YYSYMBOL_NUMBER) && has_sym(exp, n, YYSYMBOL_IDENT)) {
 		strbuf_adds(sb, "literal string or number");
-		return;
-	}
-	if (has_sym(exp, n, YYSYMBOL_DOT) && has_sym(exp, n, YYSYMBOL_QUESTION)
-	    && !has_sym(exp, n, YYSYMBOL_PLUS)) {
-		strbuf_adds(sb, "one of '. , ( ? ! { = +='");
 		return;
 	}
 	for (int i = 0; i < n; i++)
