@@ -118,6 +118,51 @@ static const struct dwvar *find_var(const struct dwvars *vars, const char *name)
 	return best;
 }
 
+/* Enumerator name among the children of the enumeration types directly
+ * in parent (and, in a function, in its blocks that hold the pc): its
+ * enum type and value. */
+static bool enumerator_in(const struct dwarf_scope *scope, Dwarf_Die *parent, const char *name,
+			  int depth, Dwarf_Die *type, int64_t *value)
+{
+	Dwarf_Die child, e;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_lexical_block && dwarf_haspc(&child, scope->pc) > 0 &&
+		    enumerator_in(scope, &child, name, depth + 1, type, value))
+			return true;
+		if (tag != DW_TAG_enumeration_type || dwarf_child(&child, &e) != 0)
+			continue;
+		do {
+			Dwarf_Attribute attr;
+			Dwarf_Sword v;
+			const char *n = dwarf_diename(&e);
+
+			if (dwarf_tag(&e) == DW_TAG_enumerator && n && !strcmp(n, name) &&
+			    dwarf_attr(&e, DW_AT_const_value, &attr) &&
+			    dwarf_formsdata(&attr, &v) == 0) {
+				*type = child;
+				*value = v;
+				return true;
+			}
+		} while (dwarf_siblingof(&e, &e) == 0);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* $NAME where no variable is called NAME: an enumerator of the function's
+ * or the CU's enum types, a constant of its enum type (SystemTap 4.5 and
+ * later, PR25346). */
+static bool find_enumerator(const struct dwarf_scope *scope, const char *name,
+			    Dwarf_Die *type, int64_t *value)
+{
+	return enumerator_in(scope, (Dwarf_Die *)&scope->func, name, 0, type, value) ||
+	       enumerator_in(scope, (Dwarf_Die *)&scope->cu, name, 64, type, value);
+}
+
 static struct ctypes scope_types(const struct dwarf_scope *scope)
 {
 	return ctypes_dwarf(dwarf_cu_getdwarf(scope->cu.cu));
@@ -356,6 +401,16 @@ static enum sem_type type_of_var(const struct dwarf_scope *scope, const struct c
 	}
 	v = find_var(vars, e->name + 1);
 	if (!v) {
+		Dwarf_Die enum_type;
+		int64_t value;
+
+		if (find_enumerator(scope, e->name + 1, &enum_type, &value)) {
+			struct tvar_origin o = { .base = TVAR_BASE_CONST, .addr = (uint64_t)value };
+
+			*access = tvar_resolve_from(ct, dwarf_dieoffset(&enum_type), &o, e,
+						    FAMILY_WORD, err);
+			return *access ? (*access)->type : SEM_UNKNOWN;
+		}
 		err->msg = unknown_message(scope, vars, e->name);
 		return SEM_UNKNOWN;
 	}
