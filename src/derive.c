@@ -13,6 +13,7 @@
 #include "astwalk.h"
 #include "elab_int.h"
 #include "pptext.h"
+#include "probewrite.h"
 #include "token.h"
 #include "probes/family.h"
 #include "glob.h"
@@ -663,6 +664,16 @@ static void recursion_error(struct derive *D, const struct probe_point *pp)
 	free(t);
 }
 
+/* A copy of an alias's prologue or epilogue for one expansion around
+ * body, with its @probewrite(v) decided for body. */
+static struct stmt *alias_part(const struct stmt *part, const struct stmt *body)
+{
+	struct stmt *copy = stmt_dup(part);
+
+	probewrite_fold(copy, body);
+	return copy;
+}
+
 /* Expand pp through alias a, whose name matched pp's first k
  * components; the rest of pp is a suffix for each alias location. */
 static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref *r,
@@ -692,12 +703,12 @@ static int expand_alias(struct elab *E, struct derive *D, const struct alias_ref
 	 * "= POINTS { prologue }, { epilogue }" does both. */
 	blk = stmt_new(S_BLOCK, &body->pos);
 	if (!a->epilogue)
-		vec_push(&blk->stmts, stmt_dup(a->body));
+		vec_push(&blk->stmts, alias_part(a->body, body));
 	vec_push(&blk->stmts, stmt_dup(body));
 	if (a->epilogue)
-		vec_push(&blk->stmts, stmt_dup(a->body));
+		vec_push(&blk->stmts, alias_part(a->body, body));
 	if (a->epi_body)
-		vec_push(&blk->stmts, stmt_dup(a->epi_body));
+		vec_push(&blk->stmts, alias_part(a->epi_body, body));
 	link.text = alias_text(a);
 
 	for (size_t i = 0; i < a->points.n && !D->failed; i++) {

@@ -1028,6 +1028,11 @@ static void res_expr(struct rctx *R, struct expr *e)
 			sem_perf_resolve(R->E, R->dp, R->locals, e);
 			return;
 		}
+		/* an alias's prologue or epilogue has none left (probewrite.c) */
+		if (!strcmp(e->name, "@probewrite")) {
+			sem_error(R->E, &e->pos, what, "unexpected @probewrite");
+			return;
+		}
 		sem_error(R->E, &e->pos, what, "%s is not available in this probe context",
 			  e->name);
 		return;
