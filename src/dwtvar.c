@@ -270,6 +270,15 @@ static struct tvar *return_access(const struct dwarf_scope *scope, const struct 
 				     dwarf_diename((Dwarf_Die *)&scope->func) ?: "?", e->name);
 		return NULL;
 	}
+	if (tvar_float_size(ct, ctype_resolve(ct, type)) && !e->comps.n) {
+		/* x86-64 returns it in xmm0, which pt_regs does not hold */
+		err->msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
+				     "[man error::dwarf]: function '%s' returns a floating-point "
+				     "value, in a register that is not one of pt_regs",
+				     (uint64_t)scope->pc,
+				     dwarf_diename((Dwarf_Die *)&scope->func) ?: "?");
+		return NULL;
+	}
 	dwloc_return_value(&o);
 	return tvar_resolve_from(ct, type, &o, e, FAMILY_WORD, err);
 }

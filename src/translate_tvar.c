@@ -503,6 +503,12 @@ static char *leaf_c(struct emit *m, const struct tvar *tv)
 	case TVAR_PRETTY:
 		return pretty_c(m, tv);
 	}
+	if (tv->fp32) {
+		char *wide = xasprintf("(long long)tap_fp_from_fp32((unsigned long long)%s)", v);
+
+		free(v);
+		v = wide;
+	}
 	if (tv->cstring) {
 		char *s = tr_stmp(m->T);
 

@@ -232,6 +232,8 @@ static void describe(const struct tvar *tv, struct strbuf *sb)
 		strbuf_addf(sb, " size=%d %s", tv->size, tv->is_signed ? "signed" : "unsigned");
 	if (tv->bits)
 		strbuf_addf(sb, " bits=%u@%u", tv->bits, tv->bitpos);
+	if (tv->fp32)
+		strbuf_adds(sb, " fp32");
 	if (tv->cstring)
 		strbuf_adds(sb, " cstring");
 	strbuf_addf(sb, " type=%s", tv->type == SEM_STRING ? "string" : "long");

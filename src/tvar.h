@@ -194,6 +194,11 @@ struct tvar {
 	int size;
 	bool is_signed;
 	uint32_t bitpos, bits;		/* bits > 0: a bit field */
+	/* A C float (4 bytes): the value is its binary32 widened to the
+	 * binary64 that a double's value is, as SystemTap 4.5 and later
+	 * give floating-point variables (the floatingpoint tapset's
+	 * fp_to_string() ... take them). */
+	bool fp32;
 	/* A string argument of TVAR_PRETTY: the value (a pointer) or the
 	 * address names a NUL-terminated kernel string. */
 	bool cstring;

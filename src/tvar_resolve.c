@@ -412,6 +412,36 @@ static void keep_ctype(const struct walk *w, struct tvar *tv, bool object)
 	tv->ctype.object = object;
 }
 
+int tvar_float_size(const struct ctypes *ct, ctype_id r)
+{
+	static const char *const names[] = { "float", "double", "_Float32", "_Float64" };
+	const char *n = ctype_name(ct, r);
+	int64_t size = ctype_size(ct, r);
+
+	if (ctype_kind(ct, r) != CTYPE_OTHER || !n || (size != 4 && size != 8))
+		return 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(n, names[i]))
+			return (int)size;
+	return 0;
+}
+
+/* A floating-point value: its bits, a float's widened to a double's. */
+static void float_leaf(struct walk *w, struct tvar *tv, int size)
+{
+	if (w->in_mem) {
+		tv->leaf = TVAR_READ;
+		tv->size = size;
+	} else {
+		tv->leaf = TVAR_VALUE;
+		tv->size = size;
+	}
+	tv->type = SEM_LONG;
+	tv->is_signed = false;
+	tv->fp32 = size == 4;
+	keep_ctype(w, tv, false);
+}
+
 /* The value at the end of the walk, into tv's leaf. */
 static bool finish(struct walk *w, struct tvar *tv)
 {
@@ -463,6 +493,10 @@ static bool finish(struct walk *w, struct tvar *tv)
 		     such ? " such as '->" : "", such ? such : "", such ? "'" : "");
 		free(tn);
 		return false;
+	}
+	if (tvar_float_size(ct, r) && !w->bits) {
+		float_leaf(w, tv, tvar_float_size(ct, r));
+		return true;
 	}
 	tn = tvar_type_name(ct, w->type);
 	fail(w, &w->e->pos, "unsupported type %s", tn);

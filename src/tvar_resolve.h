@@ -37,6 +37,11 @@ struct tvar *tvar_resolve(const struct ctypes *ct, ctype_id base_type, enum tvar
  * type at the address ptr evaluates to, walked by e's steps as above,
  * "[i]" on the object itself stepping over whole objects from ptr (C's
  * ((type *)ptr)[i]); NULL with *err filled. */
+/* A C float or double (DWARF's DW_ATE_float base types, BTF's FLOAT),
+ * type resolved: its size, 4 or 8; 0 for any other type (long double
+ * included). */
+int tvar_float_size(const struct ctypes *ct, ctype_id resolved);
+
 struct tvar *tvar_resolve_cast(const struct ctypes *ct, ctype_id type, const struct expr *e,
 			       struct family_error *err);
 
