@@ -317,7 +317,9 @@ static void ctx_item(const struct dwarf_scope *scope, const struct ctypes *ct,
 	named.addressof = false;
 	if (!pretty)
 		named.comps.n = 0;
-	if (pretty || tvar_fits_register(ct, type))
+	/* a float's value is its bits, in hex, as SystemTap prints them */
+	if (pretty || tvar_fits_register(ct, type) ||
+	    tvar_float_size(ct, ctype_resolve(ct, type)))
 		arg = v ? var_access(scope, ct, v, &named, &err) :
 			  return_access(scope, ct, &named, &err);
 	strbuf_addf(fmt, "%s%s=", fmt->len ? " " : "", name);
