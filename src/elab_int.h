@@ -36,6 +36,9 @@ struct elab {
 	struct namemap fn_names;	/* name -> fns of that name, in order */
 	struct namemap global_names;	/* name -> globals of that name */
 	struct vec aliases;	/* struct alias_ref * */
+	/* struct sem_function *: the copies of context-sensitive functions
+	 * made for the probes that call them (ctxfn.c) */
+	struct vec ctx_clones;
 	struct vec work;	/* functions to resolve */
 	/* Library files: once anything of a file is used, its probes join
 	 * the program too (as SystemTap pulls in the whole file). */
@@ -76,6 +79,8 @@ void ident_what(char *buf, size_t n, const char *name);
 /* Whether f is one of the user's scripts (not a tapset). */
 bool elab_user_file(struct elab *E, const struct srcfile *f);
 struct vardecl *var_new(struct elab *E, const char *name, const struct srcpos *pos);
+/* sf's parameters, new variables of sf's own, from its declaration. */
+void sem_function_params(struct elab *E, struct sem_function *sf);
 bool visible(bool is_private, const struct srcfile *decl_file,
 	     const struct srcfile *from);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctxfn.h"
 #include "elab_int.h"
 #include "probes/family.h"
 #include "suggest.h"
@@ -313,6 +314,25 @@ static bool alias_has_wildcard(struct elab *E, const struct probe_alias *a)
 	return false;
 }
 
+void sem_function_params(struct elab *E, struct sem_function *sf)
+{
+	const struct function *f = sf->decl;
+
+	sf->n_params = (int)f->params.n;
+	sf->params = xcalloc(f->params.n + 1, sizeof(*sf->params));
+	for (size_t j = 0; j < f->params.n; j++) {
+		struct param *p = f->params.v[j];
+		struct vardecl *v = var_new(E, p->name, &p->pos);
+
+		v->param = true;
+		v->arity = 0;
+		v->type = sem_type_of_decl(p->type);
+		v->type_pos = p->pos;
+		v->type_declared = v->type != SEM_UNKNOWN;
+		sf->params[j] = v;
+	}
+}
+
 static void collect(struct elab *E, struct script *sc, bool library, int *order)
 {
 	for (size_t i = 0; i < sc->functions.n; i++) {
@@ -327,19 +347,8 @@ static void collect(struct elab *E, struct script *sc, bool library, int *order)
 		sf->type = sem_type_of_decl(f->type);
 		sf->type_pos = f->pos;
 		sf->type_declared = sf->type != SEM_UNKNOWN;
-		sf->n_params = (int)f->params.n;
-		sf->params = xcalloc(f->params.n + 1, sizeof(*sf->params));
-		for (size_t j = 0; j < f->params.n; j++) {
-			struct param *p = f->params.v[j];
-			struct vardecl *v = var_new(E, p->name, &p->pos);
-
-			v->param = true;
-			v->arity = 0;
-			v->type = sem_type_of_decl(p->type);
-			v->type_pos = p->pos;
-			v->type_declared = v->type != SEM_UNKNOWN;
-			sf->params[j] = v;
-		}
+		sem_function_params(E, sf);
+		sf->ctx_sensitive = ctxfn_sensitive(f);
 		vec_push(&E->fns, sf);
 		namemap_add(&E->fn_names, sf->name, sf);
 		vec_push(&E->P->all_fns, sf);
@@ -647,7 +656,9 @@ struct program *elaborate(struct script **user, int n_user,
 	for (size_t i = 0; i < E.fns.n; i++) {
 		struct sem_function *f = E.fns.v[i];
 
-		if (!f->library && !f->resolved) {
+		/* a context-sensitive one resolves in each caller's context
+		 * (ctxfn.c), or where a call has none */
+		if (!f->library && !f->resolved && !f->ctx_sensitive) {
 			f->resolved = true;
 			vec_push(&E.work, f);
 		}
@@ -692,6 +703,7 @@ struct program *elaborate(struct script **user, int n_user,
 		free(E.aliases.v[i]);
 	vec_free(&E.aliases);
 	vec_free(&E.fns);
+	vec_free(&E.ctx_clones);
 	vec_free(&E.dead_fns);
 	sem_version_free(&E);
 	vec_free(&E.globals);

@@ -120,6 +120,15 @@ struct sem_function {
 	struct sem_function **group;
 	int n_group;
 	struct sem_body uses;
+	/* Its body names target variables ($x, $$parms ...): a call from a
+	 * probe's body runs a copy resolved in that probe's context, as
+	 * SystemTap 4.3 and later clone such functions (ctxfn.c). */
+	bool ctx_sensitive;
+	/* A copy's: the probe whose context it is resolved in, and the
+	 * declaration it owns (the original's with its body copied). */
+	const struct derived_probe *ctx_dp;
+	struct function *own_decl;
+	char *own_name;
 };
 
 /* ---- probe point families -------------------------------------------------

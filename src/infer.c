@@ -909,7 +909,7 @@ static void type_program(struct tctx *T)
 		struct sem_function *f = P->functions.v[i];
 
 		if (f->decl->body)
-			type_body(T, f->decl->body, NULL, f, NULL);
+			type_body(T, f->decl->body, NULL, f, f->ctx_dp);
 	}
 	/* SystemTap type-checks a function whose only calls were elided:
 	 * its mismatches are errors, what stays unknown is not */
@@ -918,7 +918,7 @@ static void type_program(struct tctx *T)
 		struct sem_function *f = T->E->dead_fns.v[i];
 
 		if (f->decl->body)
-			type_body(T, f->decl->body, NULL, f, NULL);
+			type_body(T, f->decl->body, NULL, f, f->ctx_dp);
 	}
 	T->dead = false;
 	for (size_t i = 0; i < P->probes.n; i++) {

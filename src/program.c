@@ -207,6 +207,11 @@ void program_free(struct program *p)
 	for (size_t i = 0; i < p->all_fns.n; i++) {
 		struct sem_function *f = p->all_fns.v[i];
 
+		if (f->own_decl) {
+			stmt_free(f->own_decl->body);
+			free(f->own_decl);
+			free(f->own_name);
+		}
 		free(f->params);
 		vec_free(&f->locals);
 		sem_body_free(&f->uses);

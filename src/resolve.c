@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "atconst.h"
+#include "ctxfn.h"
 #include "elab_int.h"
 #include "probes/family.h"
 #include "sem_atvar.h"
@@ -585,6 +586,13 @@ static void res_call(struct rctx *R, struct expr *e)
 		return;
 	}
 	head = g[0];
+	/* a context-sensitive function called from a probe with target
+	 * variables runs as that probe's copy (ctxfn.c) */
+	if (k == 1 && head->ctx_sensitive && !head->ctx_dp && R->dp && R->dp->family &&
+	    R->dp->family->target_type) {
+		head = ctxfn_clone(E, head, R->dp);
+		g[0] = head;
+	}
 	if (!head->group) {
 		head->group = g;
 		head->n_group = k;
@@ -1318,7 +1326,8 @@ static void res_stmt(struct rctx *R, struct stmt *s)
 
 static void resolve_function(struct elab *E, struct sem_function *f)
 {
-	struct rctx R = { .E = E, .fn = f, .locals = &f->locals, .uses = &f->uses };
+	struct rctx R = { .E = E, .fn = f, .dp = f->ctx_dp, .locals = &f->locals,
+			  .uses = &f->uses };
 
 	f->resolved = true;
 	if (f->decl->embedded) {
@@ -1330,6 +1339,11 @@ static void resolve_function(struct elab *E, struct sem_function *f)
 					     &f->decl->embedded_pos);
 		return;
 	}
+	/* the copy's targets join its probe's table, which pass 2 is still
+	 * filling (the probe is elaboration's own, held const elsewhere) */
+	if (f->ctx_dp)
+		sem_targets_resolve_in((struct derived_probe *)f->ctx_dp, f->decl->body,
+				       E->o->skip_badvars);
 	rctx_init(&R);
 	res_stmt(&R, f->decl->body);
 	namemap_free(&R.names);
@@ -1342,7 +1356,7 @@ void resolve_probe(struct elab *E, struct derived_probe *dp)
 	/* Locals are each probe's own, and so are the resolutions of their
 	 * names (by node): a body shared (derive.c) with one that has locals
 	 * becomes a copy of its own again, as yet unchanged by any pass. */
-	if (dp->body_owner && dp->body_owner->locals.n) {
+	if (dp->body_owner && (dp->body_owner->locals.n || ctxfn_called(E, dp->body))) {
 		dp->body = stmt_dup(dp->body);
 		dp->body_owner = NULL;
 	}

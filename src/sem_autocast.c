@@ -316,9 +316,11 @@ static void collect(struct typing *T)
 		if (!f->resolved || !f->decl->body)
 			continue;
 		T->fn = f;
+		T->dp = f->ctx_dp;
 		ast_walk_stmt(f->decl->body, &v);
 	}
 	T->fn = NULL;
+	T->dp = NULL;
 }
 
 /* The autocasts in code a decided @defined rules out. */

@@ -68,6 +68,15 @@ void sem_targets_resolve(struct derived_probe *dp, bool skip_bad)
 	ast_walk_expr(dp->cond, &v);
 }
 
+void sem_targets_resolve_in(struct derived_probe *dp, const struct stmt *body, bool skip_bad)
+{
+	struct resolve_ctx rc = { .dp = dp, .skip_bad = skip_bad };
+	struct ast_visitor v = { .ctx = &rc, .expr = resolve_one };
+
+	if (dp->family && (dp->family->target_type || skip_bad))
+		ast_walk_stmt(body, &v);
+}
+
 const struct sem_target *sem_target_of(const struct derived_probe *dp, const struct expr *e)
 {
 	int i = dp && dp->targets ? ptrindex_get(&dp->targets->index, e) : -1;

@@ -38,6 +38,9 @@ struct sem_targets {
  * whose family has no target variables, is zeroed, as SystemTap
  * substitutes the literal 0 for it. */
 void sem_targets_resolve(struct derived_probe *dp, bool skip_bad);
+/* The same for the target expressions of another body that runs in dp's
+ * context: a copy of a context-sensitive function (ctxfn.c). */
+void sem_targets_resolve_in(struct derived_probe *dp, const struct stmt *body, bool skip_bad);
 
 /* The resolution of target expression e of dp, or NULL. */
 const struct sem_target *sem_target_of(const struct derived_probe *dp, const struct expr *e);

@@ -531,11 +531,15 @@ static struct body_out gen_function(struct tr *T, size_t index)
 		tr_line(T, "l->__retvalue = 0;");
 	}
 	init_locals(T, &f->locals);
-	if (f->decl->embedded)
+	if (f->decl->embedded) {
 		embedded_body(T, f);
-	else {
+	} else {
+		/* a context-sensitive function's copy reads its probe's
+		 * target variables (ctxfn.c) */
+		T->dp = f->ctx_dp;
 		tr_stmt(T, f->decl->body);
 		tr_flush_actions_at(T, f->decl->body);
+		T->dp = NULL;
 	}
 	T->indent = 0;
 	tr_line(T, "out: __attribute__((unused));");
