@@ -579,6 +579,9 @@ void tap_ustore_bits(struct tap_context *c, unsigned long addr, unsigned int bit
  * current process minus its link-time addresses (0 for a non-PIE
  * executable); statics are read at link-time address + bias. */
 unsigned long tap_uprobe_bias(struct tap_context *c);
+/* The current (probed) thread's user thread pointer, the FS base: where
+ * its executable's thread-local variables end. */
+unsigned long tap_user_thread_pointer(struct tap_context *c);
 void tap_set_dwarf_reg(struct tap_context *c, unsigned int regno, unsigned long val);
 
 /* ---- @perf("NAME") (runtime/linux/perf.c) ---------------------------- */

@@ -26,11 +26,13 @@
 #include "dwloc.h"
 
 #include <dwarf.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dwfentry.h"
 #include "util.h"
@@ -919,6 +921,87 @@ static bool register_location(struct eval *ev, const Dwarf_Op *ops, unsigned reg
 	return push_reg(ev, reg, 0);
 }
 
+/* The executable's dynamic section says it is one (a PIE, DF_1_PIE), not
+ * a shared library. */
+static bool pie_flagged(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t k = 0; sh.sh_entsize && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Dyn dyn;
+
+			if (gelf_getdyn(data, (int)k, &dyn) && dyn.d_tag == DT_FLAGS_1)
+				return (dyn.d_un.d_val & DF_1_PIE) != 0;
+		}
+	}
+	return false;
+}
+
+/*
+ * How far below the thread pointer x86-64 (TLS variant II) puts the
+ * thread-local block of the executable at path: the first module of the
+ * static TLS, at its size rounded up to its alignment (as the dynamic
+ * linker places it, keeping the block's first byte's alignment within
+ * that).  A shared library's block is found through the thread's DTV,
+ * by a module id only the dynamic linker knows: false, with why.
+ */
+static bool exe_tls_offset(const char *path, uint64_t *offset, const char **why)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	GElf_Ehdr eh;
+	size_t nph = 0;
+	bool found = false;
+
+	*why = "the binary cannot be read";
+	if (elf && gelf_getehdr(elf, &eh) && elf_getphdrnum(elf, &nph) == 0) {
+		*why = "thread-local storage of a shared library";
+		if (eh.e_type == ET_EXEC || (eh.e_type == ET_DYN && pie_flagged(elf))) {
+			*why = "no PT_TLS segment";
+			for (size_t k = 0; k < nph && !found; k++) {
+				GElf_Phdr ph;
+				uint64_t align, first;
+
+				if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_TLS)
+					continue;
+				align = ph.p_align ? ph.p_align : 1;
+				first = (0 - ph.p_vaddr) & (align - 1);
+				*offset = (ph.p_memsz - first + align - 1) / align * align + first;
+				found = true;
+			}
+		}
+	}
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/* DW_OP_form_tls_address: the top, an offset in the thread-local block,
+ * as an address in the probed thread (a user binary's executable only). */
+static bool push_tls_address(struct eval *ev, unsigned atom)
+{
+	const char *why = "thread-local storage outside a user program";
+	uint64_t offset = 0;
+	unsigned a;
+
+	if (!ev->n)
+		return refuse(ev, "malformed location expression at %s", atom);
+	if (ev->nest > 1 || !ev->scope->user || !ev->scope->module ||
+	    !exe_tls_offset(ev->scope->module, &offset, &why))
+		return refuse_plain(ev, why);
+	if (!materialize(ev, ev->stack[--ev->n], &a))
+		return false;
+	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_TLS, .a = a, .val = offset });
+}
+
 static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 {
 	const Dwarf_Op *op = &ops[i];
@@ -975,6 +1058,8 @@ static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)
 		return push_entry_value(ev, op);
 	case DW_OP_GNU_parameter_ref:
 		return push_parameter_ref(ev, op);
+	case DW_OP_form_tls_address: case DW_OP_GNU_push_tls_address:
+		return push_tls_address(ev, op->atom);
 	case DW_OP_piece:
 		/* one piece covering the variable is the variable */
 		if (n == 2 && i == 1)

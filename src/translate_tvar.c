@@ -211,8 +211,10 @@ static char *entry_expr_c(struct tr *T, const struct tvar_dwop *ops, unsigned n)
 		const struct tvar_dwop *d = &ops[i];
 		unsigned a = d->a;
 
-		/* pass 2 makes statics entry-relative and nests no entry value */
-		if (d->kind == TVAR_DW_STATIC || d->kind == TVAR_DW_ENTRY)
+		/* pass 2 makes statics entry-relative and nests no entry value
+		 * nor thread-local address (dwloc.c) */
+		if (d->kind == TVAR_DW_STATIC || d->kind == TVAR_DW_ENTRY ||
+		    d->kind == TVAR_DW_TLS)
 			abort();
 		if (d->kind == TVAR_DW_REG)
 			a = d->reg;
@@ -306,6 +308,9 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 				 tr_modsym_index(m->T, d->sym), d->val);
 	case TVAR_DW_CALLSITE:
 		return xasprintf("tap_callsite_value(c, %s, %s)", a, v[d->b]);
+	case TVAR_DW_TLS:
+		return xasprintf("(long long)(tap_user_thread_pointer(c) - %#" PRIx64
+				 "UL + (unsigned long)%s)", d->val, a);
 	case TVAR_DW_BINARY:
 		break;
 	}

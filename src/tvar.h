@@ -80,6 +80,11 @@ enum tvar_dwop_kind {
 				 * expr[nexpr - 1] computed there (entry_expr) */
 	TVAR_DW_MODSYM,		/* module symbol sym ("MOD:NAME") where it is
 				 * loaded, plus val (a module's static) */
+	TVAR_DW_TLS,		/* value a, an offset in the executable's
+				 * thread-local block, as an address in the
+				 * current thread: its thread pointer less
+				 * val, where x86-64 puts that block
+				 * (DW_OP_form_tls_address) */
 	TVAR_DW_CALLSITE,	/* value a when value b (whether the return
 				 * address is one of the call sites the
 				 * DWARF knows) is not 0, else the error

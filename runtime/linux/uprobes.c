@@ -41,6 +41,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uprobes.h>
+#include <asm/fsgsbase.h>
 #include "tap_internal.h"
 
 /*
@@ -115,6 +116,17 @@ unsigned long tap_uprobe_bias(struct tap_context *c)
 	if (!c->probe || c->probe->kind != TAP_PROBE_UPROBE || !ev)
 		return 0;
 	return ev->bias;
+}
+
+/*
+ * The probed thread's thread pointer: the FS base its user code set
+ * (arch_prctl, or wrfsbase where FSGSBASE is on), still loaded while its
+ * uprobe's handler runs in its context, as the kernel does not use FS.
+ */
+unsigned long tap_user_thread_pointer(struct tap_context *c)
+{
+	(void)c;
+	return x86_fsbase_read_cpu();
 }
 
 /* A free slot for the current call, marked as its; NULL when none. */
