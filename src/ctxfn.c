@@ -22,28 +22,40 @@ bool ctxfn_sensitive(const struct function *f)
 	return found;
 }
 
-/* A clone's name in -p2 listings, after SystemTap's
- * "__clone_probe_N_of_NAME": N the probe's index. */
-static char *clone_name(struct elab *E, const struct sem_function *f,
-			const struct derived_probe *dp)
-{
-	size_t n = 0;
+/* The copies made for one probe, and its number in their names. */
+struct ctx_probe {
+	size_t no;
+	struct vec clones;	/* struct sem_function * */
+};
 
-	while (n < E->P->probes.n && E->P->probes.v[n] != dp)
-		n++;
-	return xasprintf("__clone_probe_%zu_of_%s", n, f->name);
+/* One probe's record, made at its first copy: a probe has few copies,
+ * and kernel.function("*") has 300,000 probes, so the lookup is by
+ * probe. */
+static struct ctx_probe *probe_record(struct elab *E, const struct derived_probe *dp)
+{
+	int i = ptrindex_get(&E->ctx_index, dp);
+	struct ctx_probe *p;
+
+	if (i >= 0)
+		return E->ctx_probes.v[i];
+	p = xcalloc(1, sizeof(*p));
+	p->no = E->ctx_probes.n;
+	ptrindex_set(&E->ctx_index, dp, (int)E->ctx_probes.n);
+	vec_push(&E->ctx_probes, p);
+	return p;
 }
 
 struct sem_function *ctxfn_clone(struct elab *E, struct sem_function *f,
 				 const struct derived_probe *dp)
 {
+	struct ctx_probe *p = probe_record(E, dp);
 	struct sem_function *c;
 	struct function *decl;
 
-	for (size_t i = 0; i < E->ctx_clones.n; i++) {
-		c = E->ctx_clones.v[i];
+	for (size_t i = 0; i < p->clones.n; i++) {
+		c = p->clones.v[i];
 		/* order is unique to the function copied */
-		if (c->ctx_dp == dp && c->order == f->order)
+		if (c->order == f->order)
 			return c;
 	}
 	c = xmalloc(sizeof(*c));
@@ -57,13 +69,26 @@ struct sem_function *ctxfn_clone(struct elab *E, struct sem_function *f,
 	decl->body = stmt_dup(f->decl->body);
 	c->own_decl = decl;
 	c->decl = decl;
-	c->own_name = clone_name(E, f, dp);
+	/* after SystemTap's "__clone_probe_N_of_NAME" in -p2 listings */
+	c->own_name = xasprintf("__clone_probe_%zu_of_%s", p->no, f->name);
 	c->name = c->own_name;
 	sem_function_params(E, c);
-	vec_push(&E->ctx_clones, c);
+	vec_push(&p->clones, c);
 	vec_push(&E->fns, c);
 	vec_push(&E->P->all_fns, c);
 	return c;
+}
+
+void ctxfn_free(struct elab *E)
+{
+	for (size_t i = 0; i < E->ctx_probes.n; i++) {
+		struct ctx_probe *p = E->ctx_probes.v[i];
+
+		vec_free(&p->clones);
+		free(p);
+	}
+	vec_free(&E->ctx_probes);
+	ptrindex_free(&E->ctx_index);
 }
 
 struct called {

@@ -23,6 +23,9 @@ bool ctxfn_sensitive(const struct function *f);
 struct sem_function *ctxfn_clone(struct elab *E, struct sem_function *f,
 				 const struct derived_probe *dp);
 
+/* Frees E's record of the copies (the copies belong to the program). */
+void ctxfn_free(struct elab *E);
+
 /* Whether body calls a context-sensitive function (by name): a probe
  * body shared between derived probes must then be each one's own, as
  * each call names its probe's copy. */

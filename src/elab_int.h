@@ -36,9 +36,11 @@ struct elab {
 	struct namemap fn_names;	/* name -> fns of that name, in order */
 	struct namemap global_names;	/* name -> globals of that name */
 	struct vec aliases;	/* struct alias_ref * */
-	/* struct sem_function *: the copies of context-sensitive functions
-	 * made for the probes that call them (ctxfn.c) */
-	struct vec ctx_clones;
+	/* The copies of context-sensitive functions made for the probes
+	 * that call them (ctxfn.c): probe -> index in ctx_probes, each a
+	 * struct ctx_probe of ctxfn.c */
+	struct ptrindex ctx_index;
+	struct vec ctx_probes;
 	struct vec work;	/* functions to resolve */
 	/* Library files: once anything of a file is used, its probes join
 	 * the program too (as SystemTap pulls in the whole file). */

@@ -703,7 +703,7 @@ struct program *elaborate(struct script **user, int n_user,
 		free(E.aliases.v[i]);
 	vec_free(&E.aliases);
 	vec_free(&E.fns);
-	vec_free(&E.ctx_clones);
+	ctxfn_free(&E);
 	vec_free(&E.dead_fns);
 	sem_version_free(&E);
 	vec_free(&E.globals);
