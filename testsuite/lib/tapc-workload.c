@@ -45,8 +45,8 @@
  *		half a second with recvfrom() (SO_RCVTIMEO: EAGAIN when a
  *		netfilter hook dropped it; no message either way)
  *   modload KO	load the kernel module file KO (finit_module), waiting
- *		while a module of its name is loaded (another script's
- *		run of the same step), up to 60 s
+ *		while a module of its name is loaded, or still coming or
+ *		going (another script's run of the same step), up to 60 s
  *   modrun N	write "N" to /proc/tapc_testmod: the test module
  *		(tapc.dwarf/testmod) runs tapc_tm_run(N) once, in this
  *		process
@@ -553,7 +553,8 @@ static void step_modload(const char *ko)
 		exit(1);
 	}
 	for (int tries = 0; syscall(SYS_finit_module, fd, "", 0) != 0; tries++) {
-		if (errno != EEXIST || tries >= 1200) {
+		/* EBUSY: a module of the name is still coming or going */
+		if ((errno != EEXIST && errno != EBUSY) || tries >= 1200) {
 			perror("tapc-workload: finit_module");
 			exit(1);
 		}
