@@ -113,6 +113,9 @@ bool ctxfn_called(struct elab *E, const struct stmt *body)
 	struct called cl = { .E = E };
 	struct ast_visitor v = { .ctx = &cl, .expr = find_call };
 
+	/* most scripts have none: no walk of every shared body then */
+	if (!E->any_ctx_sensitive)
+		return false;
 	ast_walk_stmt(body, &v);
 	return cl.found;
 }

@@ -41,6 +41,7 @@ struct elab {
 	 * struct ctx_probe of ctxfn.c */
 	struct ptrindex ctx_index;
 	struct vec ctx_probes;
+	bool any_ctx_sensitive;	/* some function is (ctxfn_called) */
 	struct vec work;	/* functions to resolve */
 	/* Library files: once anything of a file is used, its probes join
 	 * the program too (as SystemTap pulls in the whole file). */

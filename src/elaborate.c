@@ -349,6 +349,7 @@ static void collect(struct elab *E, struct script *sc, bool library, int *order)
 		sf->type_declared = sf->type != SEM_UNKNOWN;
 		sem_function_params(E, sf);
 		sf->ctx_sensitive = ctxfn_sensitive(f);
+		E->any_ctx_sensitive |= sf->ctx_sensitive;
 		vec_push(&E->fns, sf);
 		namemap_add(&E->fn_names, sf->name, sf);
 		vec_push(&E->P->all_fns, sf);

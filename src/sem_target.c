@@ -55,6 +55,15 @@ static void resolve_one(void *ctx, const struct expr *e)
 	t->n++;
 }
 
+void sem_targets_resolve_in(struct derived_probe *dp, const struct stmt *body, bool skip_bad)
+{
+	struct resolve_ctx rc = { .dp = dp, .skip_bad = skip_bad };
+	struct ast_visitor v = { .ctx = &rc, .expr = resolve_one };
+
+	if (dp->family && (dp->family->target_type || skip_bad))
+		ast_walk_stmt(body, &v);
+}
+
 void sem_targets_resolve(struct derived_probe *dp, bool skip_bad)
 {
 	struct resolve_ctx rc = { .dp = dp, .skip_bad = skip_bad };
@@ -64,17 +73,8 @@ void sem_targets_resolve(struct derived_probe *dp, bool skip_bad)
 	    (!dp->family->target_type && !skip_bad))
 		return;
 	dp->targets_resolved = true;
-	ast_walk_stmt(dp->body, &v);
+	sem_targets_resolve_in(dp, dp->body, skip_bad);
 	ast_walk_expr(dp->cond, &v);
-}
-
-void sem_targets_resolve_in(struct derived_probe *dp, const struct stmt *body, bool skip_bad)
-{
-	struct resolve_ctx rc = { .dp = dp, .skip_bad = skip_bad };
-	struct ast_visitor v = { .ctx = &rc, .expr = resolve_one };
-
-	if (dp->family && (dp->family->target_type || skip_bad))
-		ast_walk_stmt(body, &v);
 }
 
 const struct sem_target *sem_target_of(const struct derived_probe *dp, const struct expr *e)

@@ -429,13 +429,8 @@ int tvar_float_size(const struct ctypes *ct, ctype_id r)
 /* A floating-point value: its bits, a float's widened to a double's. */
 static void float_leaf(struct walk *w, struct tvar *tv, int size)
 {
-	if (w->in_mem) {
-		tv->leaf = TVAR_READ;
-		tv->size = size;
-	} else {
-		tv->leaf = TVAR_VALUE;
-		tv->size = size;
-	}
+	tv->leaf = w->in_mem ? TVAR_READ : TVAR_VALUE;
+	tv->size = size;
 	tv->type = SEM_LONG;
 	tv->is_signed = false;
 	tv->fp32 = size == 4;
