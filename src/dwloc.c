@@ -38,8 +38,12 @@
 #include "util.h"
 
 /* DWARF's x86-64 numbering: 0-15 the general registers, 16 the return
- * address column (the runtime maps each to its pt_regs field). */
+ * address column (the runtime maps each to its pt_regs field), then
+ * 17-32 xmm0-15, which hold a user function's floating-point values
+ * (the runtime reads the task's; the kernel keeps none there). */
 #define DW_X86_64_NREGS 17
+#define DW_X86_64_XMM0 17
+#define DW_X86_64_XMM15 32
 #define STACK_MAX 16
 /* Nesting of frame base -> CFA -> ... evaluations. */
 #define MAX_NEST 4
@@ -131,9 +135,16 @@ static bool push_const(struct eval *ev, uint64_t v)
 	return push(ev, (struct elem){ .kind = E_CONST, .val = v });
 }
 
+/* Register reg can be read where the probe hits. */
+static bool readable_reg(const struct eval *ev, unsigned reg)
+{
+	return reg < DW_X86_64_NREGS ||
+	       (ev->scope->user && reg >= DW_X86_64_XMM0 && reg <= DW_X86_64_XMM15);
+}
+
 static bool push_reg(struct eval *ev, unsigned reg, uint64_t off)
 {
-	if (reg >= DW_X86_64_NREGS)
+	if (!readable_reg(ev, reg))
 		return refuse_plain(ev, "a register that is not one of pt_regs");
 	return push(ev, (struct elem){ .kind = E_REG, .reg = reg, .val = off });
 }
@@ -287,7 +298,7 @@ static bool typed_op(struct eval *ev, const Dwarf_Op *op)
 		return typed(ev, op, op->number, &size, &is_signed) &&
 		       convert_top(ev, size, is_signed);
 	case DW_OP_regval_type: case DW_OP_GNU_regval_type:
-		if (op->number >= DW_X86_64_NREGS)
+		if (!readable_reg(ev, (unsigned)op->number))
 			return refuse_plain(ev, "a register that is not one of pt_regs");
 		return typed(ev, op, op->number2, &size, &is_signed) &&
 		       push(ev, (struct elem){ .kind = E_REG, .reg = (unsigned)op->number }) &&
@@ -486,7 +497,7 @@ static bool saved_entry_value(struct eval *ev, const Dwarf_Op *op, const Dwarf_O
 	else
 		return refuse(ev, "%s of a value other than a register, away from the "
 			      "function's entry", op->atom);
-	if (d.reg >= DW_X86_64_NREGS)
+	if (!readable_reg(ev, d.reg))
 		return refuse_plain(ev, "a register that is not one of pt_regs");
 	if (d.user ? !user_entry_site(ev, op, entry, &d.sym, &d.val)
 		   : !entry_symbol(ev, entry, &d.sym, &d.val))
@@ -1765,11 +1776,11 @@ int dwloc_variable(const struct dwarf_scope *scope, Dwarf_Die *die, struct tvar_
 	return -1;
 }
 
-void dwloc_return_value(struct tvar_origin *out)
+void dwloc_return_value(struct tvar_origin *out, bool in_xmm0)
 {
 	memset(out, 0, sizeof(*out));
 	out->base = TVAR_BASE_REG;
-	out->slot = 0;		/* rax */
+	out->slot = in_xmm0 ? DW_X86_64_XMM0 : 0;	/* else rax */
 }
 
 ctype_id dwloc_type_of(Dwarf_Die *die)

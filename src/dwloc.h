@@ -53,7 +53,8 @@ ctype_id dwloc_type_of(Dwarf_Die *die);
  * address of its own. */
 bool dwloc_tail_call(Dwarf_Die *site);
 
-/* Where a function's return value is at a .return probe (x86-64: rax). */
-void dwloc_return_value(struct tvar_origin *out);
+/* Where a function's return value is at a .return probe (x86-64: rax,
+ * or xmm0 for a user function's float or double). */
+void dwloc_return_value(struct tvar_origin *out, bool in_xmm0);
 
 #endif

@@ -264,14 +264,17 @@ static struct tvar *return_access(const struct dwarf_scope *scope, const struct 
 {
 	ctype_id type = dwloc_type_of((Dwarf_Die *)&scope->func);
 	struct tvar_origin o;
+	bool float_ret;
 
 	if (!type) {
 		err->msg = xasprintf("function '%s' returns no value: '%s' is not available",
 				     dwarf_diename((Dwarf_Die *)&scope->func) ?: "?", e->name);
 		return NULL;
 	}
-	if (tvar_float_size(ct, ctype_resolve(ct, type)) && !e->comps.n) {
-		/* x86-64 returns it in xmm0, which pt_regs does not hold */
+	/* x86-64 returns a float or double in xmm0, which only a user
+	 * function's return can have (the kernel keeps no floats) */
+	float_ret = tvar_float_size(ct, ctype_resolve(ct, type)) && !e->comps.n;
+	if (float_ret && !scope->user) {
 		err->msg = xasprintf("not accessible at this address (pc: %#" PRIx64 ") "
 				     "[man error::dwarf]: function '%s' returns a floating-point "
 				     "value, in a register that is not one of pt_regs",
@@ -279,7 +282,7 @@ static struct tvar *return_access(const struct dwarf_scope *scope, const struct 
 				     dwarf_diename((Dwarf_Die *)&scope->func) ?: "?");
 		return NULL;
 	}
-	dwloc_return_value(&o);
+	dwloc_return_value(&o, float_ret);
 	return tvar_resolve_from(ct, type, &o, e, FAMILY_WORD, err);
 }
 
