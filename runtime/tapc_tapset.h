@@ -582,6 +582,9 @@ unsigned long tap_uprobe_bias(struct tap_context *c);
 /* The current (probed) thread's user thread pointer, the FS base: where
  * its executable's thread-local variables end. */
 unsigned long tap_user_thread_pointer(struct tap_context *c);
+/* The current thread's thread-local block of the shared library the
+ * dynamic linker numbered @modid (its DTV entry). */
+unsigned long tap_user_tls_block(struct tap_context *c, unsigned long modid);
 void tap_set_dwarf_reg(struct tap_context *c, unsigned int regno, unsigned long val);
 
 /* ---- @perf("NAME") (runtime/linux/perf.c) ---------------------------- */

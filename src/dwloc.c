@@ -956,37 +956,128 @@ static bool pie_flagged(Elf *elf)
 }
 
 /*
- * How far below the thread pointer x86-64 (TLS variant II) puts the
- * thread-local block of the executable at path: the first module of the
- * static TLS, at its size rounded up to its alignment (as the dynamic
- * linker places it, keeping the block's first byte's alignment within
- * that).  A shared library's block is found through the thread's DTV,
- * by a module id only the dynamic linker knows: false, with why.
+ * Where a user binary's thread-local block is, for
+ * DW_OP_form_tls_address.  x86-64's TLS variant II puts the
+ * executable's block first below the thread pointer, at its size
+ * rounded up to its alignment (keeping the block's first byte's
+ * alignment within that).  A shared library's place is known only to
+ * the dynamic linker, which writes it into the library's own GOT where a
+ * TLS relocation asks: a TPOFF64 slot holds a variable's offset from the
+ * thread pointer (a library in the static TLS, initial-exec model, as
+ * libc is), a DTPMOD64 slot the module id that indexes the thread's DTV
+ * (general- and local-dynamic models, dlopen()ed libraries too).
  */
-static bool exe_tls_offset(const char *path, uint64_t *offset, const char **why)
+enum tls_kind { TLS_EXE, TLS_TPOFF, TLS_DTV };
+
+struct tls_block {
+	enum tls_kind kind;
+	uint64_t below;		/* TLS_EXE: below the thread pointer;
+				 * TLS_TPOFF: the block offset of what the
+				 * slot holds the address of, subtracted */
+	uint64_t got;		/* TLS_TPOFF, TLS_DTV: the slot's link-time
+				 * address */
+};
+
+static bool exe_tls_block(Elf *elf, struct tls_block *out)
+{
+	size_t nph = 0;
+
+	if (elf_getphdrnum(elf, &nph) != 0)
+		return false;
+	for (size_t k = 0; k < nph; k++) {
+		GElf_Phdr ph;
+		uint64_t align, first;
+
+		if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_TLS)
+			continue;
+		align = ph.p_align ? ph.p_align : 1;
+		first = (0 - ph.p_vaddr) & (align - 1);
+		out->kind = TLS_EXE;
+		out->below = (ph.p_memsz - first + align - 1) / align * align + first;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * How well a TLS relocation against symbol index locates the block of
+ * the library it is in: 0 not at all (the symbol is undefined here, of
+ * another module), 1 if another module could interpose a definition (a
+ * global of default visibility), 2 surely (no symbol, a local, hidden or
+ * protected one).  *value: the symbol's offset in the block.
+ */
+static int own_symbol_rank(Elf_Data *syms, size_t index, uint64_t *value)
+{
+	GElf_Sym sym;
+
+	*value = 0;
+	if (!index)
+		return 2;
+	if (!syms || !gelf_getsym(syms, (int)index, &sym) || sym.st_shndx == SHN_UNDEF)
+		return 0;
+	*value = sym.st_value;
+	return GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
+	       GELF_ST_VISIBILITY(sym.st_other) != STV_DEFAULT ? 2 : 1;
+}
+
+/* A shared library's TLS relocations: the best-ranked slot of its own
+ * block, a TPOFF64 one before a DTPMOD64 one of the same rank (one read
+ * fewer, and no dynamic linker's structure). */
+static bool lib_tls_block(Elf *elf, struct tls_block *out)
+{
+	Elf_Scn *scn = NULL;
+	int best = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		Elf_Data *syms;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		syms = elf_getdata(elf_getscn(elf, sh.sh_link), NULL);
+		for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Rela r;
+			uint64_t value;
+			unsigned type;
+			int rank;
+
+			if (!gelf_getrela(data, (int)k, &r))
+				continue;
+			type = (unsigned)GELF_R_TYPE(r.r_info);
+			if (type != R_X86_64_TPOFF64 && type != R_X86_64_DTPMOD64)
+				continue;
+			/* ranks 1, 2 become 2, 4, and a TPOFF64 slot one more */
+			rank = 2 * own_symbol_rank(syms, GELF_R_SYM(r.r_info), &value);
+			if (!rank || (rank += type == R_X86_64_TPOFF64) <= best)
+				continue;
+			best = rank;
+			*out = type == R_X86_64_TPOFF64 ?
+			       (struct tls_block){ TLS_TPOFF, value + (uint64_t)r.r_addend, r.r_offset } :
+			       (struct tls_block){ TLS_DTV, 0, r.r_offset };
+		}
+	}
+	return best > 0;
+}
+
+/* The thread-local block of the binary at path; false, with why. */
+static bool find_tls_block(const char *path, struct tls_block *out, const char **why)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	GElf_Ehdr eh;
-	size_t nph = 0;
 	bool found = false;
 
 	*why = "the binary cannot be read";
-	if (elf && gelf_getehdr(elf, &eh) && elf_getphdrnum(elf, &nph) == 0) {
-		*why = "thread-local storage of a shared library";
+	if (elf && gelf_getehdr(elf, &eh)) {
 		if (eh.e_type == ET_EXEC || (eh.e_type == ET_DYN && pie_flagged(elf))) {
 			*why = "no PT_TLS segment";
-			for (size_t k = 0; k < nph && !found; k++) {
-				GElf_Phdr ph;
-				uint64_t align, first;
-
-				if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_TLS)
-					continue;
-				align = ph.p_align ? ph.p_align : 1;
-				first = (0 - ph.p_vaddr) & (align - 1);
-				*offset = (ph.p_memsz - first + align - 1) / align * align + first;
-				found = true;
-			}
+			found = exe_tls_block(elf, out);
+		} else {
+			*why = "thread-local storage of a shared library that no "
+			       "TPOFF64 or DTPMOD64 relocation of its own locates";
+			found = lib_tls_block(elf, out);
 		}
 	}
 	elf_end(elf);
@@ -996,21 +1087,32 @@ static bool exe_tls_offset(const char *path, uint64_t *offset, const char **why)
 }
 
 /* DW_OP_form_tls_address: the top, an offset in the thread-local block,
- * as an address in the probed thread (a user binary's executable only). */
+ * as an address in the probed thread (a user binary's only). */
 static bool push_tls_address(struct eval *ev, unsigned atom)
 {
 	const char *why = "thread-local storage outside a user program";
-	uint64_t offset = 0;
-	unsigned a;
+	struct tls_block b = { 0 };
+	unsigned off, got, slot, sum;
 
 	if (!ev->n)
 		return refuse(ev, "malformed location expression at %s", atom);
 	if (ev->nest > 1 || !ev->scope->user || !ev->scope->module ||
-	    !exe_tls_offset(ev->scope->module, &offset, &why))
+	    !find_tls_block(ev->scope->module, &b, &why))
 		return refuse_plain(ev, why);
-	if (!materialize(ev, ev->stack[--ev->n], &a))
+	if (!materialize(ev, ev->stack[--ev->n], &off))
 		return false;
-	return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_TLS, .a = a, .val = offset });
+	if (b.kind == TLS_EXE)
+		return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_TLS, .a = off,
+							  .val = b.below });
+	/* the slot is a static of the binary, its value what ld.so wrote */
+	if (!add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_STATIC, .val = b.got }, &got) ||
+	    !add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_DEREF, .a = got, .size = 8 }, &slot))
+		return false;
+	if (b.kind == TLS_DTV)
+		return push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_DTV, .a = slot, .b = off });
+	return add_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_BINARY, .op = TVAR_OP_ADD,
+						.a = slot, .b = off }, &sum) &&
+	       push_node(ev, (struct tvar_dwop){ .kind = TVAR_DW_TLS, .a = sum, .val = b.below });
 }
 
 static bool eval_op(struct eval *ev, const Dwarf_Op *ops, size_t i, size_t n)

@@ -214,7 +214,7 @@ static char *entry_expr_c(struct tr *T, const struct tvar_dwop *ops, unsigned n)
 		/* pass 2 makes statics entry-relative and nests no entry value
 		 * nor thread-local address (dwloc.c) */
 		if (d->kind == TVAR_DW_STATIC || d->kind == TVAR_DW_ENTRY ||
-		    d->kind == TVAR_DW_TLS)
+		    d->kind == TVAR_DW_TLS || d->kind == TVAR_DW_DTV)
 			abort();
 		if (d->kind == TVAR_DW_REG)
 			a = d->reg;
@@ -311,6 +311,9 @@ static char *dwop_c(struct emit *m, const struct tvar *tv, const struct tvar_dwo
 	case TVAR_DW_TLS:
 		return xasprintf("(long long)(tap_user_thread_pointer(c) - %#" PRIx64
 				 "UL + (unsigned long)%s)", d->val, a);
+	case TVAR_DW_DTV:
+		return xasprintf("(long long)(tap_user_tls_block(c, (unsigned long)%s) + "
+				 "(unsigned long)%s)", a, v[d->b]);
 	case TVAR_DW_BINARY:
 		break;
 	}
@@ -350,7 +353,7 @@ static void dwexpr_c(struct emit *m, const struct tvar *tv)
 		free(c);
 		if (tv->dwops[i].kind == TVAR_DW_REG || tv->dwops[i].kind == TVAR_DW_DEREF ||
 		    tv->dwops[i].kind == TVAR_DW_ENTRY || tv->dwops[i].kind == TVAR_DW_MODSYM ||
-		    tv->dwops[i].kind == TVAR_DW_CALLSITE ||
+		    tv->dwops[i].kind == TVAR_DW_CALLSITE || tv->dwops[i].kind == TVAR_DW_DTV ||
 		    (tv->dwops[i].kind == TVAR_DW_BINARY &&
 		     (tv->dwops[i].op == TVAR_OP_DIV || tv->dwops[i].op == TVAR_OP_MOD)))
 			tr_check(m->T);

@@ -137,6 +137,9 @@ static void ops_text(const struct tvar_dwop *ops, size_t n, struct strbuf *sb)
 		case TVAR_DW_TLS:
 			strbuf_addf(sb, "tls(v%u)-%#" PRIx64, d->a, d->val);
 			break;
+		case TVAR_DW_DTV:
+			strbuf_addf(sb, "dtv(v%u)+v%u", d->a, d->b);
+			break;
 		}
 	}
 	strbuf_addc(sb, ']');

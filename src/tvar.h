@@ -84,7 +84,15 @@ enum tvar_dwop_kind {
 				 * thread-local block, as an address in the
 				 * current thread: its thread pointer less
 				 * val, where x86-64 puts that block
-				 * (DW_OP_form_tls_address) */
+				 * (DW_OP_form_tls_address; of a shared
+				 * library in the static TLS, value a is
+				 * its GOT slot's offset from the thread
+				 * pointer plus the variable's, and val the
+				 * slot's own block offset) */
+	TVAR_DW_DTV,		/* the current thread's thread-local block of
+				 * the module whose id is value a (the
+				 * dynamic linker's, from the DTV) plus
+				 * value b: a shared library's variable */
 	TVAR_DW_CALLSITE,	/* value a when value b (whether the return
 				 * address is one of the call sites the
 				 * DWARF knows) is not 0, else the error

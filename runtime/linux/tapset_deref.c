@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <asm/fsgsbase.h>
 #include "tap_internal.h"
 #include "strfn.h"
 
@@ -157,6 +158,46 @@ long long tap_uderef(struct tap_context *c, unsigned long addr, int size,
 		     int is_signed)
 {
 	return tap_deref_with(tap_read_user, c, addr, size, is_signed);
+}
+
+/*
+ * The current thread's thread-local block of the shared library the
+ * dynamic linker numbered @modid: glibc's x86-64 layout, where the word
+ * after the thread pointer's is the DTV, an array of 16-byte entries
+ * whose first word is the module's block, the entry before the first
+ * holding their number.  A block the thread has not allocated yet (a
+ * dlopen()ed library's before the thread touched it) is an error, as a
+ * fault is.
+ */
+unsigned long tap_user_tls_block(struct tap_context *c, unsigned long modid)
+{
+	unsigned long tp = x86_fsbase_read_cpu();
+	unsigned long dtv, entries, block;
+
+	if (c->last_error)	/* @modid was not read */
+		return 0;
+	if (tap_read_user(&dtv, tp + sizeof(long), sizeof(dtv))) {
+		tap_deref_fault(c, tp + sizeof(long));
+		return 0;
+	}
+	if (tap_read_user(&entries, dtv - 2 * sizeof(long), sizeof(entries))) {
+		tap_deref_fault(c, dtv - 2 * sizeof(long));
+		return 0;
+	}
+	if (!modid || modid > entries) {
+		tap_errorf(c, "no thread-local storage for module id %lu in this thread", modid);
+		return 0;
+	}
+	if (tap_read_user(&block, dtv + modid * 2 * sizeof(long), sizeof(block))) {
+		tap_deref_fault(c, dtv + modid * 2 * sizeof(long));
+		return 0;
+	}
+	if (!block || block == -1UL) {	/* glibc's TLS_DTV_UNALLOCATED */
+		tap_errorf(c, "thread-local storage of module id %lu not allocated in "
+			   "this thread", modid);
+		return 0;
+	}
+	return block;
 }
 
 long long tap_uderef_bits(struct tap_context *c, unsigned long addr,
