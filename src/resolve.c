@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "astwalk.h"
 #include "atconst.h"
 #include "ctxfn.h"
 #include "elab_int.h"
@@ -631,6 +632,34 @@ static void res_call(struct rctx *R, struct expr *e)
 	}
 }
 
+static void find_sym(void *ctx, const struct expr *e)
+{
+	if (e->kind == E_SYM && !*(const struct expr **)ctx)
+		*(const struct expr **)ctx = e;
+}
+
+/* Whether e, to be saved by the probe's entry half, can be evaluated
+ * there: in a context-sensitive function's copy it may name none of the
+ * function's variables (the entry half has no frame of the function's,
+ * nor its arguments yet); else an error. */
+static bool entry_operand_ok(struct rctx *R, const struct expr *e)
+{
+	const struct expr *sym = NULL;
+	struct ast_visitor v = { .ctx = &sym, .expr = find_sym };
+	char *w;
+
+	if (!R->fn)
+		return true;
+	ast_walk_expr(e, &v);
+	if (!sym)
+		return true;
+	w = describe_expr(sym);
+	sem_error(R->E, &sym->pos, w, "a value a function saves at the probe's entry may not "
+		  "use variables: it is evaluated before the function is called");
+	free(w);
+	return false;
+}
+
 /* @entry(EXPR): EXPR is evaluated when the function is entered, by the
  * probe's entry half, and its value read at the return. */
 static void res_entry(struct rctx *R, struct expr *e)
@@ -654,7 +683,8 @@ static void res_entry(struct rctx *R, struct expr *e)
 	R->in_entry = true;
 	res_expr(R, e->a);
 	R->in_entry = false;
-	vec_push(R->entry_exprs, e->a);
+	if (entry_operand_ok(R, e->a))
+		vec_push(R->entry_exprs, e->a);
 }
 
 static bool privileged_pos(struct elab *E, const struct srcpos *pos)
@@ -722,7 +752,8 @@ static void entry_target(struct rctx *R, struct expr *e)
 		if (R->entry_exprs->v[i] == e)
 			return;
 	warn_read_at_entry(R, e);
-	vec_push(R->entry_exprs, e);
+	if (entry_operand_ok(R, e))
+		vec_push(R->entry_exprs, e);
 }
 
 static bool zeroed_warned_before(struct elab *E, const struct srcpos *pos)
@@ -1340,10 +1371,16 @@ static void resolve_function(struct elab *E, struct sem_function *f)
 		return;
 	}
 	/* the copy's targets join its probe's table, which pass 2 is still
-	 * filling (the probe is elaboration's own, held const elsewhere) */
-	if (f->ctx_dp)
-		sem_targets_resolve_in((struct derived_probe *)f->ctx_dp, f->decl->body,
-				       E->o->skip_badvars);
+	 * filling (the probe is elaboration's own, held const elsewhere),
+	 * and so do the values it reads at entry: the probe's entry half
+	 * saves them, the copy reads them from the probe's saved data */
+	if (f->ctx_dp) {
+		struct derived_probe *dp = (struct derived_probe *)f->ctx_dp;
+
+		sem_targets_resolve_in(dp, f->decl->body, E->o->skip_badvars);
+		if (dp->family->saves_entry && dp->family->saves_entry(dp))
+			R.entry_exprs = &dp->entry_exprs;
+	}
 	rctx_init(&R);
 	res_stmt(&R, f->decl->body);
 	namemap_free(&R.names);
