@@ -38,6 +38,7 @@ struct debuginfo {
 	/* DWARF (the kernel's and a module's) */
 	char *target_file;	/* a module: its .ko the kernel loads */
 	bool dwarf_tried;
+	bool dwarf_missing;	/* none found (not one refused) */
 	struct dwindex *dwarf;
 	char dwarf_err[1024];
 };
@@ -170,6 +171,11 @@ enum debuginfo_kind debuginfo_kind(const struct debuginfo *e)
 const char *debuginfo_name(const struct debuginfo *e)
 {
 	return e->name;
+}
+
+const char *debuginfo_module_file(const struct debuginfo *e)
+{
+	return e->kind == DEBUGINFO_KMODULE ? e->target_file : NULL;
 }
 
 /* ---- the kernel's files */
@@ -472,6 +478,7 @@ static bool try_dwarf_file(struct debuginfo *e, const char *candidate, const cha
 
 static void missing_dwarf(struct debuginfo *e, const char *release, const char *looked)
 {
+	e->dwarf_missing = true;
 	snprintf(e->dwarf_err, sizeof(e->dwarf_err),
 		 "missing x86_64 %s debuginfo [man warning::debuginfo] for %s %s (looked for %s): "
 		 "install the package linux-image-%s-dbg (scripts/install-debuginfo), or probe "
@@ -551,6 +558,12 @@ const struct dwindex *debuginfo_dwarf(struct debuginfo *e, const char **err)
 	return e->dwarf;
 }
 
+bool debuginfo_dwarf_missing(struct debuginfo *e)
+{
+	debuginfo_dwarf(e, NULL);
+	return e->dwarf_missing;
+}
+
 /* modules.dep of the target kernel: "kernel/fs/9p/9p.ko: deps ...". */
 static void read_modules(struct debuginfo_registry *r, const char *release)
 {
@@ -578,7 +591,12 @@ static void read_modules(struct debuginfo_registry *r, const char *release)
 					   (r->n_modules + 2) * sizeof(*r->module_names));
 		r->module_paths = xrealloc(r->module_paths,
 					   (r->n_modules + 1) * sizeof(*r->module_paths));
+		/* the kernel's name for it (KBUILD_MODNAME): dm-mod.ko is
+		 * dm_mod, as its symbols "dm_mod:NAME" are looked up */
 		r->module_names[r->n_modules] = xstrndup(base, len);
+		for (char *c = r->module_names[r->n_modules]; *c; c++)
+			if (*c == '-')
+				*c = '_';
 		r->module_paths[r->n_modules++] = xstrdup(line);
 		r->module_names[r->n_modules] = NULL;
 	}

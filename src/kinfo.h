@@ -41,6 +41,11 @@ const struct modtp_index *kinfo_module_events(void);
 const struct dwindex *kinfo_dwarf(const char **err);
 /* The DWARF of the kernel's module NAME. */
 const struct dwindex *kinfo_module_dwarf(const char *name, const char **err);
+/* The function symbols of module NAME's .ko (kmodsyms.h), read on first
+ * use: SystemTap's fallback where its DWARF is missing (NULL where a
+ * debug file was found and refused). */
+struct kmodsyms;
+const struct kmodsyms *kinfo_module_symbols(const char *name, const char **err);
 /* The name the kernel knows module SPEC by: SPEC itself, or for a path
  * (module("/path/to/x.ko")) the module's name in the file; NULL with *err
  * when there is no such module. */

@@ -43,6 +43,13 @@
  * them (callee.h): each named as the callee's own function point, and
  * listed as FUNCTION.callee("CALLEE").
  *
+ * A module without debuginfo installed is searched, as SystemTap does,
+ * in its .ko's symbol table (kmodsyms.h): a function point without a
+ * file, line or label matches the function symbols by name, each probed
+ * at its symbol, named by it alone and without variables ($$parms,
+ * $$locals and $$vars are empty), with SystemTap's warning that the
+ * module's debuginfo cannot be found.
+ *
  * Each probe's payload (fp.data) makes its struct dwarf_scope
  * (dwscope.h), what the DWARF target-variable resolver reads, when a
  * target variable first needs it: looking up its DIEs loads their
@@ -61,6 +68,7 @@
 #include "glob.h"
 #include "probes/dwmatch.h"
 #include "kinfo.h"
+#include "kmodsyms.h"
 #include "pptext.h"
 #include "klines.h"
 #include "probes/family.h"
@@ -140,7 +148,9 @@ struct kfunc_data {
 	bool at_return;			/* a .return probe */
 	bool function_entry;		/* dwarf_scope.function_entry */
 	bool symtab_only;		/* a function of the symbol table only:
-					 * no DIEs, no target variables */
+					 * no DIEs, no target variables (and
+					 * in a module without DWARF, no ix) */
+	bool init_text;			/* a module's, in its .init.text */
 	const char *symbol;		/* registered at symbol + offset */
 	unsigned long offset;
 	const char *module;		/* NULL: the kernel */
@@ -235,27 +245,18 @@ static void kfunc_callee(struct family_point *fp, const struct dwindex *ix, cons
 	fp->callers = k;
 }
 
-/* One probe on F at ADDR, named TEXT (the function's component). */
-static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
-		       char *text, Dwarf_Addr addr)
+/* One probe on the function whose DIE is DIE (0: a symbol's only) in
+ * IX, at ADDR, registered at SYM + OFF and named TEXT (the function's
+ * component). */
+static void push_point(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		       const char *sym, unsigned long off, char *text, Dwarf_Addr addr,
+		       bool init_text)
 {
 	const struct kfunc_query *q = m->ctx;
 	const char *mod = q->module;
-	unsigned long off = 0;
-	const char *sym = dwindex_symbol(ix, addr, &off);
-	struct family_point *fp;
+	struct family_point *fp = xcalloc(1, sizeof(*fp));
 	struct kfunc_data *d;
 
-	/* two files' statics of one name in a module: placed from a
-	 * neighbour whose name is the module's only one */
-	if (!sym && mod)
-		sym = dwloc_anchor(dwindex_dwarf(ix), addr, &off);
-
-	if (!sym) {		/* no symbol to place it by (see dwindex_symbol) */
-		free(text);
-		return;
-	}
-	fp = xcalloc(1, sizeof(*fp));
 	fp->target = text;
 	fp->module = mod ? xstrdup(q->mod_text ? q->mod_text : mod) : NULL;
 	fp->num[0] = q->maxactive;
@@ -270,7 +271,29 @@ static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct
 	if (!mod)
 		d->stext_off = addr - dwindex_stext(ix);
 	d->symtab_only = f->die == 0;
+	d->init_text = init_text;
 	vec_push(q->out, fp);
+}
+
+/* One probe on F at ADDR, named TEXT (the function's component). */
+static void push_probe(struct dwmatch *m, const struct dwindex *ix, const struct dwfunc *f,
+		       char *text, Dwarf_Addr addr)
+{
+	const struct kfunc_query *q = m->ctx;
+	unsigned long off = 0;
+	const char *sym = dwindex_symbol(ix, addr, &off);
+
+	/* two files' statics of one name in a module: placed from a
+	 * neighbour whose name is the module's only one */
+	if (!sym && q->module)
+		sym = dwloc_anchor(dwindex_dwarf(ix), addr, &off);
+
+	if (!sym) {		/* no symbol to place it by (see dwindex_symbol) */
+		free(text);
+		return;
+	}
+	push_point(m, ix, f, sym, off, text, addr,
+		   q->module && dwindex_in_init_text(ix, addr));
 }
 
 /* The functions of IX's symbol table that m's function names beside
@@ -329,13 +352,18 @@ static int expand_kernel(struct dwmatch *m, struct family_error *err)
 
 /*
  * module("PAT"): in(ctx, ix, err) searches the DWARF of PAT itself (a
- * name, or the path of a .ko: missing DWARF is the error), or that of
- * each module PAT's glob matches that has DWARF installed, q->module
- * (and q->mod_text) naming the module.  Returns the searches' counts
- * summed, or -1 with *err filled; *last is the last index searched.
+ * name, or the path of a .ko), or that of each module PAT's glob
+ * matches, q->module (and q->mod_text) naming the module.  A module
+ * whose DWARF is missing is searched by in_symbols(ctx, syms, err) in
+ * its symbol table instead, when given; else (and when its symbols
+ * cannot be read either, or match nothing) PAT's missing DWARF is the
+ * error, a glob's module is skipped.  Returns the searches' counts summed, or -1 with *err
+ * filled; *last is the last DWARF searched.
  */
 static int each_module(const struct pp_comp *mc, struct kfunc_query *q,
 		       int (*in)(void *ctx, const struct dwindex *ix, struct family_error *err),
+		       int (*in_symbols)(void *ctx, const struct kmodsyms *syms,
+					 struct family_error *err),
 		       void *ctx, const struct dwindex **last, struct family_error *err)
 {
 	const char *pat = mc->arg->str, *why = NULL;
@@ -345,26 +373,44 @@ static int each_module(const struct pp_comp *mc, struct kfunc_query *q,
 	*last = NULL;
 	if (!glob_is_pattern(pat) || strchr(pat, '/')) {
 		const struct dwindex *ix = kinfo_module_dwarf(pat, &why);
-		const char *name = ix ? kinfo_module_name(pat, &why) : NULL;
+		const char *no_name = NULL, *name = kinfo_module_name(pat, &no_name);
+		const struct kmodsyms *syms = NULL;
+		int k;
 
-		if (!ix || !name)
+		if (!name)
+			return family_fail(err, &mc->arg->pos, xstrdup(no_name));
+		if (!ix && in_symbols)
+			syms = kinfo_module_symbols(name, NULL);
+		if (!ix && !syms)
 			return family_fail(err, &mc->arg->pos, xstrdup(why));
 		q->module = name;
 		if (strcmp(name, pat))
 			q->mod_text = pat;
-		*last = ix;
-		return in(ctx, ix, err);
+		if (ix) {
+			*last = ix;
+			return in(ctx, ix, err);
+		}
+		/* nothing by name either: the missing DWARF is what to say */
+		k = in_symbols(ctx, syms, err);
+		return k ? k : family_fail(err, &mc->arg->pos, xstrdup(why));
 	}
 	names = kinfo_module_names();
 	for (size_t i = 0; n >= 0 && names && names[i]; i++) {
 		const struct dwindex *ix;
+		const struct kmodsyms *syms;
 		int k;
 
-		if (!glob_match(pat, names[i]) || !(ix = kinfo_module_dwarf(names[i], NULL)))
+		if (!glob_match(pat, names[i]))
 			continue;
-		*last = ix;
 		q->module = names[i];
-		k = in(ctx, ix, err);
+		if ((ix = kinfo_module_dwarf(names[i], &why))) {
+			*last = ix;
+			k = in(ctx, ix, err);
+		} else if (in_symbols && (syms = kinfo_module_symbols(names[i], NULL))) {
+			k = in_symbols(ctx, syms, err);
+		} else {
+			continue;
+		}
 		n = k < 0 ? k : n + k;
 	}
 	return n;
@@ -377,14 +423,49 @@ static int match_module(void *ctx, const struct dwindex *ix, struct family_error
 	return (int)match_in(ctx, ix);
 }
 
-/* module("M"): M's DWARF, or every module M's glob matches that has
- * DWARF installed. */
+/* The functions of module q->module's symbol table (its DWARF is
+ * missing) that m names, as SystemTap probes them then:
+ * by name alone, a point with a file, line, label or callee matching
+ * none, .statement none; .inline and .call as the function itself.
+ * SystemTap's warning when any matched. */
+static int match_module_symbols(void *ctx, const struct kmodsyms *syms,
+				struct family_error *err)
+{
+	struct dwmatch *m = ctx;
+	const struct kfunc_query *q = m->ctx;
+	const struct kmodsym **found;
+	size_t n, pushed = 0;
+
+	if (m->file || m->keep == DWM_STATEMENT || m->label || m->callee || m->n_scopes)
+		return 0;
+	n = kmodsyms_match(syms, m->func, &found);
+	for (size_t i = 0; i < n; i++) {
+		struct dwfunc f = { .name = found[i]->name };
+
+		if ((m->keep == DWM_EXPORTED && !found[i]->exported) ||
+		    dwmatch_blocked(m, f.name, NULL))
+			continue;
+		m->pushed++;
+		pushed++;
+		push_point(m, NULL, &f, f.name, 0, xstrdup(f.name), 0, found[i]->init);
+	}
+	free(found);
+	if (pushed)
+		vec_push(&err->plain_warnings, xasprintf("cannot find module %s debuginfo: No DWARF "
+							 "information found [man warning::debuginfo]",
+							 q->module));
+	return (int)pushed;
+}
+
+/* module("M"): M's DWARF, or every module M's glob matches, each by its
+ * DWARF or, where that is missing, its symbol table. */
 static int expand_modules(struct dwmatch *m, struct family_error *err)
 {
 	struct kfunc_query *q = m->ctx;
 	const struct dwindex *last;
 
-	if (each_module(family_comp(m->pp, 0), q, match_module, m, &last, err) < 0)
+	if (each_module(family_comp(m->pp, 0), q, match_module, match_module_symbols, m, &last,
+			err) < 0)
 		return -1;
 	if (q->out->n > 0)
 		return (int)q->out->n;
@@ -468,7 +549,7 @@ static int expand_address(const struct point_pattern *pat, const struct probe_po
 	int n;
 
 	if (pat->variant & DV_MODULE) {
-		n = each_module(mc, q, address_in, &aq, &ix, err);
+		n = each_module(mc, q, address_in, NULL, &aq, &ix, err);
 	} else {
 		if (!(ix = kinfo_dwarf(&why)))
 			return family_fail(err, &mc->pos, xstrdup(why ? why : "no kernel debuginfo"));
@@ -733,7 +814,7 @@ Dwarf *kfunc_module_pc(const struct derived_probe *dp, uint64_t *pc, const char 
 {
 	const struct kfunc_data *d = dp->fp.data;
 
-	if (dp->family != &probe_family_kfunc || !dp->runs || !d || !d->module)
+	if (dp->family != &probe_family_kfunc || !dp->runs || !d || !d->module || !d->ix)
 		return NULL;
 	*pc = d->pc;
 	*module = d->module;
@@ -771,8 +852,7 @@ static void kfunc_emit(FILE *out, const struct derived_probe *dp, size_t index)
 	emit_str_field(out, "module", d->module);
 	fprintf(out, ".flags = %s, ", dp->fp.flags ? "TAP_PF_RETURN" : "0");
 	fprintf(out, ".u.kprobe = { .offset = %luUL, .maxactive = %d, .optional = %d, "
-		".init_text = %d }, ", d->offset, (int)dp->fp.num[0], optional,
-		d->module && dwindex_in_init_text(d->ix, d->pc) ? 1 : 0);
+		".init_text = %d }, ", d->offset, (int)dp->fp.num[0], optional, d->init_text);
 }
 
 const struct probe_family probe_family_kfunc = {
