@@ -357,8 +357,8 @@ static int expand_kernel(struct dwmatch *m, struct family_error *err)
  * whose DWARF is missing is searched by in_symbols(ctx, syms, err) in
  * its symbol table instead, when given; else (and when its symbols
  * cannot be read either, or match nothing) PAT's missing DWARF is the
- * error, a glob's module is skipped.  Returns the searches' counts summed, or -1 with *err
- * filled; *last is the last DWARF searched.
+ * error, a glob's module is skipped.  Returns the searches' counts
+ * summed, or -1 with *err filled; *last is the last DWARF searched.
  */
 static int each_module(const struct pp_comp *mc, struct kfunc_query *q,
 		       int (*in)(void *ctx, const struct dwindex *ix, struct family_error *err),
