@@ -3,8 +3,29 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
+
+struct tvar *tvar_empty_context(const struct expr *e, bool write)
+{
+	static const char *const names[] = { "$$vars", "$$parms", "$$locals", "$$return" };
+	struct tvar *tv;
+
+	if (write || e->addressof || e->comps.n > 1 ||
+	    (e->comps.n == 1 && ((const struct tcomp *)e->comps.v[0])->kind != TC_PPRINT))
+		return NULL;
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		if (strcmp(e->name, names[i]))
+			continue;
+		tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
+		tv->leaf = TVAR_TEXT;
+		tv->type = SEM_STRING;
+		tv->text = xstrdup("");
+		return tv;
+	}
+	return NULL;
+}
 
 struct tvar *tvar_new(enum tvar_base base, unsigned slot, const char *name,
 		      const struct srcpos *pos)

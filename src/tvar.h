@@ -237,6 +237,10 @@ struct tvar {
 /* A path from base (slot) with no steps yet; name and pos as above. */
 struct tvar *tvar_new(enum tvar_base base, unsigned slot, const char *name,
 		      const struct srcpos *pos);
+/* $$vars, $$parms, $$locals or $$return (with "$" after it or not) read
+ * in a probe without DWARF: SystemTap's empty string, as no variable is
+ * known; NULL for anything else. */
+struct tvar *tvar_empty_context(const struct expr *e, bool write);
 void tvar_push_step(struct tvar_step **steps, size_t *n, struct tvar_step step);
 void tvar_add_arg(struct tvar *tv, struct tvar *arg);
 void tvar_free(struct tvar *tv);

@@ -384,7 +384,9 @@ static int each_module(const struct pp_comp *mc, struct kfunc_query *q,
 		if (!ix && !syms)
 			return family_fail(err, &mc->arg->pos, xstrdup(why));
 		q->module = name;
-		if (strcmp(name, pat))
+		/* a path is kept in the point; "nvme-core" is the kernel's
+		 * nvme_core, as SystemTap names it */
+		if (strchr(pat, '/'))
 			q->mod_text = pat;
 		if (ix) {
 			*last = ix;
@@ -727,22 +729,14 @@ static void kfunc_free_data(void *data)
 	free(d);
 }
 
-/* A symbol-table function has no variables: $$vars, $$parms and
- * $$locals are empty strings, any other one SystemTap's error. */
+/* A symbol-table function has no variables: $$vars, $$parms, $$locals
+ * and $$return are empty strings, any other one SystemTap's error. */
 static enum sem_type symtab_target_type(const struct kfunc_data *d, const struct expr *e,
-					struct family_error *err, struct tvar **access)
+					bool write, struct family_error *err,
+					struct tvar **access)
 {
-	if (e->comps.n == 0 && !e->addressof &&
-	    (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$parms") ||
-	     !strcmp(e->name, "$$locals"))) {
-		struct tvar *tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
-
-		tv->leaf = TVAR_FORMAT;
-		tv->type = SEM_STRING;
-		tv->text = xstrdup("");
-		*access = tv;
+	if ((*access = tvar_empty_context(e, write)))
 		return SEM_STRING;
-	}
 	err->pos = e->pos;
 	err->msg = xasprintf("debuginfo scope not found for module '%s', cannot resolve context "
 			     "variable [man error::dwarf]", d->scope_module);
@@ -759,7 +753,7 @@ static enum sem_type kfunc_target_type(const struct derived_probe *dp, const str
 	const struct dwarf_scope *scope = d ? kfunc_scope(d) : NULL;
 
 	if (d && d->symtab_only)
-		return symtab_target_type(d, e, err, access);
+		return symtab_target_type(d, e, write, err, access);
 	if (!scope) {
 		err->pos = e->pos;
 		err->msg = xstrdup(d ? "the function's debuginfo cannot be read"

@@ -302,29 +302,6 @@ static void uprobe_print_point(const struct derived_probe *dp, char **point, cha
 	*point = strbuf_detach(&sb);
 }
 
-/* $$vars, $$parms, $$locals or $$return (with "$" after it or not) read,
- * in a probe without DWARF: SystemTap's empty string, as no variable is
- * known. */
-static struct tvar *empty_context(const struct expr *e, bool write)
-{
-	static const char *const names[] = { "$$vars", "$$parms", "$$locals", "$$return" };
-	struct tvar *tv;
-
-	if (write || e->addressof || e->comps.n > 1 ||
-	    (e->comps.n == 1 && ((const struct tcomp *)e->comps.v[0])->kind != TC_PPRINT))
-		return NULL;
-	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
-		if (strcmp(e->name, names[i]))
-			continue;
-		tv = tvar_new(TVAR_BASE_NONE, 0, e->name, &e->pos);
-		tv->leaf = TVAR_TEXT;
-		tv->type = SEM_STRING;
-		tv->text = xstrdup("");
-		return tv;
-	}
-	return NULL;
-}
-
 /* $$name in a .plt probe: the name of the PLT entry's symbol, with or
  * without DWARF (SystemTap's examples/process/ltrace.stp reads it). */
 static struct tvar *plt_name(const struct derived_probe *dp, const struct expr *e, bool write)
@@ -351,7 +328,7 @@ static enum sem_type uprobe_target_type(const struct derived_probe *dp, const st
 	enum sem_type t;
 
 	if ((d->plt && (tv = plt_name(dp, e, write))) ||
-	    (!d->has_dwarf && (tv = empty_context(e, write)))) {
+	    (!d->has_dwarf && (tv = tvar_empty_context(e, write)))) {
 		if (access)
 			*access = tv;
 		else
