@@ -155,9 +155,10 @@ void tap_arming_start(void);	/* the session runs: first evaluation */
 void tap_arming_stop(void);	/* before the families stop */
 void tap_arming_exit(void);
 
-/* tapset_regs.c: DWARF register @regno (0-16) of @regs, 0 past them. */
 /* DWARF's x86-64 number of xmm0; xmm1-15 follow it. */
 #define TAP_DWARF_XMM0 17
+/* tapset_regs.c: DWARF register @regno (0-16) of @regs, the current
+ * task's user xmm0-15 for 17-32 (user probes only), 0 past them. */
 unsigned long tap_regs_dwarf(const struct pt_regs *regs, unsigned int regno);
 
 /* families.c: every family the runtime has, in registration order. */
