@@ -15,6 +15,7 @@
 #include "cachedir.h"
 #include "dwindex.h"
 #include "kimage.h"
+#include "kmodsyms.h"
 #include "ksyms.h"
 #include "paths.h"
 #include "tpcatalog.h"
@@ -41,6 +42,11 @@ struct debuginfo {
 	bool dwarf_missing;	/* none found (not one refused) */
 	struct dwindex *dwarf;
 	char dwarf_err[1024];
+
+	/* a module's .ko symbol table, where its DWARF is missing */
+	bool syms_tried;
+	struct kmodsyms *syms;
+	char syms_err[512];
 };
 
 struct debuginfo_registry {
@@ -60,6 +66,7 @@ struct debuginfo_registry *debuginfo_registry_new(void)
 static void entry_free(struct debuginfo *e)
 {
 	dwindex_free(e->dwarf);
+	kmodsyms_free(e->syms);
 	free(e->target_file);
 	btf_tracepoints_free(e->tps);
 	ksyms_free(e->ksyms);
@@ -171,11 +178,6 @@ enum debuginfo_kind debuginfo_kind(const struct debuginfo *e)
 const char *debuginfo_name(const struct debuginfo *e)
 {
 	return e->name;
-}
-
-const char *debuginfo_module_file(const struct debuginfo *e)
-{
-	return e->kind == DEBUGINFO_KMODULE ? e->target_file : NULL;
 }
 
 /* ---- the kernel's files */
@@ -558,10 +560,23 @@ const struct dwindex *debuginfo_dwarf(struct debuginfo *e, const char **err)
 	return e->dwarf;
 }
 
-bool debuginfo_dwarf_missing(struct debuginfo *e)
+const struct kmodsyms *debuginfo_module_symbols(struct debuginfo *e, const char **err)
 {
-	debuginfo_dwarf(e, NULL);
-	return e->dwarf_missing;
+	const char *why = NULL;
+
+	if (!e->syms_tried) {
+		e->syms_tried = true;
+		if (e->kind != DEBUGINFO_KMODULE || !e->target_file)
+			snprintf(e->syms_err, sizeof(e->syms_err), "not a kernel module");
+		/* a refused debug file is never worked around */
+		else if (!debuginfo_dwarf(e, &why) && !e->dwarf_missing)
+			snprintf(e->syms_err, sizeof(e->syms_err), "%s", why);
+		else
+			e->syms = kmodsyms_open(e->target_file, e->syms_err, sizeof(e->syms_err));
+	}
+	if (!e->syms && err)
+		*err = e->syms_err;
+	return e->syms;
 }
 
 /* modules.dep of the target kernel: "kernel/fs/9p/9p.ko: deps ...". */

@@ -91,8 +91,6 @@ struct debuginfo *debuginfo_by_build_id(const struct debuginfo_registry *r, cons
 enum debuginfo_kind debuginfo_kind(const struct debuginfo *e);
 /* The kernel's release, a module's name, a user binary's path. */
 const char *debuginfo_name(const struct debuginfo *e);
-/* A module's .ko, the file the kernel loads (NULL: not a module's). */
-const char *debuginfo_module_file(const struct debuginfo *e);
 /* The kernel's build tree, or NULL (unknown, or not the kernel's entry). */
 const char *debuginfo_build_dir(const struct debuginfo *e);
 /* The file the entry reads (the kernel's image once it is looked for),
@@ -109,9 +107,11 @@ const struct ksyms *debuginfo_ksyms(struct debuginfo *e, const char **err);
 const struct btf_tracepoints *debuginfo_tracepoints(struct debuginfo *e, const char **err);
 /* The DWARF of the kernel or of a module entry, indexed (dwindex.h). */
 const struct dwindex *debuginfo_dwarf(struct debuginfo *e, const char **err);
-/* Whether it has no DWARF because none was found (not because the one
- * found was refused). */
-bool debuginfo_dwarf_missing(struct debuginfo *e);
+/* A module entry's function symbols, from its .ko (kmodsyms.h), read on
+ * first use: SystemTap's fallback where the module's DWARF is missing;
+ * NULL with *err where a debug file was found and refused. */
+struct kmodsyms;
+const struct kmodsyms *debuginfo_module_symbols(struct debuginfo *e, const char **err);
 
 /* The entry of the target kernel's module NAME ('-' and '_' alike), added
  * on first use; NULL with *err when the kernel has no such module.  A NAME

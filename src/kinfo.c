@@ -8,7 +8,6 @@
 #include "btf.h"
 #include "debuginfo.h"
 #include "kimage.h"
-#include "kmodsyms.h"
 #include "modbtf.h"
 #include "modtp.h"
 #include "tpcatalog.h"
@@ -26,15 +25,6 @@ struct module_btf {
 	bool tps_tried;
 	char tps_err[512];
 };
-/* The modules' symbol tables asked for so far, or why each cannot be
- * read. */
-struct module_syms {
-	char *name;
-	struct kmodsyms *syms;
-	char err[512];
-};
-static struct module_syms **module_syms;
-static size_t nmodule_syms;
 static struct modtp_index *module_events;	/* once read */
 static struct module_btf **modules;	/* each its own allocation: *err
 					 * points into one */
@@ -51,14 +41,6 @@ static void forget_modules(void)
 	free(modules);
 	modules = NULL;
 	nmodules = 0;
-	for (size_t i = 0; i < nmodule_syms; i++) {
-		free(module_syms[i]->name);
-		kmodsyms_free(module_syms[i]->syms);
-		free(module_syms[i]);
-	}
-	free(module_syms);
-	module_syms = NULL;
-	nmodule_syms = 0;
 	modtp_free(module_events);
 	module_events = NULL;
 }
@@ -194,34 +176,11 @@ const struct dwindex *kinfo_module_dwarf(const char *name, const char **err)
 
 const struct kmodsyms *kinfo_module_symbols(const char *name, const char **err)
 {
-	struct debuginfo *e;
-	struct module_syms *m;
-	const char *why = "no target kernel", *ko;
+	struct debuginfo *m = registry ? debuginfo_module(registry, name, err) : NULL;
 
-	for (size_t i = 0; i < nmodule_syms; i++) {
-		m = module_syms[i];
-		if (!strcmp(m->name, name)) {
-			if (!m->syms && err)
-				*err = m->err;
-			return m->syms;
-		}
-	}
-	m = xcalloc(1, sizeof(*m));
-	m->name = xstrdup(name);
-	module_syms = xrealloc(module_syms, (nmodule_syms + 1) * sizeof(*module_syms));
-	module_syms[nmodule_syms++] = m;
-	e = registry ? debuginfo_module(registry, name, &why) : NULL;
-	ko = e ? debuginfo_module_file(e) : NULL;
-	/* a refused debug file is never worked around */
-	if (ko && !debuginfo_dwarf(e, &why) && !debuginfo_dwarf_missing(e))
-		ko = NULL;
-	if (!ko)
-		snprintf(m->err, sizeof(m->err), "%s", why);
-	else
-		m->syms = kmodsyms_open(ko, m->err, sizeof(m->err));
-	if (!m->syms && err)
-		*err = m->err;
-	return m->syms;
+	if (!registry)
+		no_kernel(err);
+	return m ? debuginfo_module_symbols(m, err) : NULL;
 }
 
 const char *kinfo_module_name(const char *spec, const char **err)

@@ -405,7 +405,7 @@ static int each_module(const struct pp_comp *mc, struct kfunc_query *q,
 		if (!glob_match(pat, names[i]))
 			continue;
 		q->module = names[i];
-		if ((ix = kinfo_module_dwarf(names[i], &why))) {
+		if ((ix = kinfo_module_dwarf(names[i], NULL))) {
 			*last = ix;
 			k = in(ctx, ix, err);
 		} else if (in_symbols && (syms = kinfo_module_symbols(names[i], NULL))) {
